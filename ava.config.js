@@ -1,0 +1,5 @@
+export default {
+  files: ['test/**/*.test.js'],
+  timeout: '2m',
+  workerThreads: false
+}

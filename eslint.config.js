@@ -1,0 +1,19 @@
+import neostandard from 'neostandard'
+
+/** @param {string[]} patterns */
+const forbid = (patterns, message) => ({
+  'no-restricted-imports': ['error', { patterns: patterns.map((group) => ({ group: [group], message })) }]
+})
+
+// Imports point down the layers only: errors <- parse <- graph <- analysis <- diff <- signatures <- report.
+export default [
+  ...neostandard({ ignores: ['coverage/**', 'types/**', 'bench/out/**'] }),
+  { files: ['src/parse/**'], rules: forbid(['**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'parse/ sits below everything but errors.js') },
+  { files: ['src/graph/**'], rules: forbid(['**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'graph/ may import parse/ and errors.js only') },
+  { files: ['src/analysis/**'], rules: forbid(['**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'analysis/ may not import layers above it') },
+  { files: ['src/diff/**'], rules: forbid(['**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'diff/ may not import layers above it') },
+  { files: ['src/signatures/**'], rules: forbid(['**/report/**', '**/agent/**', '**/soak/**'], 'signatures/ may not import layers above it') },
+  { files: ['src/report/**'], rules: forbid(['**/agent/**', '**/soak/**'], 'report/ renders the Report model only') },
+  { files: ['src/agent/**'], rules: forbid(['**/parse/**', '**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/soak/**', 'yargs', 'chalk', 'lru-cache'], 'the agent runs in production: node builtins and errors.js only') },
+  { files: ['cli/**'], rules: forbid(['../src/**', '**/src/**'], 'cli/ imports only the published entry points (leakdiff, leakdiff/agent)') }
+]

@@ -1,0 +1,158 @@
+import { open, stat } from 'node:fs/promises'
+import { createGunzip } from 'node:zlib'
+import { Readable } from 'node:stream'
+import { SnapshotFormatError, SnapshotReadError, InvalidArgumentError, describeValue } from '../errors.js'
+
+// 1 MiB reads: large enough that per-chunk overhead vanishes, small enough to stay in cache.
+const CHUNK_BYTES = 1 << 20
+const GZIP_MAGIC_0 = 0x1f
+const GZIP_MAGIC_1 = 0x8b
+
+/**
+ * Where snapshot bytes come from: a file (plain or gzip, told apart by magic bytes, not by name), a
+ * Readable (e.g. `v8.getHeapSnapshot()`), or any async iterable of byte chunks.
+ * @typedef {string | NodeJS.ReadableStream | AsyncIterable<Uint8Array>} SnapshotSource
+ */
+
+/**
+ * @typedef {object} ByteSource
+ * @property {string} label           the path, or a label for a stream
+ * @property {number} totalBytes      size on disk (compressed size for .gz); 0 when unknown
+ * @property {boolean} gzip
+ * @property {() => number} bytesRead  raw bytes consumed so far (compressed for .gz)
+ * @property {AsyncIterable<Buffer>} chunks  decompressed bytes
+ */
+
+/**
+ * Opens a snapshot source for streaming.
+ * @param {SnapshotSource} source
+ * @param {{label?: string}} [options]
+ * @returns {Promise<ByteSource>}
+ */
+export async function openByteSource (source, { label } = {}) {
+  if (typeof source === 'string') return openFile(source)
+  if (source && typeof (/** @type {any} */ (source))[Symbol.asyncIterator] === 'function') {
+    return fromStream(/** @type {AsyncIterable<Uint8Array>} */ (source), label ?? '<stream>')
+  }
+  throw new InvalidArgumentError(`Expected a snapshot file path or a readable stream, got ${describeValue(source)}`)
+}
+
+/** @param {string} path */
+async function openFile (path) {
+  let info
+  try {
+    info = await stat(path)
+  } catch (error) {
+    throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
+  }
+  if (info.isDirectory()) throw new SnapshotReadError('is a directory, not a heap snapshot file', { file: path })
+  /** @type {import('node:fs/promises').FileHandle} */
+  let handle
+  try {
+    handle = await open(path, 'r')
+  } catch (error) {
+    throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
+  }
+  const head = Buffer.alloc(2)
+  const { bytesRead: headBytes } = await handle.read(head, 0, 2, 0)
+  const gzip = headBytes === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
+  let consumed = 0
+
+  /** @returns {AsyncGenerator<Buffer>} */
+  async function * readRaw () {
+    try {
+      let position = 0
+      while (true) {
+        // A fresh buffer per read: the parser may keep a reference to a chunk until the next one.
+        const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
+        const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position)
+        if (bytesRead === 0) return
+        position += bytesRead
+        consumed = position
+        yield bytesRead === CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead)
+      }
+    } catch (error) {
+      throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
+    } finally {
+      await handle.close()
+    }
+  }
+
+  return {
+    label: path,
+    totalBytes: info.size,
+    gzip,
+    bytesRead: () => consumed,
+    chunks: gzip ? gunzip(readRaw(), path) : readRaw()
+  }
+}
+
+/**
+ * @param {AsyncIterable<Uint8Array>} stream
+ * @param {string} label
+ * @returns {Promise<ByteSource>}
+ */
+async function fromStream (stream, label) {
+  let consumed = 0
+  const iterator = stream[Symbol.asyncIterator]()
+  const first = await iterator.next()
+  /** @type {Buffer | undefined} */
+  const head = first.done ? undefined : toBuffer(first.value)
+  const gzip = head !== undefined && head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
+
+  /** @returns {AsyncGenerator<Buffer>} */
+  async function * readRaw () {
+    if (head === undefined) return
+    consumed += head.length
+    yield head
+    while (true) {
+      const { done, value } = await iterator.next()
+      if (done) return
+      const buffer = toBuffer(value)
+      consumed += buffer.length
+      yield buffer
+    }
+  }
+
+  return { label, totalBytes: 0, gzip, bytesRead: () => consumed, chunks: gzip ? gunzip(readRaw(), label) : readRaw() }
+}
+
+/**
+ * @param {AsyncIterable<Buffer>} raw
+ * @param {string} label
+ * @returns {AsyncGenerator<Buffer>}
+ */
+async function * gunzip (raw, label) {
+  const inflate = createGunzip({ chunkSize: CHUNK_BYTES })
+  const input = Readable.from(raw)
+  input.on('error', (error) => inflate.destroy(error))
+  input.pipe(inflate)
+  try {
+    for await (const chunk of inflate) yield /** @type {Buffer} */ (chunk)
+  } catch (error) {
+    if (error instanceof SnapshotReadError) throw error
+    const code = /** @type {{code?: string}} */ (error).code
+    const reason = code === 'Z_BUF_ERROR' || /unexpected end/i.test(String(error))
+      ? 'gzip data ends early (the file is cut: was it copied or written completely?)'
+      : `corrupt gzip data (${/** @type {Error} */ (error).message})`
+    throw new SnapshotFormatError(reason, { file: label, cause: error })
+  } finally {
+    input.destroy()
+  }
+}
+
+/** @param {Uint8Array | string} value */
+function toBuffer (value) {
+  if (Buffer.isBuffer(value)) return value
+  if (typeof value === 'string') return Buffer.from(value, 'latin1')
+  return Buffer.from(value.buffer, value.byteOffset, value.byteLength)
+}
+
+/** @param {unknown} error */
+function fsReason (error) {
+  const code = /** @type {{code?: string}} */ (error).code
+  if (code === 'ENOENT') return 'no such file'
+  if (code === 'EACCES' || code === 'EPERM') return 'permission denied'
+  if (code === 'EISDIR') return 'is a directory, not a heap snapshot file'
+  return `cannot read (${code ?? /** @type {Error} */ (error).message})`
+}

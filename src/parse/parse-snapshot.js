@@ -1,0 +1,30 @@
+import { openByteSource } from './byte-source.js'
+import { SnapshotParser } from './snapshot-parser.js'
+/** @import {SnapshotSource} from './byte-source.js' */
+/** @import {SnapshotData} from './snapshot-data.js' */
+
+/**
+ * @typedef {object} ParseProgress
+ * @property {number} bytesRead   raw bytes consumed (compressed bytes for gzip input)
+ * @property {number} totalBytes  the file size, or 0 when unknown (streams)
+ */
+
+/**
+ * Parses a V8 heap snapshot from a file (plain or gzip) or a stream into flat typed-array columns.
+ * Memory stays near the size of the columns: the file is never held as one string.
+ * @param {SnapshotSource} source a path, a Readable such as `v8.getHeapSnapshot()`, or an async iterable of bytes
+ * @param {{label?: string, onProgress?: (progress: ParseProgress) => void}} [options]
+ * @returns {Promise<SnapshotData>}
+ */
+export async function parseSnapshot (source, { label, onProgress } = {}) {
+  const input = await openByteSource(source, { label })
+  const parser = new SnapshotParser({
+    label: input.label,
+    maxBytes: input.gzip || input.totalBytes === 0 ? Infinity : input.totalBytes
+  })
+  for await (const chunk of input.chunks) {
+    parser.push(chunk)
+    if (onProgress) onProgress({ bytesRead: input.bytesRead(), totalBytes: input.totalBytes })
+  }
+  return parser.finish()
+}

@@ -1,0 +1,723 @@
+import { SnapshotFormatError } from '../errors.js'
+import { StringTable } from './string-table.js'
+import {
+  readHeader, NODE_TYPE, NODE_NAME, NODE_ID, NODE_SELF_SIZE, NODE_EDGE_COUNT, NODE_DETACHEDNESS,
+  EDGE_TYPE, EDGE_NAME, EDGE_TO_NODE, LOCATION_OBJECT, LOCATION_SCRIPT, LOCATION_LINE, LOCATION_COLUMN
+} from './snapshot-header.js'
+/** @import {SnapshotHeader} from './snapshot-header.js' */
+/** @import {SnapshotData} from './snapshot-data.js' */
+
+// A push parser for the heap snapshot JSON, one byte at a time, resumable at any chunk boundary.
+// The file is never held as a string: integers go from bytes into typed-array columns, string
+// bodies are copied raw into a StringTable. Only the small `snapshot` header goes through JSON.parse.
+//
+//   { "snapshot": {...}  -> captured, JSON.parse, readHeader -> columns allocated from the counts
+//     "nodes":     [...]  -> integer scanner -> #takeNodes   (row fields routed by meta name)
+//     "edges":     [...]  -> integer scanner -> #takeEdges
+//     "locations": [...]  -> integer scanner -> #takeLocations
+//     "strings":   [...]  -> string scanner  -> StringTable bytes + starts
+//     anything else       -> skipped (trace_tree is nested JSON)
+//   }
+
+const TOP_START = 0
+const TOP_FIRST_KEY = 1
+const TOP_KEY = 2
+const KEY = 3
+const COLON = 4
+const VALUE = 5
+const AFTER_VALUE = 6
+const DONE = 7
+const CAPTURE = 8
+const INTEGERS = 9
+const STRINGS = 10
+const SKIP_VALUE = 11
+
+// Integer scanner: what may come next.
+const INT_FIRST = 0 // a value or ']'
+const INT_NEXT = 1 // a value (after ',')
+const INT_AFTER = 2 // ',' or ']'
+
+// String scanner.
+const STR_FIRST = 0 // '"' or ']'
+const STR_NEXT = 1 // '"' (after ',')
+const STR_IN = 2
+const STR_AFTER = 3 // ',' or ']'
+
+const ARRAY_NODES = 1
+const ARRAY_EDGES = 2
+const ARRAY_LOCATIONS = 3
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COMMA = 0x2c
+const COLON_CHAR = 0x3a
+const OPEN_BRACE = 0x7b
+const CLOSE_BRACE = 0x7d
+const OPEN_BRACKET = 0x5b
+const CLOSE_BRACKET = 0x5d
+
+const BATCH = 1 << 16
+const MAX_HEADER_BYTES = 1 << 20
+const MAX_UINT32 = 0xffffffff
+
+/** @param {number} c */
+const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
+
+/** Thrown by the column writers; the parser turns it into a SnapshotFormatError with the byte offset. */
+class RowError extends Error {
+  /** @param {string} message @param {number} batchIndex */
+  constructor (message, batchIndex) {
+    super(message)
+    this.batchIndex = batchIndex
+  }
+}
+
+export class SnapshotParser {
+  #label
+  #maxBytes
+  #offset = 0
+  #state = TOP_START
+  /** @type {Buffer[]} */
+  #keyParts = []
+  #key = ''
+  /** @type {Set<string>} */
+  #seenKeys = new Set()
+
+  // CAPTURE / SKIP_VALUE
+  #depth = 0
+  #inString = false
+  #escape = false
+  /** @type {Buffer[]} */
+  #captured = []
+  #capturedBytes = 0
+  #skipStarted = false
+
+  // INTEGERS
+  #array = 0
+  #intState = INT_FIRST
+  #value = 0
+  #inNumber = false
+  #batch = new Float64Array(BATCH)
+  // Where each batched integer ends (absolute byte offset), to point errors at the exact value.
+  #batchEnds = new Float64Array(BATCH)
+  #batchCount = 0
+  #arrayStart = 0
+
+  // STRINGS
+  #strState = STR_FIRST
+  #strBytes = Buffer.alloc(0)
+  #strSize = 0
+  #strStarts = new Uint32Array(1024)
+  #strCount = 0
+  #nonAscii = false
+
+  /** @type {SnapshotHeader | undefined} */
+  #header
+  // columns
+  #nodeTypes = new Uint8Array(0)
+  #nodeNames = new Uint32Array(0)
+  #nodeIds = new Uint32Array(0)
+  #selfSizes = new Float64Array(0)
+  #detachedness = new Uint8Array(0)
+  #firstEdge = new Uint32Array(1)
+  #edgeTypes = new Uint8Array(0)
+  #edgeNames = new Uint32Array(0)
+  #edgeTargets = new Uint32Array(0)
+  #locations = new Uint32Array(0)
+  // row cursors
+  #field = 0
+  #row = 0
+  #rowName = 0
+  #maxNodeName = -1
+  #maxEdgeName = -1
+
+  /**
+   * @param {{label?: string, maxBytes?: number}} [options] maxBytes: the most bytes the input can
+   *   have (the file size for an uncompressed file), used to reject counts no file of that size holds
+   */
+  constructor ({ label = '<snapshot>', maxBytes = Infinity } = {}) {
+    this.#label = label
+    this.#maxBytes = maxBytes
+  }
+
+  /** Bytes consumed so far. */
+  get offset () {
+    return this.#offset
+  }
+
+  /**
+   * Feeds the next chunk of bytes.
+   * @param {Buffer} chunk
+   */
+  push (chunk) {
+    const length = chunk.length
+    let i = 0
+    while (i < length) {
+      switch (this.#state) {
+        case INTEGERS: i = this.#scanIntegers(chunk, i); break
+        case STRINGS: i = this.#scanStrings(chunk, i); break
+        case CAPTURE:
+        case SKIP_VALUE: i = this.#scanValue(chunk, i); break
+        default: i = this.#scanStructure(chunk, i)
+      }
+    }
+    this.#offset += length
+  }
+
+  /**
+   * Ends the input and returns the parsed snapshot.
+   * @returns {SnapshotData}
+   */
+  finish () {
+    if (this.#offset === 0) throw this.#fail('empty input (0 bytes): not a heap snapshot', 0)
+    if (this.#state !== DONE) {
+      throw this.#fail('unexpected end of data: the snapshot is cut short (was the writing process killed, or the copy incomplete?)', this.#offset)
+    }
+    const header = this.#header
+    if (!header) throw this.#fail('not a V8 heap snapshot: no "snapshot" header', this.#offset)
+    for (const key of ['nodes', 'edges', 'strings']) {
+      if (!this.#seenKeys.has(key)) throw this.#fail(`not a V8 heap snapshot: no "${key}" array`, this.#offset)
+    }
+    const strings = new StringTable(this.#strBytes.subarray(0, this.#strSize), this.#strStarts.subarray(0, this.#strCount + 1), this.#strCount, this.#nonAscii)
+    if (this.#maxNodeName >= strings.length || this.#maxEdgeName >= strings.length) {
+      throw this.#fail(`a node or edge name points past the ${strings.length} strings`, this.#offset)
+    }
+    return {
+      meta: header.meta,
+      nodeTypeNames: header.nodeTypeNames,
+      edgeTypeNames: header.edgeTypeNames,
+      nodeCount: header.nodeCount,
+      edgeCount: header.edgeCount,
+      nodeTypes: this.#nodeTypes,
+      nodeNames: this.#nodeNames,
+      nodeIds: this.#nodeIds,
+      selfSizes: this.#selfSizes,
+      detachedness: this.#detachedness,
+      firstEdge: this.#firstEdge,
+      edgeTypes: this.#edgeTypes,
+      edgeNames: this.#edgeNames,
+      edgeTargets: this.#edgeTargets,
+      locations: this.#locations.subarray(0, this.#locationRows * 4),
+      locationCount: this.#locationRows,
+      strings,
+      rootOrdinal: header.rootIndex / header.nodeFieldCount,
+      byteLength: this.#offset,
+      label: this.#label
+    }
+  }
+
+  #locationRows = 0
+
+  /**
+   * @param {string} message
+   * @param {number} offset
+   */
+  #fail (message, offset) {
+    return new SnapshotFormatError(message, { file: this.#label, offset })
+  }
+
+  /**
+   * The top-level object: keys, colons, commas, and the dispatch of each value.
+   * @param {Buffer} buf
+   * @param {number} i
+   */
+  #scanStructure (buf, i) {
+    const length = buf.length
+    for (; i < length; i++) {
+      const c = buf[i]
+      const state = this.#state
+      if (state === KEY) {
+        const end = buf.indexOf(QUOTE, i)
+        if (end === -1) {
+          this.#keyParts.push(Buffer.from(buf.subarray(i)))
+          return length
+        }
+        this.#keyParts.push(buf.subarray(i, end))
+        this.#key = Buffer.concat(this.#keyParts).toString('latin1')
+        this.#keyParts = []
+        this.#state = COLON
+        i = end
+        continue
+      }
+      if (isSpace(c)) continue
+      switch (state) {
+        case TOP_START:
+          if (c !== OPEN_BRACE) {
+            throw this.#fail(`not a heap snapshot: expected JSON starting with '{', got ${printable(c)}`, this.#offset + i)
+          }
+          this.#state = TOP_FIRST_KEY
+          break
+        case TOP_FIRST_KEY:
+        case TOP_KEY:
+          if (c === QUOTE) this.#state = KEY
+          else if (c === CLOSE_BRACE && state === TOP_FIRST_KEY) this.#state = DONE
+          else throw this.#fail(`invalid JSON: expected a key, got ${printable(c)}`, this.#offset + i)
+          break
+        case COLON:
+          if (c !== COLON_CHAR) throw this.#fail(`invalid JSON: expected ':' after "${this.#key}", got ${printable(c)}`, this.#offset + i)
+          this.#state = VALUE
+          break
+        case VALUE:
+          return this.#startValue(buf, i)
+        case AFTER_VALUE:
+          if (c === COMMA) this.#state = TOP_KEY
+          else if (c === CLOSE_BRACE) this.#state = DONE
+          else throw this.#fail(`invalid JSON: expected ',' or '}' after the "${this.#key}" value, got ${printable(c)}`, this.#offset + i)
+          break
+        case DONE:
+          throw this.#fail(`unexpected data after the end of the snapshot: ${printable(c)}`, this.#offset + i)
+      }
+    }
+    return i
+  }
+
+  /**
+   * @param {Buffer} buf
+   * @param {number} i position of the value's first byte
+   */
+  #startValue (buf, i) {
+    const key = this.#key
+    const c = buf[i]
+    if (this.#seenKeys.has(key)) throw this.#fail(`"${key}" appears twice`, this.#offset + i)
+    this.#seenKeys.add(key)
+    if (key === 'snapshot') {
+      if (c !== OPEN_BRACE) throw this.#fail(`expected "snapshot" to be an object, got ${printable(c)}`, this.#offset + i)
+      this.#state = CAPTURE
+      this.#depth = 0
+      this.#skipStarted = false
+      return i
+    }
+    if (key === 'nodes' || key === 'edges' || key === 'locations' || key === 'strings') {
+      if (c !== OPEN_BRACKET) throw this.#fail(`expected "${key}" to be an array, got ${printable(c)}`, this.#offset + i)
+      if (!this.#header) throw this.#fail(`"${key}" comes before the "snapshot" header`, this.#offset + i)
+      this.#field = 0
+      this.#row = 0
+      this.#arrayStart = this.#offset + i
+      if (key === 'strings') {
+        this.#state = STRINGS
+        this.#strState = STR_FIRST
+        this.#strSize = 0
+        this.#strCount = 0
+        this.#strStarts[0] = 0
+        const remaining = this.#maxBytes - this.#offset - i
+        this.#strBytes = Buffer.allocUnsafe(Number.isFinite(remaining) ? Math.max(remaining, 16) : 1 << 24)
+      } else {
+        this.#state = INTEGERS
+        this.#intState = INT_FIRST
+        this.#value = 0
+        this.#inNumber = false
+        this.#batchCount = 0
+        this.#array = key === 'nodes' ? ARRAY_NODES : key === 'edges' ? ARRAY_EDGES : ARRAY_LOCATIONS
+      }
+      return i + 1
+    }
+    this.#state = SKIP_VALUE
+    this.#depth = 0
+    this.#skipStarted = false
+    return i
+  }
+
+  /**
+   * Walks over one JSON value (object, array, string or literal), keeping its bytes in CAPTURE.
+   * @param {Buffer} buf
+   * @param {number} i
+   */
+  #scanValue (buf, i) {
+    const length = buf.length
+    const start = i
+    const capture = this.#state === CAPTURE
+    let depth = this.#depth
+    let inString = this.#inString
+    let escape = this.#escape
+    let ended = false
+    for (; i < length; i++) {
+      const c = buf[i]
+      if (inString) {
+        if (escape) escape = false
+        else if (c === BACKSLASH) escape = true
+        else if (c === QUOTE) {
+          inString = false
+          if (depth === 0) { i++; ended = true; break }
+        }
+        continue
+      }
+      if (c === QUOTE) {
+        inString = true
+        this.#skipStarted = true
+      } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+        depth++
+        this.#skipStarted = true
+      } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+        if (depth === 0) { ended = true; break }
+        depth--
+        if (depth === 0) { i++; ended = true; break }
+      } else if (c === COMMA && depth === 0) {
+        ended = true
+        break
+      } else if (isSpace(c) && depth === 0 && this.#skipStarted) {
+        ended = true
+        break
+      } else {
+        this.#skipStarted = true
+      }
+    }
+    this.#depth = depth
+    this.#inString = inString
+    this.#escape = escape
+    if (capture) {
+      this.#capturedBytes += i - start
+      if (this.#capturedBytes > MAX_HEADER_BYTES) throw this.#fail('the "snapshot" header is larger than 1 MiB: not a V8 heap snapshot', this.#offset + i)
+      this.#captured.push(Buffer.from(buf.subarray(start, i)))
+    }
+    if (ended) {
+      this.#state = AFTER_VALUE
+      if (capture) this.#endHeader(this.#offset + i)
+    }
+    return i
+  }
+
+  /** @param {number} offset */
+  #endHeader (offset) {
+    const text = Buffer.concat(this.#captured).toString('latin1')
+    this.#captured = []
+    const header = readHeader(text, { label: this.#label, offset })
+    const { nodeCount, edgeCount, nodeFieldCount, edgeFieldCount } = header
+    // Every value takes at least one digit and one separator.
+    const leastBytes = 2 * (nodeCount * nodeFieldCount + edgeCount * edgeFieldCount)
+    if (leastBytes > this.#maxBytes) {
+      throw this.#fail(`node_count ${nodeCount} and edge_count ${edgeCount} need at least ${leastBytes} bytes, but the file has ${this.#maxBytes}: the snapshot is cut short or its counts are wrong`, offset)
+    }
+    try {
+      this.#nodeTypes = new Uint8Array(nodeCount)
+      this.#nodeNames = new Uint32Array(nodeCount)
+      this.#nodeIds = new Uint32Array(nodeCount)
+      this.#selfSizes = new Float64Array(nodeCount)
+      this.#detachedness = new Uint8Array(nodeCount)
+      this.#firstEdge = new Uint32Array(nodeCount + 1)
+      this.#edgeTypes = new Uint8Array(edgeCount)
+      this.#edgeNames = new Uint32Array(edgeCount)
+      this.#edgeTargets = new Uint32Array(edgeCount)
+    } catch (error) {
+      throw new SnapshotFormatError(`cannot allocate ${nodeCount} nodes and ${edgeCount} edges (${/** @type {Error} */ (error).message})`, { file: this.#label, offset, cause: error })
+    }
+    this.#header = header
+  }
+
+  /**
+   * The `nodes`, `edges` and `locations` arrays: non-negative decimal integers, straight from bytes.
+   * @param {Buffer} buf
+   * @param {number} i
+   */
+  #scanIntegers (buf, i) {
+    const length = buf.length
+    const batch = this.#batch
+    const batchEnds = this.#batchEnds
+    const base = this.#offset
+    let count = this.#batchCount
+    let value = this.#value
+    let inNumber = this.#inNumber
+    let next = this.#intState
+    for (; i < length; i++) {
+      const c = buf[i]
+      if (c <= 0x39 && c >= 0x30) {
+        if (!inNumber) {
+          if (next === INT_AFTER) break
+          inNumber = true
+        }
+        value = value * 10 + (c - 0x30)
+        continue
+      }
+      if (inNumber) {
+        batchEnds[count] = base + i
+        batch[count++] = value
+        value = 0
+        inNumber = false
+        next = INT_AFTER
+        if (count === BATCH) {
+          this.#take(batch, count)
+          count = 0
+        }
+      }
+      if (c === COMMA) {
+        if (next !== INT_AFTER) break
+        next = INT_NEXT
+      } else if (c === CLOSE_BRACKET) {
+        if (next === INT_NEXT) break
+        this.#take(batch, count)
+        this.#batchCount = 0
+        this.#value = 0
+        this.#inNumber = false
+        this.#endIntegers(this.#offset + i)
+        this.#state = AFTER_VALUE
+        return i + 1
+      } else if (!isSpace(c)) {
+        break
+      }
+    }
+    if (i < length) {
+      const c = buf[i]
+      const what = c === 0x2d || c === 0x2e || c === 0x65 || c === 0x45
+        ? 'expected a non-negative integer'
+        : 'invalid JSON in an integer array'
+      throw this.#fail(`${what} in "${this.#key}", got ${printable(c)}`, this.#offset + i)
+    }
+    this.#take(batch, count)
+    this.#batchCount = 0
+    this.#value = value
+    this.#inNumber = inNumber
+    this.#intState = next
+    return i
+  }
+
+  /**
+   * Routes a batch of integers to the columns of the current array.
+   * @param {Float64Array} batch
+   * @param {number} count
+   */
+  #take (batch, count) {
+    if (count === 0) return
+    try {
+      if (this.#array === ARRAY_NODES) this.#takeNodes(batch, count)
+      else if (this.#array === ARRAY_EDGES) this.#takeEdges(batch, count)
+      else this.#takeLocations(batch, count)
+    } catch (error) {
+      if (!(error instanceof RowError)) throw error
+      const k = error.batchIndex
+      throw this.#fail(error.message, this.#batchEnds[k] - String(batch[k]).length)
+    }
+  }
+
+  /** @param {Float64Array} batch @param {number} count */
+  #takeNodes (batch, count) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const codes = header.nodeFieldCodes
+    const fieldCount = header.nodeFieldCount
+    const nodeCount = header.nodeCount
+    const typeCount = header.nodeTypeNames.length
+    const nodeTypes = this.#nodeTypes
+    const nodeNames = this.#nodeNames
+    const nodeIds = this.#nodeIds
+    const selfSizes = this.#selfSizes
+    const detachedness = this.#detachedness
+    const firstEdge = this.#firstEdge
+    let field = this.#field
+    let row = this.#row
+    let maxName = this.#maxNodeName
+    for (let k = 0; k < count; k++) {
+      const value = batch[k]
+      if (row >= nodeCount) throw new RowError(`"nodes" has more than node_count (${nodeCount}) rows`, k)
+      switch (codes[field]) {
+        case NODE_TYPE:
+          if (value >= typeCount) throw new RowError(`node type ${value} is not in meta.node_types (${typeCount} types)`, k)
+          nodeTypes[row] = value
+          break
+        case NODE_NAME:
+          if (value > MAX_UINT32) throw new RowError(`node name ${value} is not a string index`, k)
+          nodeNames[row] = value
+          if (value > maxName) maxName = value
+          break
+        case NODE_ID:
+          if (value > MAX_UINT32) throw new RowError(`node id ${value} does not fit 32 bits`, k)
+          nodeIds[row] = value
+          break
+        case NODE_SELF_SIZE:
+          selfSizes[row] = value
+          break
+        case NODE_EDGE_COUNT: {
+          const end = firstEdge[row] + value
+          if (end > header.edgeCount) throw new RowError(`the nodes' edge counts add up to more than edge_count (${header.edgeCount})`, k)
+          firstEdge[row + 1] = end
+          break
+        }
+        case NODE_DETACHEDNESS:
+          detachedness[row] = value > 255 ? 255 : value
+          break
+      }
+      if (++field === fieldCount) {
+        field = 0
+        row++
+      }
+    }
+    this.#field = field
+    this.#row = row
+    this.#maxNodeName = maxName
+  }
+
+  /** @param {Float64Array} batch @param {number} count */
+  #takeEdges (batch, count) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const codes = header.edgeFieldCodes
+    const fieldCount = header.edgeFieldCount
+    const edgeCount = header.edgeCount
+    const nodeFieldCount = header.nodeFieldCount
+    const nodeIndexLimit = header.nodeCount * nodeFieldCount
+    const typeCount = header.edgeTypeNames.length
+    const numericName = header.numericEdgeName
+    const edgeTypes = this.#edgeTypes
+    const edgeNames = this.#edgeNames
+    const edgeTargets = this.#edgeTargets
+    let field = this.#field
+    let row = this.#row
+    let maxName = this.#maxEdgeName
+    for (let k = 0; k < count; k++) {
+      const value = batch[k]
+      if (row >= edgeCount) throw new RowError(`"edges" has more than edge_count (${edgeCount}) rows`, k)
+      switch (codes[field]) {
+        case EDGE_TYPE:
+          if (value >= typeCount) throw new RowError(`edge type ${value} is not in meta.edge_types (${typeCount} types)`, k)
+          edgeTypes[row] = value
+          break
+        case EDGE_NAME:
+          if (value > MAX_UINT32) throw new RowError(`edge name_or_index ${value} does not fit 32 bits`, k)
+          edgeNames[row] = value
+          break
+        case EDGE_TO_NODE:
+          if (value >= nodeIndexLimit || value % nodeFieldCount !== 0) {
+            throw new RowError(`edge ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, k)
+          }
+          edgeTargets[row] = value / nodeFieldCount
+          break
+      }
+      if (++field === fieldCount) {
+        // The name's meaning depends on the type, which may come later in the row.
+        if (numericName[edgeTypes[row]] === 0 && edgeNames[row] > maxName) maxName = edgeNames[row]
+        field = 0
+        row++
+      }
+    }
+    this.#field = field
+    this.#row = row
+    this.#maxEdgeName = maxName
+  }
+
+  /** @param {Float64Array} batch @param {number} count */
+  #takeLocations (batch, count) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const codes = header.locationFieldCodes
+    const fieldCount = header.locationFieldCount
+    const nodeFieldCount = header.nodeFieldCount
+    const nodeIndexLimit = header.nodeCount * nodeFieldCount
+    let field = this.#field
+    let row = this.#row
+    const needed = (row + Math.ceil(count / fieldCount) + 1) * 4
+    if (needed > this.#locations.length) {
+      const grown = new Uint32Array(Math.max(needed, this.#locations.length * 2, 4096))
+      grown.set(this.#locations)
+      this.#locations = grown
+    }
+    const locations = this.#locations
+    for (let k = 0; k < count; k++) {
+      const value = batch[k]
+      if (value > MAX_UINT32) throw new RowError(`location value ${value} does not fit 32 bits`, k)
+      switch (codes[field]) {
+        case LOCATION_OBJECT:
+          if (value >= nodeIndexLimit || value % nodeFieldCount !== 0) {
+            throw new RowError(`location ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, k)
+          }
+          locations[row * 4] = value / nodeFieldCount
+          break
+        case LOCATION_SCRIPT: locations[row * 4 + 1] = value; break
+        case LOCATION_LINE: locations[row * 4 + 2] = value; break
+        case LOCATION_COLUMN: locations[row * 4 + 3] = value; break
+      }
+      if (++field === fieldCount) {
+        field = 0
+        row++
+      }
+    }
+    this.#field = field
+    this.#row = row
+    this.#locationRows = row
+  }
+
+  /** @param {number} offset */
+  #endIntegers (offset) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const key = this.#key
+    if (this.#field !== 0) throw this.#fail(`"${key}" ends in the middle of a row (${this.#field} of ${this.#array === ARRAY_NODES ? header.nodeFieldCount : this.#array === ARRAY_EDGES ? header.edgeFieldCount : header.locationFieldCount} fields)`, offset)
+    if (this.#array === ARRAY_NODES) {
+      if (this.#row !== header.nodeCount) throw this.#fail(`"nodes" has ${this.#row} rows, but node_count is ${header.nodeCount}`, offset)
+      if (this.#firstEdge[header.nodeCount] !== header.edgeCount) {
+        throw this.#fail(`the nodes' edge counts add up to ${this.#firstEdge[header.nodeCount]}, but edge_count is ${header.edgeCount}`, offset)
+      }
+    } else if (this.#array === ARRAY_EDGES) {
+      if (this.#row !== header.edgeCount) throw this.#fail(`"edges" has ${this.#row} rows, but edge_count is ${header.edgeCount}`, offset)
+    }
+  }
+
+  /**
+   * The `strings` array: each body copied raw (still JSON-escaped) into the string table's bytes.
+   * @param {Buffer} buf
+   * @param {number} i
+   */
+  #scanStrings (buf, i) {
+    const length = buf.length
+    while (i < length) {
+      if (this.#strState === STR_IN) {
+        let escape = this.#escape
+        let j = i
+        let high = false
+        for (; j < length; j++) {
+          const c = buf[j]
+          if (escape) { escape = false; continue }
+          if (c === QUOTE) break
+          if (c === BACKSLASH) escape = true
+          else if (c < 0x20) throw this.#fail('invalid JSON: a control character inside a string', this.#offset + j)
+          else if (c > 0x7f) high = true
+        }
+        if (high) this.#nonAscii = true
+        this.#appendString(buf, i, j)
+        this.#escape = escape
+        if (j === length) return length
+        this.#endString()
+        this.#strState = STR_AFTER
+        i = j + 1
+        continue
+      }
+      const c = buf[i]
+      if (isSpace(c)) { i++; continue }
+      if (c === QUOTE && this.#strState !== STR_AFTER) {
+        this.#strState = STR_IN
+        this.#escape = false
+      } else if (c === COMMA && this.#strState === STR_AFTER) {
+        this.#strState = STR_NEXT
+      } else if (c === CLOSE_BRACKET && this.#strState !== STR_NEXT) {
+        this.#state = AFTER_VALUE
+        return i + 1
+      } else {
+        throw this.#fail(`invalid JSON in "strings": expected ${this.#strState === STR_AFTER ? "',' or ']'" : 'a string'}, got ${printable(c)}`, this.#offset + i)
+      }
+      i++
+    }
+    return i
+  }
+
+  /** @param {Buffer} buf @param {number} start @param {number} end */
+  #appendString (buf, start, end) {
+    const size = end - start
+    if (this.#strSize + size > this.#strBytes.length) {
+      const capacity = Math.max(this.#strSize + size, this.#strBytes.length * 2)
+      const grown = Buffer.allocUnsafe(capacity)
+      this.#strBytes.copy(grown, 0, 0, this.#strSize)
+      this.#strBytes = grown
+    }
+    buf.copy(this.#strBytes, this.#strSize, start, end)
+    this.#strSize += size
+  }
+
+  #endString () {
+    if (this.#strSize > MAX_UINT32) throw this.#fail('the strings section is larger than 4 GiB', this.#offset)
+    this.#strCount++
+    if (this.#strCount + 1 > this.#strStarts.length) {
+      const grown = new Uint32Array(this.#strStarts.length * 2)
+      grown.set(this.#strStarts)
+      this.#strStarts = grown
+    }
+    this.#strStarts[this.#strCount] = this.#strSize
+  }
+}
+
+/** @param {number} c */
+function printable (c) {
+  return c >= 0x20 && c < 0x7f ? `'${String.fromCharCode(c)}'` : `byte 0x${c.toString(16).padStart(2, '0')}`
+}

@@ -1,0 +1,108 @@
+// The snapshot's `strings` section, kept as the file's own bytes and decoded on demand.
+//
+// A real snapshot holds millions of strings; as JS strings they would cost ~40 B each on the JS heap
+// and stress the GC, while the analysis needs only the few thousand that name classes, properties
+// and variables. So the parser appends each string's JSON-escaped body (the bytes between the quotes)
+// to one byte buffer and records where it starts:
+//
+//   bytes:   k e y 0 k e y 1 _ e v e n t s \ u 0 0 e 9 ...
+//   starts:  0       4       8               15
+//
+// String i is bytes[starts[i] .. starts[i + 1]). The file is 7-bit ASCII (V8 escapes everything else
+// as \uXXXX), so a body without a backslash is its own latin1 decoding. Files from other writers may
+// hold raw UTF-8; the parser flags those and the table decodes them as UTF-8.
+
+const BACKSLASH = 0x5c
+
+export class StringTable {
+  /** @type {Buffer} */
+  #bytes
+  /** @type {Uint32Array} */
+  #starts
+  #length
+  #encoding
+  /** @type {Map<string, number> | undefined} */
+  #index
+
+  /**
+   * @param {Buffer} bytes concatenated escaped string bodies
+   * @param {Uint32Array} starts length + 1 offsets into `bytes`
+   * @param {number} length number of strings
+   * @param {boolean} [utf8] bodies contain raw non-ASCII bytes
+   */
+  constructor (bytes, starts, length, utf8 = false) {
+    this.#bytes = bytes
+    this.#starts = starts
+    this.#length = length
+    this.#encoding = /** @type {BufferEncoding} */ (utf8 ? 'utf8' : 'latin1')
+  }
+
+  /** Number of strings. */
+  get length () {
+    return this.#length
+  }
+
+  /** Bytes held by the table (for memory accounting). */
+  get byteLength () {
+    return this.#bytes.byteLength + this.#starts.byteLength
+  }
+
+  /**
+   * The string at `index`, decoded.
+   * @param {number} index
+   * @returns {string}
+   */
+  get (index) {
+    if (!(index >= 0 && index < this.#length)) return ''
+    const start = this.#starts[index]
+    const end = this.#starts[index + 1]
+    const bytes = this.#bytes
+    let escaped = false
+    for (let i = start; i < end; i++) {
+      if (bytes[i] === BACKSLASH) { escaped = true; break }
+    }
+    const text = bytes.toString(this.#encoding, start, end)
+    return escaped ? JSON.parse('"' + text + '"') : text
+  }
+
+  /**
+   * Length of the escaped body of string `index`, in bytes (an upper bound of its length in chars).
+   * @param {number} index
+   */
+  rawLength (index) {
+    return this.#starts[index + 1] - this.#starts[index]
+  }
+
+  /**
+   * Index of the first string equal to `value`, or -1. Builds a lookup index on first use; meant for
+   * the handful of well-known names the analysis asks for (`_events`, `table`, `context`).
+   * @param {string} value
+   * @returns {number}
+   */
+  indexOf (value) {
+    if (!this.#index) {
+      this.#index = new Map()
+    }
+    const cached = this.#index.get(value)
+    if (cached !== undefined) return cached
+    let found = -1
+    const bytes = this.#bytes
+    const starts = this.#starts
+    const simple = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(value)
+    if (simple) {
+      const needle = Buffer.from(value, 'latin1')
+      const n = needle.length
+      for (let i = 0; i < this.#length; i++) {
+        const start = starts[i]
+        if (starts[i + 1] - start !== n) continue
+        if (bytes.compare(needle, 0, n, start, start + n) === 0) { found = i; break }
+      }
+    } else {
+      for (let i = 0; i < this.#length; i++) {
+        if (this.get(i) === value) { found = i; break }
+      }
+    }
+    this.#index.set(value, found)
+    return found
+  }
+}

@@ -1,0 +1,208 @@
+import test from 'ava'
+import { mkdtemp, writeFile, readFile, mkdir } from 'node:fs/promises'
+import { createReadStream } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { getHeapSnapshot } from 'node:v8'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+/** @type {string} */
+let scratch
+/** @type {string} */
+let mixed
+
+test.before(async () => {
+  scratch = await mkdtemp(join(tmpdir(), 'leakdiff-parse-'))
+  const { files } = await captureFixture('engine/mixed-heap')
+  mixed = files[0]
+})
+
+/**
+ * Compares every column with an independent reading of the same file by JSON.parse.
+ * @param {import('../../src/parse/snapshot-data.js').SnapshotData} data
+ * @param {any} json
+ */
+function mismatches (data, json) {
+  const meta = json.snapshot.meta
+  const nf = meta.node_fields.length
+  const ef = meta.edge_fields.length
+  const at = (/** @type {string} */ name) => meta.node_fields.indexOf(name)
+  const [type, name, id, self, edgeCount, detached] = ['type', 'name', 'id', 'self_size', 'edge_count', 'detachedness'].map(at)
+  let bad = 0
+  for (let o = 0; o < data.nodeCount; o++) {
+    const b = o * nf
+    if (data.nodeTypes[o] !== json.nodes[b + type] || data.nodeNames[o] !== json.nodes[b + name] ||
+      data.nodeIds[o] !== json.nodes[b + id] || data.selfSizes[o] !== json.nodes[b + self] ||
+      data.firstEdge[o + 1] - data.firstEdge[o] !== json.nodes[b + edgeCount] ||
+      data.detachedness[o] !== json.nodes[b + detached]) bad++
+  }
+  for (let e = 0; e < data.edgeCount; e++) {
+    if (data.edgeTypes[e] !== json.edges[e * ef] || data.edgeNames[e] !== json.edges[e * ef + 1] ||
+      data.edgeTargets[e] * nf !== json.edges[e * ef + 2]) bad++
+  }
+  if (data.strings.length !== json.strings.length) bad++
+  for (let s = 0; s < json.strings.length; s++) if (data.strings.get(s) !== json.strings[s]) bad++
+  if (data.locationCount * 4 !== json.locations.length) bad++
+  for (let k = 0; k < json.locations.length; k++) {
+    if (data.locations[k] !== (k % 4 === 0 ? json.locations[k] / nf : json.locations[k])) bad++
+  }
+  return bad
+}
+
+test('a real snapshot parses to exactly what JSON.parse reads', async (t) => {
+  const data = await parseSnapshot(mixed)
+  const json = JSON.parse(await readFile(mixed, 'latin1'))
+  t.is(data.nodeCount, json.snapshot.node_count)
+  t.is(data.edgeCount, json.snapshot.edge_count)
+  t.true(data.locationCount > 0)
+  t.deepEqual(data.nodeTypeNames, json.snapshot.meta.node_types[0])
+  t.is(mismatches(data, json), 0)
+  t.is(data.byteLength, (await readFile(mixed)).length)
+})
+
+test('gzip input is detected by its magic bytes, not its name', async (t) => {
+  const gz = join(scratch, 'no-suffix.bin')
+  await writeFile(gz, gzipSync(await readFile(mixed)))
+  const data = await parseSnapshot(gz)
+  t.is(mismatches(data, JSON.parse(await readFile(mixed, 'latin1'))), 0)
+})
+
+test('any chunking gives the same result (resumable at every byte)', async (t) => {
+  const bytes = await readFile(mixed)
+  let seed = 7
+  async function * randomChunks () {
+    for (let i = 0; i < bytes.length;) {
+      seed = (seed * 1103515245 + 12345) % 2147483648
+      const size = 1 + (seed % 97)
+      yield bytes.subarray(i, i + size)
+      i += size
+    }
+  }
+  const data = await parseSnapshot(randomChunks(), { label: 'chunks' })
+  t.is(mismatches(data, JSON.parse(bytes.toString('latin1'))), 0)
+})
+
+test('a stream from v8.getHeapSnapshot() is parsed without touching disk', async (t) => {
+  const data = await parseSnapshot(getHeapSnapshot(), { label: 'live' })
+  t.true(data.nodeCount > 1000)
+  t.is(data.label, 'live')
+  t.is(data.strings.get(0), '<dummy>')
+  const fromStream = await parseSnapshot(createReadStream(mixed))
+  t.is(fromStream.nodeCount, (await parseSnapshot(mixed)).nodeCount)
+})
+
+test('progress reports bytes read up to the file size', async (t) => {
+  /** @type {number[]} */
+  const seen = []
+  let total = 0
+  await parseSnapshot(mixed, { onProgress: ({ bytesRead, totalBytes }) => { seen.push(bytesRead); total = totalBytes } })
+  t.true(seen.length >= 1)
+  t.deepEqual([...seen].sort((a, b) => a - b), seen)
+  t.is(seen.at(-1), total)
+  t.is(total, (await readFile(mixed)).length)
+})
+
+test('self sizes past 2^32 stay exact', async (t) => {
+  const text = await readFile(mixed, 'latin1')
+  const json = JSON.parse(text)
+  const nf = json.snapshot.meta.node_fields.length
+  const selfAt = json.snapshot.meta.node_fields.indexOf('self_size')
+  const ordinal = 40
+  json.nodes[ordinal * nf + selfAt] = 5368709120
+  const file = join(scratch, 'big-self.heapsnapshot')
+  await writeFile(file, JSON.stringify(json))
+  const data = await parseSnapshot(file)
+  t.is(data.selfSizes[ordinal], 5368709120)
+})
+
+const META = {
+  node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
+  node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic'], 'string', 'number', 'number', 'number', 'number', 'number'],
+  edge_fields: ['type', 'name_or_index', 'to_node'],
+  edge_types: [['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'], 'string_or_number', 'node'],
+  location_fields: ['object_index', 'script_id', 'line', 'column']
+}
+
+/** A minimal snapshot in V8's layout: root -> (GC roots), root -.x-> object "A". */
+function tiny ({ meta = META, nodeCount = 3, edgeCount = 2, nodes = '9,1,1,0,2,0,0,9,2,3,0,0,0,0,3,3,5,16,0,0,0', edges = '1,1,7,2,4,14', strings = '"<dummy>","","(GC roots)","A","x"' } = {}) {
+  return `{"snapshot":{"meta":${JSON.stringify(meta)},"node_count":${nodeCount},"edge_count":${edgeCount},"trace_function_count":0},\n"nodes":[${nodes}],\n"edges":[${edges}],\n"trace_function_infos":[],\n"trace_tree":[],\n"samples":[],\n"locations":[14,1,2,3],\n"strings":[${strings}]}`
+}
+
+test('the minimal hand-made snapshot is accepted (the error cases below differ by one thing)', async (t) => {
+  const file = join(scratch, 'tiny.heapsnapshot')
+  await writeFile(file, tiny())
+  const data = await parseSnapshot(file)
+  t.is(data.nodeCount, 3)
+  t.deepEqual([...data.edgeTargets], [1, 2])
+  t.is(data.strings.get(data.edgeNames[1]), 'x')
+})
+
+/** @type {Array<[string, string | Buffer, RegExp]>} */
+const badInputs = [
+  ['empty', '', /empty input \(0 bytes\)/],
+  ['only whitespace', '  \n', /cut short/],
+  ['not JSON', 'hello world', /expected JSON starting with '\{', got 'h'/],
+  ['JSON that is not a snapshot', '{"name":"x","version":1}', /no "snapshot" header/],
+  ['an array', '[1,2,3]', /expected JSON starting with '\{'/],
+  ['unknown meta layout', tiny({ meta: { ...META, node_fields: ['type', 'name', 'id', 'edge_count'] } }), /node_fields lacks "self_size"/],
+  ['meta without node types', tiny({ meta: { ...META, node_types: [] } }), /unknown snapshot.meta layout/],
+  ['fewer node rows than node_count', tiny({ nodeCount: 4 }), /"nodes" has 3 rows, but node_count is 4/],
+  ['more node rows than node_count', tiny({ nodeCount: 2 }), /more than node_count \(2\) rows/],
+  ['edge counts that disagree with edge_count', tiny({ edgeCount: 3 }), /"edges" has 2 rows, but edge_count is 3|edge counts add up to 2, but edge_count is 3/],
+  ['a to_node out of range', tiny({ edges: '1,1,7,2,4,21' }), /points to node index 21, which is not one of the 3 nodes/],
+  ['a to_node that is not a node index', tiny({ edges: '1,1,7,2,4,15' }), /points to node index 15/],
+  ['a node type outside meta', tiny({ nodes: '9,1,1,0,2,0,0,9,2,3,0,0,0,0,99,3,5,16,0,0,0' }), /node type 99 is not in meta.node_types/],
+  ['a negative number', tiny({ nodes: '9,1,1,0,2,0,0,9,2,3,0,0,0,0,3,3,5,-16,0,0,0' }), /expected a non-negative integer in "nodes", got '-'/],
+  ['a name past the strings', tiny({ strings: '"<dummy>","","(GC roots)"' }), /points past the 3 strings/],
+  ['a row cut in the middle', tiny({ nodes: '9,1,1,0,2,0,0,9,2,3,0,0,0,0,3,3,5,16,0,0' }), /ends in the middle of a row/],
+  ['garbage after the end', tiny() + 'x', /unexpected data after the end/],
+  ['nodes before the header', '{"nodes":[1,2],"snapshot":{}}', /"nodes" comes before the "snapshot" header/],
+  ['counts far beyond the file', tiny({ nodeCount: 1e9 }), /need at least \d+ bytes, but the file has \d+: the snapshot is cut short or its counts are wrong/]
+]
+
+for (const [what, content, expected] of badInputs) {
+  test(`bad input: ${what}`, async (t) => {
+    const file = join(scratch, what.replace(/\W+/g, '-') + '.heapsnapshot')
+    await writeFile(file, content)
+    const error = await t.throwsAsync(parseSnapshot(file), { message: expected })
+    t.is(/** @type {any} */ (error).code, 'LEAKDIFF_SNAPSHOT_FORMAT')
+    t.true(error?.message.startsWith(file), 'the message names the file')
+    t.regex(error?.message ?? '', /at byte \d+: /)
+    t.false((error?.message ?? '').includes('\n'), 'one line')
+  })
+}
+
+test('a real snapshot cut anywhere is reported as truncated with its offset', async (t) => {
+  const bytes = await readFile(mixed)
+  for (const fraction of [0.00001, 0.001, 0.3, 0.7, 0.999]) {
+    const cut = Math.floor(bytes.length * fraction)
+    const file = join(scratch, `cut-${fraction}.heapsnapshot`)
+    await writeFile(file, bytes.subarray(0, cut))
+    const error = await t.throwsAsync(parseSnapshot(file), { message: /cut short/ })
+    t.is(/** @type {any} */ (error).code, 'LEAKDIFF_SNAPSHOT_FORMAT')
+    if (/counts are wrong/.test(error?.message ?? '')) t.regex(error?.message ?? '', /at byte \d+: /)
+    else t.true(error?.message.includes(`at byte ${cut}:`), error?.message)
+  }
+})
+
+test('corrupt and cut gzip are format errors', async (t) => {
+  const gz = gzipSync(await readFile(mixed))
+  const cut = join(scratch, 'cut.heapsnapshot.gz')
+  await writeFile(cut, gz.subarray(0, gz.length >> 1))
+  await t.throwsAsync(parseSnapshot(cut), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /gzip data ends early/ })
+  const corrupt = Buffer.from(gz)
+  for (let i = 100; i < 400; i++) corrupt[i] ^= 0x5a
+  const file = join(scratch, 'corrupt.heapsnapshot.gz')
+  await writeFile(file, corrupt)
+  await t.throwsAsync(parseSnapshot(file), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /corrupt gzip/ })
+})
+
+test('a missing file and a directory are read errors', async (t) => {
+  await t.throwsAsync(parseSnapshot(join(scratch, 'nope.heapsnapshot')), { code: 'LEAKDIFF_SNAPSHOT_READ', message: /nope\.heapsnapshot: no such file/ })
+  const dir = join(scratch, 'a-dir')
+  await mkdir(dir)
+  await t.throwsAsync(parseSnapshot(dir), { code: 'LEAKDIFF_SNAPSHOT_READ', message: /is a directory/ })
+  await t.throwsAsync(parseSnapshot(/** @type {any} */ (42)), { code: 'LEAKDIFF_INVALID_ARG' })
+})
