@@ -31,6 +31,9 @@ export const LOCATION_COLUMN = 4
  * @property {Uint8Array} locationFieldCodes
  * @property {string[]} nodeTypeNames
  * @property {string[]} edgeTypeNames
+ * @property {{typeAt: number, nameAt: number, idAt: number, selfAt: number, edgeCountAt: number, detachedAt: number}} nodeFieldAt
+ *   position of each field in a node row (-1 when absent)
+ * @property {{typeAt: number, nameAt: number, toAt: number}} edgeFieldAt
  * @property {Uint8Array} numericEdgeName     per edge type: 1 when name_or_index is a number (element, hidden)
  * @property {number} rootIndex               node index (not ordinal) of the root
  */
@@ -98,6 +101,19 @@ export function readHeader (text, { label, offset }) {
     nodeTypeNames,
     edgeTypeNames,
     numericEdgeName,
+    nodeFieldAt: {
+      typeAt: nodeFields.indexOf('type'),
+      nameAt: nodeFields.indexOf('name'),
+      idAt: nodeFields.indexOf('id'),
+      selfAt: nodeFields.indexOf('self_size'),
+      edgeCountAt: nodeFields.indexOf('edge_count'),
+      detachedAt: nodeFields.indexOf('detachedness')
+    },
+    edgeFieldAt: {
+      typeAt: edgeFields.indexOf('type'),
+      nameAt: edgeFields.indexOf('name_or_index'),
+      toAt: edgeFields.indexOf('to_node')
+    },
     rootIndex
   }
 }

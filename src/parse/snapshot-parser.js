@@ -178,7 +178,7 @@ export class SnapshotParser {
     for (const key of ['nodes', 'edges', 'strings']) {
       if (!this.#seenKeys.has(key)) throw this.#fail(`not a V8 heap snapshot: no "${key}" array`, this.#offset)
     }
-    const strings = new StringTable(this.#strBytes.subarray(0, this.#strSize), this.#strStarts.subarray(0, this.#strCount + 1), this.#strCount, this.#nonAscii)
+    const strings = new StringTable(fit(this.#strBytes, this.#strSize), fit(this.#strStarts, this.#strCount + 1), this.#strCount, this.#nonAscii)
     if (this.#maxNodeName >= strings.length || this.#maxEdgeName >= strings.length) {
       throw this.#fail(`a node or edge name points past the ${strings.length} strings`, this.#offset)
     }
@@ -197,7 +197,7 @@ export class SnapshotParser {
       edgeTypes: this.#edgeTypes,
       edgeNames: this.#edgeNames,
       edgeTargets: this.#edgeTargets,
-      locations: this.#locations.subarray(0, this.#locationRows * 4),
+      locations: fit(this.#locations, this.#locationRows * 4),
       locationCount: this.#locationRows,
       strings,
       rootOrdinal: header.rootIndex / header.nodeFieldCount,
@@ -300,7 +300,7 @@ export class SnapshotParser {
         this.#strCount = 0
         this.#strStarts[0] = 0
         const remaining = this.#maxBytes - this.#offset - i
-        this.#strBytes = Buffer.allocUnsafe(Number.isFinite(remaining) ? Math.max(remaining, 16) : 1 << 24)
+        this.#strBytes = Buffer.allocUnsafeSlow(Number.isFinite(remaining) ? Math.max(remaining, 16) : 1 << 24)
       } else {
         this.#state = INTEGERS
         this.#intState = INT_FIRST
@@ -417,17 +417,30 @@ export class SnapshotParser {
     let value = this.#value
     let inNumber = this.#inNumber
     let next = this.#intState
-    for (; i < length; i++) {
-      const c = buf[i]
+    while (i < length) {
+      let c = buf[i]
       if (c <= 0x39 && c >= 0x30) {
         if (!inNumber) {
           if (next === INT_AFTER) break
           inNumber = true
         }
-        value = value * 10 + (c - 0x30)
-        continue
-      }
-      if (inNumber) {
+        // The digits of one number in a tight loop; a number may continue in the next chunk.
+        do {
+          value = value * 10 + (c - 0x30)
+          if (++i === length) break
+          c = buf[i]
+        } while (c <= 0x39 && c >= 0x30)
+        if (i === length) break
+        batchEnds[count] = base + i
+        batch[count++] = value
+        value = 0
+        inNumber = false
+        next = INT_AFTER
+        if (count === BATCH) {
+          this.#take(batch, count)
+          count = 0
+        }
+      } else if (inNumber) {
         batchEnds[count] = base + i
         batch[count++] = value
         value = 0
@@ -453,6 +466,7 @@ export class SnapshotParser {
       } else if (!isSpace(c)) {
         break
       }
+      i++
     }
     if (i < length) {
       const c = buf[i]
@@ -503,7 +517,27 @@ export class SnapshotParser {
     let field = this.#field
     let row = this.#row
     let maxName = this.#maxNodeName
-    for (let k = 0; k < count; k++) {
+    let k = 0
+    // Whole rows in one step (the common case): no per-value dispatch.
+    const { typeAt, nameAt, idAt, selfAt, edgeCountAt, detachedAt } = header.nodeFieldAt
+    if (field === 0) {
+      const edgeCount = header.edgeCount
+      for (; k + fieldCount <= count && row < nodeCount; k += fieldCount, row++) {
+        const type = batch[k + typeAt]
+        const name = batch[k + nameAt]
+        const id = batch[k + idAt]
+        const end = firstEdge[row] + batch[k + edgeCountAt]
+        if (type >= typeCount || name > MAX_UINT32 || id > MAX_UINT32 || end > edgeCount) break
+        nodeTypes[row] = type
+        nodeNames[row] = name
+        if (name > maxName) maxName = name
+        nodeIds[row] = id
+        selfSizes[row] = batch[k + selfAt]
+        firstEdge[row + 1] = end
+        if (detachedAt >= 0) detachedness[row] = Math.min(batch[k + detachedAt], 255)
+      }
+    }
+    for (; k < count; k++) {
       const value = batch[k]
       if (row >= nodeCount) throw new RowError(`"nodes" has more than node_count (${nodeCount}) rows`, k)
       switch (codes[field]) {
@@ -559,7 +593,22 @@ export class SnapshotParser {
     let field = this.#field
     let row = this.#row
     let maxName = this.#maxEdgeName
-    for (let k = 0; k < count; k++) {
+    let k = 0
+    const { typeAt, nameAt, toAt } = header.edgeFieldAt
+    if (field === 0) {
+      for (; k + fieldCount <= count && row < edgeCount; k += fieldCount, row++) {
+        const type = batch[k + typeAt]
+        const name = batch[k + nameAt]
+        const to = batch[k + toAt]
+        const target = Math.floor(to / nodeFieldCount)
+        if (type >= typeCount || name > MAX_UINT32 || to >= nodeIndexLimit || target * nodeFieldCount !== to) break
+        edgeTypes[row] = type
+        edgeNames[row] = name
+        edgeTargets[row] = target
+        if (numericName[type] === 0 && name > maxName) maxName = name
+      }
+    }
+    for (; k < count; k++) {
       const value = batch[k]
       if (row >= edgeCount) throw new RowError(`"edges" has more than edge_count (${edgeCount}) rows`, k)
       switch (codes[field]) {
@@ -697,7 +746,7 @@ export class SnapshotParser {
     const size = end - start
     if (this.#strSize + size > this.#strBytes.length) {
       const capacity = Math.max(this.#strSize + size, this.#strBytes.length * 2)
-      const grown = Buffer.allocUnsafe(capacity)
+      const grown = Buffer.allocUnsafeSlow(capacity)
       this.#strBytes.copy(grown, 0, 0, this.#strSize)
       this.#strBytes = grown
     }
@@ -715,6 +764,21 @@ export class SnapshotParser {
     }
     this.#strStarts[this.#strCount] = this.#strSize
   }
+}
+
+/**
+ * The first `length` items of a grown array, copied when the slack is large so that a transfer to
+ * another thread moves no dead bytes. Never a view into Node's shared Buffer pool.
+ * @template {Buffer | Uint32Array} T
+ * @param {T} array
+ * @param {number} length
+ * @returns {T}
+ */
+function fit (array, length) {
+  if (length * 4 >= array.length * 3) return /** @type {T} */ (array.subarray(0, length))
+  const copy = Buffer.isBuffer(array) ? Buffer.allocUnsafeSlow(length) : new Uint32Array(length)
+  copy.set(array.subarray(0, length))
+  return /** @type {T} */ (copy)
 }
 
 /** @param {number} c */

@@ -37,6 +37,22 @@ export class StringTable {
     this.#encoding = /** @type {BufferEncoding} */ (utf8 ? 'utf8' : 'latin1')
   }
 
+  /**
+   * The table's raw parts, to send it to another thread (the buffers can go in a transfer list).
+   * @returns {{bytes: Buffer, starts: Uint32Array, length: number, utf8: boolean}}
+   */
+  toParts () {
+    return { bytes: this.#bytes, starts: this.#starts, length: this.#length, utf8: this.#encoding === 'utf8' }
+  }
+
+  /**
+   * Rebuilds a table from `toParts()` (after a structured clone, `bytes` arrives as a Uint8Array).
+   * @param {{bytes: Uint8Array, starts: Uint32Array, length: number, utf8: boolean}} parts
+   */
+  static fromParts ({ bytes, starts, length, utf8 }) {
+    return new StringTable(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), starts, length, utf8)
+  }
+
   /** Number of strings. */
   get length () {
     return this.#length
