@@ -1,0 +1,32 @@
+import { writeFile } from 'node:fs/promises'
+import { inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { progressBar, UsageError } from '../output.js'
+
+export const command = 'inspect <snapshot>'
+export const describe = 'Show a snapshot\'s classes by retained size and its largest dominators'
+
+/** @param {import('yargs').Argv} yargs */
+export function builder (yargs) {
+  return yargs
+    .positional('snapshot', { type: 'string', describe: 'A .heapsnapshot file (plain or gzip)' })
+    .option('top', { type: 'number', default: 20, describe: 'Classes and dominators to list (0: every class)' })
+    .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
+    .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
+    .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
+}
+
+/** @param {{snapshot: string, top: number, format: string, output?: string, color?: boolean}} argv */
+export async function handler (argv) {
+  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${argv.top}`)
+  const progress = progressBar(`reading ${argv.snapshot}`)
+  let report
+  try {
+    report = await inspectSnapshot(argv.snapshot, { top: argv.top, onProgress: progress.update })
+  } finally {
+    progress.done()
+  }
+  const color = argv.output ? false : argv.color
+  const text = renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color })
+  if (argv.output) await writeFile(argv.output, text)
+  else process.stdout.write(text)
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+import yargs from 'yargs'
+import { hideBin } from 'yargs/helpers'
+import { reportError, UsageError } from './output.js'
+import * as inspect from './commands/inspect.js'
+
+const argv = hideBin(process.argv)
+const debug = argv.includes('--debug')
+
+const cli = yargs(argv)
+  .scriptName('leakdiff')
+  .usage('$0 <a.heapsnapshot> <b.heapsnapshot> [c.heapsnapshot]\n$0 <command> [options]')
+  .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (inspect)))
+  .option('debug', { type: 'boolean', describe: 'Print stack traces of errors', global: true })
+  .demandCommand(1, 'Give two or three snapshots to diff, or a command.')
+  .strict()
+  .recommendCommands()
+  .help()
+  .alias('help', 'h')
+  .version()
+  .wrap(Math.min(100, process.stdout.columns || 80))
+  .fail((message, error) => {
+    throw error ?? new UsageError(message)
+  })
+
+try {
+  await cli.parseAsync()
+} catch (error) {
+  process.exitCode = reportError(error, { debug })
+}

@@ -1,0 +1,112 @@
+// The whole per-snapshot analysis, in DevTools' order: retainers -> page-owned flags -> essential
+// edges -> shallow sizes -> dominators -> retained sizes -> distances -> locations and class names
+// -> Summary. Each stage's scratch arrays go out of scope as soon as the stage ends, so the peak
+// is the columns, the retainer index and one stage's scratch.
+
+import { HeapGraph } from '../graph/heap-graph.js'
+import { NodeLocations } from '../graph/locations.js'
+import { computeClassNames } from './class-names.js'
+import { summarizeClasses } from './class-summary.js'
+import { computeDistances } from './distances.js'
+import { buildDominators } from './dominators.js'
+import { buildEssentialEdges } from './essential-edges.js'
+import { markPageOwnedNodes } from './page-owned.js'
+import { computeRetainedSizes } from './retained-sizes.js'
+import { findUserRoots } from './roots.js'
+import { computeShallowSizes } from './shallow-sizes.js'
+
+/** @import {SnapshotData} from '../parse/snapshot-data.js' */
+/** @import {ClassSummary} from './class-summary.js' */
+/** @import {InterfaceDefinition} from './interfaces.js' */
+
+/**
+ * Everything the later stages (diff, signatures, reports) read about one snapshot. Arrays are
+ * indexed by node ordinal.
+ * @typedef {object} HeapAnalysis
+ * @property {HeapGraph} graph
+ * @property {NodeLocations} locations
+ * @property {Float64Array} shallowSizes   self sizes as DevTools shows them (4.5), bytes
+ * @property {Uint32Array} dominators      immediate dominator ordinal (the root's is itself)
+ * @property {Float64Array} retainedSizes  bytes
+ * @property {Int32Array} distances        from the roots; NO_DISTANCE (-5) when unreached
+ * @property {Uint32Array} classOf         class index into `classes`
+ * @property {ClassSummary} classes        per class: name, key, count, self and retained size
+ * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
+ * @property {number[]} userRoots          ordinals of the user roots (the global)
+ * @property {number} totalSize            the root's retained size, bytes
+ * @property {string[]} warnings           unreachable nodes attached to the root, capped lists
+ */
+
+/**
+ * Progress of analyzeHeap: stage `step` of `steps` is about to run.
+ * @typedef {object} AnalysisProgress
+ * @property {string} stage
+ * @property {number} step   1-based
+ * @property {number} steps
+ */
+
+const STAGES = ['retainers', 'shallow sizes', 'essential edges', 'dominators', 'retained sizes', 'distances', 'class names', 'summary']
+
+/**
+ * Analyze one parsed snapshot.
+ * @param {SnapshotData} data the parser's output; its columns are taken over, not copied
+ * @param {{onProgress?: (progress: AnalysisProgress) => void, interfaceDefinitions?: InterfaceDefinition[]}} [options]
+ *   `interfaceDefinitions` replaces the plain-object interfaces inferred from this snapshot
+ * @returns {HeapAnalysis}
+ */
+export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
+  let step = 0
+  const stage = (/** @type {string} */ name) => onProgress?.({ stage: name, step: ++step, steps: STAGES.length })
+  /** @type {string[]} */
+  const warnings = []
+
+  stage('retainers')
+  const graph = new HeapGraph(data)
+  const userRoots = findUserRoots(graph)
+
+  stage('shallow sizes')
+  const shallowSizes = computeShallowSizes(graph, { hasUserRoots: userRoots.length > 0 })
+  const { dominators, retainedSizes } = dominatorStages(graph, shallowSizes, warnings, stage)
+
+  stage('distances')
+  const distances = computeDistances(graph, userRoots)
+
+  stage('class names')
+  const locations = new NodeLocations(graph)
+  const classNames = computeClassNames(graph, locations, { interfaceDefinitions })
+
+  stage('summary')
+  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal)
+
+  return {
+    graph,
+    locations,
+    shallowSizes,
+    dominators,
+    retainedSizes,
+    distances,
+    classOf: classNames.classOf,
+    classes,
+    interfaceDefinitions: classNames.interfaceDefinitions,
+    userRoots,
+    totalSize: retainedSizes[graph.rootOrdinal],
+    warnings
+  }
+}
+
+/**
+ * Essential edges, dominators and retained sizes. A function of its own so that the edge bitset,
+ * the page flags and the DFS order are garbage as soon as it returns.
+ * @param {HeapGraph} graph
+ * @param {Float64Array} shallowSizes
+ * @param {string[]} warnings
+ * @param {(name: string) => void} stage
+ */
+function dominatorStages (graph, shallowSizes, warnings, stage) {
+  stage('essential edges')
+  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
+  stage('dominators')
+  const { dominators, order } = buildDominators(graph, essential, { warnings })
+  stage('retained sizes')
+  return { dominators, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes) }
+}

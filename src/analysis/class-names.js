@@ -1,0 +1,212 @@
+// Class names as DevTools' Summary view shows them (calculateObjectNames, heapsnapshot-format.md 4.7):
+//
+//   hidden -> (system)    code -> (compiled code)    closure -> Function    regexp -> RegExp
+//   object, native -> the node name ("<div id=x>" -> "<div>"); plain Objects may become "{a, b}"
+//   anything else -> "(" + type + ")": (string), (array), (number), (concatenated string), ...
+//
+// Native nodes that Node's embedder marks detached, and the native nodes reachable from them (but
+// not from an attached one), are named "Detached <name>" (DevTools' propagateDOMState).
+//
+// Classes are keyed like DevTools' public class keys: `scriptId,line,column,Name` for `object`
+// nodes with a location (two constructors of one name in two files are two classes), `,Name` for
+// everything else. Nodes get a class index into one table; there is no string per node.
+
+import { inferInterfaceDefinitions, matchInterfaces } from './interfaces.js'
+
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {NodeLocations} from '../graph/locations.js' */
+/** @import {InterfaceDefinition} from './interfaces.js' */
+
+const ATTACHED = 1
+const DETACHED = 2
+const LINK_STATE_MASK = 3
+
+/**
+ * @typedef {object} ClassNames
+ * @property {Uint32Array} classOf   class index per ordinal
+ * @property {string[]} names        display name per class (the Summary view's "Constructor" column)
+ * @property {string[]} keys         class key per class (`,Name` or `scriptId,line,column,Name`)
+ * @property {InterfaceDefinition[]} interfaceDefinitions  the definitions applied to plain Objects
+ */
+
+/**
+ * @param {HeapGraph} graph
+ * @param {NodeLocations} locations
+ * @param {{interfaceDefinitions?: InterfaceDefinition[]}} [options] definitions to apply instead
+ *   of inferring them from this snapshot (a diff applies the newer snapshot's to the older one)
+ * @returns {ClassNames}
+ */
+export function computeClassNames (graph, locations, { interfaceDefinitions } = {}) {
+  const { nodeCount, nodeTypes, nodeNames, strings } = graph
+  const detached = findDetachedNodes(graph)
+  const definitions = interfaceDefinitions ?? inferInterfaceDefinitions(graph)
+  /** @type {Int32Array} per plain Object: matched definition, or -1 */
+  const interfaceOf = new Int32Array(definitions.length > 0 ? nodeCount : 0).fill(-1)
+  matchInterfaces(graph, definitions, (ordinal, definition) => { interfaceOf[ordinal] = definition })
+
+  const table = new ClassTable()
+  const objectType = graph.nodeType.object
+  const nativeType = graph.nodeType.native
+  /** @type {Int32Array} class per node type, for types whose class is fixed */
+  const byType = new Int32Array(graph.nodeTypeNames.length).fill(-1)
+  /** @type {Map<number, number>} name string index -> class, for object/native names */
+  const byName = new Map()
+  /** @type {Map<number, number>} the same for detached names */
+  const byDetachedName = new Map()
+  /** @type {Int32Array} class per interface definition, for unlocated plain Objects */
+  const byInterface = new Int32Array(definitions.length).fill(-1)
+  const classOf = new Uint32Array(nodeCount)
+
+  for (let o = 0; o < nodeCount; o++) {
+    const type = nodeTypes[o]
+    if (type !== objectType && type !== nativeType) {
+      let index = byType[type]
+      if (index < 0) {
+        index = table.add(fixedClassName(graph, type))
+        byType[type] = index
+      }
+      classOf[o] = index
+      continue
+    }
+    const record = type === objectType ? locations.recordOf(o) : -1
+    const definition = interfaceOf.length > 0 ? interfaceOf[o] : -1
+    if (record < 0) {
+      if (definition >= 0) {
+        let index = byInterface[definition]
+        if (index < 0) {
+          index = table.add(definitions[definition].name)
+          byInterface[definition] = index
+        }
+        classOf[o] = index
+        continue
+      }
+      const isDetached = detached !== null && detached[o] === 1
+      const cache = isDetached ? byDetachedName : byName
+      let index = cache.get(nodeNames[o])
+      if (index === undefined) {
+        index = table.add(objectClassName(strings.get(nodeNames[o]), isDetached))
+        cache.set(nodeNames[o], index)
+      }
+      classOf[o] = index
+      continue
+    }
+    const name = definition >= 0 ? definitions[definition].name : objectClassName(strings.get(nodeNames[o]), false)
+    const [scriptId, line, column] = locations.recordFields(record)
+    classOf[o] = table.add(name, `${scriptId},${line},${column},${name}`)
+  }
+  return { classOf, names: table.names, keys: table.keys, interfaceDefinitions: definitions }
+}
+
+/**
+ * Class name of a node type whose class does not depend on the node.
+ * @param {HeapGraph} graph
+ * @param {number} type
+ */
+function fixedClassName (graph, type) {
+  switch (type) {
+    case graph.nodeType.hidden: return '(system)'
+    case graph.nodeType.code: return '(compiled code)'
+    case graph.nodeType.closure: return 'Function'
+    case graph.nodeType.regexp: return 'RegExp'
+    default: return '(' + (graph.nodeTypeNames[type] ?? 'unknown') + ')'
+  }
+}
+
+/**
+ * Class name of an object or native node: DOM-like names `<div id="a">` are cut to `<div>`.
+ * @param {string} name raw node name
+ * @param {boolean} detached
+ */
+function objectClassName (name, detached) {
+  if (detached) name = 'Detached ' + name
+  if (name.startsWith('<')) {
+    const space = name.indexOf(' ')
+    return space === -1 ? name : name.substring(0, space) + '>'
+  }
+  if (name.startsWith('Detached <')) {
+    const space = name.indexOf(' ', 10)
+    return space === -1 ? name : name.substring(0, space) + '>'
+  }
+  return name
+}
+
+/** Classes by key, in order of first appearance. */
+class ClassTable {
+  /** @type {string[]} */
+  names = []
+  /** @type {string[]} */
+  keys = []
+  /** @type {Map<string, number>} */
+  #byKey = new Map()
+
+  /**
+   * Index of the class with this key, added when new.
+   * @param {string} name
+   * @param {string} [key]
+   */
+  add (name, key = ',' + name) {
+    let index = this.#byKey.get(key)
+    if (index === undefined) {
+      index = this.names.length
+      this.names.push(name)
+      this.keys.push(key)
+      this.#byKey.set(key, index)
+    }
+    return index
+  }
+}
+
+/**
+ * Native nodes DevTools renames "Detached ...": those the snapshot marks detached, and native
+ * nodes reachable from them over non-hidden, non-weak edges through native nodes only, unless an
+ * attached native node reaches them first. Null when no node carries a link state.
+ * @param {HeapGraph} graph
+ * @returns {Uint8Array | null} 1 per detached node
+ */
+function findDetachedNodes (graph) {
+  const { nodeCount, nodeTypes, detachedness, firstEdge, edgeTargets, edgeTypes } = graph
+  let any = false
+  for (let o = 0; o < nodeCount && !any; o++) any = (detachedness[o] & LINK_STATE_MASK) !== 0
+  if (!any) return null
+  const nativeType = graph.nodeType.native
+  const hiddenEdge = graph.edgeType.hidden
+  const weakEdge = graph.edgeType.weak
+  const visited = new Uint8Array(nodeCount)
+  const detached = new Uint8Array(nodeCount)
+  // Attached nodes stack up from the front of `work`, detached ones from the back: each node is
+  // visited once, so the two never meet.
+  const work = new Uint32Array(nodeCount)
+  let attachedTop = 0
+  let detachedBottom = nodeCount
+
+  const visit = (/** @type {number} */ o, /** @type {number} */ state) => {
+    if (visited[o]) return
+    visited[o] = 1
+    if (nodeTypes[o] !== nativeType) return
+    if (state === ATTACHED) work[attachedTop++] = o
+    else if (state === DETACHED) {
+      detached[o] = 1
+      work[--detachedBottom] = o
+    }
+  }
+
+  for (let o = 0; o < nodeCount; o++) {
+    const state = detachedness[o] & LINK_STATE_MASK
+    if (state !== 0) visit(o, state)
+  }
+  while (attachedTop > 0) {
+    const o = work[--attachedTop]
+    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+      const type = edgeTypes[e]
+      if (type !== hiddenEdge && type !== weakEdge) visit(edgeTargets[e], ATTACHED)
+    }
+  }
+  while (detachedBottom < nodeCount) {
+    const o = work[detachedBottom++]
+    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+      const type = edgeTypes[e]
+      if (type !== hiddenEdge && type !== weakEdge) visit(edgeTargets[e], DETACHED)
+    }
+  }
+  return detached
+}

@@ -1,0 +1,18 @@
+// Retained size = a node's (adjusted) shallow size plus the retained sizes of the nodes it
+// immediately dominates. Summed bottom-up by walking a preorder backwards (every node comes after
+// its dominator), as DevTools does; the root ends with the total. Float64 because sums pass 2^32.
+
+/**
+ * @param {Uint32Array} dominators immediate dominator per ordinal (buildDominators)
+ * @param {Uint32Array} order ordinals in DFS preorder, root first (buildDominators)
+ * @param {Float64Array} shallowSizes bytes per ordinal (computeShallowSizes)
+ * @returns {Float64Array} bytes per ordinal
+ */
+export function computeRetainedSizes (dominators, order, shallowSizes) {
+  const retained = Float64Array.from(shallowSizes)
+  for (let i = order.length - 1; i > 0; i--) {
+    const ordinal = order[i]
+    retained[dominators[ordinal]] += retained[ordinal]
+  }
+  return retained
+}

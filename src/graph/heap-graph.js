@@ -1,0 +1,270 @@
+// HeapGraph: the parsed snapshot's columns plus a reverse (retainer) index, all flat typed arrays.
+//
+// Forward edges (from the parser), CSR by source ordinal:
+//
+//   firstEdge      [ 0 | 3 | 3 | 5 | ... | E ]     n + 1 entries; node o owns edges firstEdge[o] .. firstEdge[o+1]-1
+//                    |       |   |
+//                    v       v   v
+//   edgeTargets    [ t0 t1 t2 | t3 t4 | ... ]      E entries, target ordinals (node 1 has no edges)
+//   edgeTypes      [ ...                    ]      same positions: type index, name index / number
+//   edgeNames      [ ...                    ]
+//
+// Retainers (built here with a counting sort), CSR by target ordinal:
+//
+//   firstRetainer  [ 0 | 0 | 2 | ... | E ]          n + 1 entries; node o is retained by slots
+//                        |                          firstRetainer[o] .. firstRetainer[o+1]-1
+//                        v
+//   retainerEdges  [ e7 e2 | e9 | ... ]             E entries: the edge number (index into edge* columns)
+//   retainerNodes  [ s7 s2 | s9 | ... ]             E entries: that edge's source ordinal
+//
+// Within one node the retainer slots are in ascending edge order. Everything is indexed by ordinal
+// (0 .. nodeCount-1) or edge number (0 .. edgeCount-1); no object exists per node or edge.
+
+import { InvalidArgumentError } from '../errors.js'
+import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
+
+/** @import {SnapshotData, SnapshotMeta} from '../parse/snapshot-data.js' */
+/** @import {StringTable} from '../parse/string-table.js' */
+
+/**
+ * Node type enum values, looked up by name in `meta` (-1 when this V8 does not have the type).
+ * @typedef {object} NodeTypeIndexes
+ * @property {number} hidden
+ * @property {number} array
+ * @property {number} string
+ * @property {number} object
+ * @property {number} code
+ * @property {number} closure
+ * @property {number} regexp
+ * @property {number} number
+ * @property {number} native
+ * @property {number} synthetic
+ * @property {number} concatenatedString
+ * @property {number} slicedString
+ * @property {number} symbol
+ * @property {number} bigint
+ * @property {number} objectShape
+ */
+
+/**
+ * Edge type enum values, looked up by name in `meta` (-1 when absent).
+ * @typedef {object} EdgeTypeIndexes
+ * @property {number} context
+ * @property {number} element
+ * @property {number} property
+ * @property {number} internal
+ * @property {number} hidden
+ * @property {number} shortcut
+ * @property {number} weak
+ */
+
+export class HeapGraph {
+  /** @type {Uint32Array | undefined} ordinals sorted by id, built on first findOrdinalById */
+  #byId
+
+  /**
+   * Takes over the columns of `data` (no copy) and builds the retainer index.
+   * @param {SnapshotData} data
+   */
+  constructor (data) {
+    if (!(data.nodeCount > 0) || data.firstEdge.length !== data.nodeCount + 1) {
+      throw new InvalidArgumentError(`Expected parsed snapshot data with nodeCount > 0 and nodeCount + 1 firstEdge entries, got nodeCount ${data.nodeCount} and ${data.firstEdge.length} entries`)
+    }
+    if (!(data.rootOrdinal >= 0 && data.rootOrdinal < data.nodeCount)) {
+      throw new InvalidArgumentError(`Expected rootOrdinal in 0..${data.nodeCount - 1}, got ${data.rootOrdinal}`)
+    }
+    /** @readonly */ this.meta = data.meta
+    /** @readonly */ this.label = data.label
+    /** @readonly */ this.byteLength = data.byteLength
+    /** @readonly */ this.nodeCount = data.nodeCount
+    /** @readonly */ this.edgeCount = data.edgeCount
+    /** @readonly */ this.rootOrdinal = data.rootOrdinal
+    /** @readonly */ this.nodeTypeNames = data.nodeTypeNames
+    /** @readonly */ this.edgeTypeNames = data.edgeTypeNames
+    /** @readonly */ this.nodeTypes = data.nodeTypes
+    /** @readonly */ this.nodeNames = data.nodeNames
+    /** @readonly */ this.nodeIds = data.nodeIds
+    /** @readonly raw self_size in bytes (see analysis/shallow-sizes.js for the DevTools-adjusted one) */
+    this.selfSizes = data.selfSizes
+    /** @readonly */ this.detachedness = data.detachedness
+    /** @readonly */ this.firstEdge = data.firstEdge
+    /** @readonly */ this.edgeTypes = data.edgeTypes
+    /** @readonly */ this.edgeNames = data.edgeNames
+    /** @readonly */ this.edgeTargets = data.edgeTargets
+    /** @readonly 4 values per record: ordinal, script id, line, column (0-based) */
+    this.locations = data.locations
+    /** @readonly */ this.locationCount = data.locationCount
+    /** @readonly @type {StringTable} */
+    this.strings = data.strings
+
+    const nodeTypeIndex = (/** @type {string} */ name) => data.nodeTypeNames.indexOf(name)
+    /** @readonly @type {Readonly<NodeTypeIndexes>} */
+    this.nodeType = Object.freeze({
+      hidden: nodeTypeIndex('hidden'),
+      array: nodeTypeIndex('array'),
+      string: nodeTypeIndex('string'),
+      object: nodeTypeIndex('object'),
+      code: nodeTypeIndex('code'),
+      closure: nodeTypeIndex('closure'),
+      regexp: nodeTypeIndex('regexp'),
+      number: nodeTypeIndex('number'),
+      native: nodeTypeIndex('native'),
+      synthetic: nodeTypeIndex('synthetic'),
+      concatenatedString: nodeTypeIndex('concatenated string'),
+      slicedString: nodeTypeIndex('sliced string'),
+      symbol: nodeTypeIndex('symbol'),
+      bigint: nodeTypeIndex('bigint'),
+      objectShape: nodeTypeIndex('object shape')
+    })
+    const edgeTypeIndex = (/** @type {string} */ name) => data.edgeTypeNames.indexOf(name)
+    /** @readonly @type {Readonly<EdgeTypeIndexes>} */
+    this.edgeType = Object.freeze({
+      context: edgeTypeIndex('context'),
+      element: edgeTypeIndex('element'),
+      property: edgeTypeIndex('property'),
+      internal: edgeTypeIndex('internal'),
+      hidden: edgeTypeIndex('hidden'),
+      shortcut: edgeTypeIndex('shortcut'),
+      weak: edgeTypeIndex('weak')
+    })
+
+    const { firstRetainer, retainerEdges, retainerNodes } = buildRetainers(data.firstEdge, data.edgeTargets, data.nodeCount)
+    /** @readonly n + 1 entries: node o is retained by slots firstRetainer[o] .. firstRetainer[o+1]-1 */
+    this.firstRetainer = firstRetainer
+    /** @readonly per retainer slot: the edge number */
+    this.retainerEdges = retainerEdges
+    /** @readonly per retainer slot: the edge's source ordinal */
+    this.retainerNodes = retainerNodes
+  }
+
+  /**
+   * The node's name (constructor, function, string value, ...), decoded.
+   * @param {number} ordinal
+   */
+  nodeName (ordinal) {
+    return this.strings.get(this.nodeNames[ordinal])
+  }
+
+  /**
+   * The node's type name (`object`, `closure`, `hidden`, ...).
+   * @param {number} ordinal
+   */
+  nodeTypeName (ordinal) {
+    return this.nodeTypeNames[this.nodeTypes[ordinal]] ?? ''
+  }
+
+  /**
+   * The edge's type name (`property`, `element`, `weak`, ...).
+   * @param {number} edge
+   */
+  edgeTypeName (edge) {
+    return this.edgeTypeNames[this.edgeTypes[edge]] ?? ''
+  }
+
+  /**
+   * Whether the edge's name is a string index (false for `element` and `hidden` edges, whose
+   * name is a number).
+   * @param {number} edge
+   */
+  edgeHasStringName (edge) {
+    const type = this.edgeTypes[edge]
+    return type !== this.edgeType.element && type !== this.edgeType.hidden
+  }
+
+  /**
+   * The edge's name: the property, variable or internal field name, or the index as text for
+   * `element` and `hidden` edges.
+   * @param {number} edge
+   */
+  edgeName (edge) {
+    return this.edgeHasStringName(edge) ? this.strings.get(this.edgeNames[edge]) : String(this.edgeNames[edge])
+  }
+
+  /**
+   * The source ordinal of an edge (bisection on firstEdge).
+   * @param {number} edge
+   */
+  edgeSource (edge) {
+    const firstEdge = this.firstEdge
+    let low = 0
+    let high = this.nodeCount
+    // Invariant: firstEdge[low] <= edge < firstEdge[high].
+    while (high - low > 1) {
+      const middle = (low + high) >>> 1
+      if (firstEdge[middle] <= edge) low = middle
+      else high = middle
+    }
+    return low
+  }
+
+  /**
+   * Number of outgoing edges of a node.
+   * @param {number} ordinal
+   */
+  edgeCountOf (ordinal) {
+    return this.firstEdge[ordinal + 1] - this.firstEdge[ordinal]
+  }
+
+  /**
+   * Number of retainer edges (incoming edges) of a node.
+   * @param {number} ordinal
+   */
+  retainerCountOf (ordinal) {
+    return this.firstRetainer[ordinal + 1] - this.firstRetainer[ordinal]
+  }
+
+  /**
+   * The ordinal of the node with V8 id `id`, or -1. The first call builds a sorted index (4 bytes
+   * per node); later calls are a bisection.
+   * @param {number} id
+   */
+  findOrdinalById (id) {
+    if (!this.#byId) this.#byId = sortPositionsByKey(this.nodeIds)
+    return searchSortedPositions(this.#byId, this.nodeIds, id)
+  }
+
+  /**
+   * The first edge of `ordinal` with the given type and string name, or -1.
+   * @param {number} ordinal
+   * @param {number} type edge type index
+   * @param {number} nameIndex string index (from strings.indexOf)
+   */
+  findEdge (ordinal, type, nameIndex) {
+    if (nameIndex < 0) return -1
+    const { edgeTypes, edgeNames } = this
+    for (let e = this.firstEdge[ordinal], end = this.firstEdge[ordinal + 1]; e < end; e++) {
+      if (edgeTypes[e] === type && edgeNames[e] === nameIndex) return e
+    }
+    return -1
+  }
+}
+
+/**
+ * Retainer index by counting sort of the edges by target.
+ * @param {Uint32Array} firstEdge
+ * @param {Uint32Array} edgeTargets
+ * @param {number} nodeCount
+ */
+function buildRetainers (firstEdge, edgeTargets, nodeCount) {
+  const edgeCount = edgeTargets.length
+  const firstRetainer = new Uint32Array(nodeCount + 1)
+  const retainerEdges = new Uint32Array(edgeCount)
+  const retainerNodes = new Uint32Array(edgeCount)
+  for (let e = 0; e < edgeCount; e++) firstRetainer[edgeTargets[e]]++
+  // Inclusive prefix sums: firstRetainer[o] = end of o's slots. Filling edges from the last one
+  // backwards then decrements each entry down to its start, leaving slots in ascending edge order.
+  let sum = 0
+  for (let o = 0; o < nodeCount; o++) {
+    sum += firstRetainer[o]
+    firstRetainer[o] = sum
+  }
+  firstRetainer[nodeCount] = edgeCount
+  for (let source = nodeCount - 1; source >= 0; source--) {
+    for (let e = firstEdge[source + 1] - 1, start = firstEdge[source]; e >= start; e--) {
+      const slot = --firstRetainer[edgeTargets[e]]
+      retainerEdges[slot] = e
+      retainerNodes[slot] = source
+    }
+  }
+  return { firstRetainer, retainerEdges, retainerNodes }
+}

@@ -1,0 +1,183 @@
+// Source locations from inside the snapshot. V8 writes one `locations` record (ordinal, script id,
+// line, column; 0-based) for closures and for objects whose constructor has a script, in no
+// particular order. Script ids become names by following a located closure to its Script:
+//
+//   closure --internal "shared"--> SharedFunctionInfo --internal "script_or_debug_info"--> Script
+//                                                       (newer V8: "script"; with a DebugInfo in
+//                                                        between, one more hop)
+//
+// and the Script node's name is its URL (`/abs/path/app.js`, `node:fs`, `file:///...mjs`).
+
+import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
+
+/** @import {HeapGraph} from './heap-graph.js' */
+
+const LOCATION_FIELDS = 4
+const SCRIPT_EDGE_NAMES = ['script_or_debug_info', 'script']
+
+/**
+ * A location as V8 records it: 0-based line and column of the function's start.
+ * @typedef {object} NodeLocation
+ * @property {number} scriptId
+ * @property {string | null} scriptName  null when no closure of the script leads to its Script node
+ * @property {number} line    0-based
+ * @property {number} column  0-based
+ */
+
+/**
+ * A location for people and reports: 1-based line and column, as editors and the JSON report show.
+ * @typedef {object} SourcePosition
+ * @property {string | null} file
+ * @property {number} line    1-based
+ * @property {number} column  1-based
+ */
+
+export class NodeLocations {
+  #graph
+  /** @type {Uint32Array} record ordinal per record (the sort key) */
+  #recordOrdinals
+  /** @type {Uint32Array} record numbers sorted by ordinal */
+  #sorted
+  /** @type {Map<number, string> | undefined} script id -> URL; few hundred entries, one per script */
+  #scriptNames
+
+  /** @param {HeapGraph} graph */
+  constructor (graph) {
+    this.#graph = graph
+    const count = graph.locationCount
+    const locations = graph.locations
+    const recordOrdinals = new Uint32Array(count)
+    for (let r = 0; r < count; r++) recordOrdinals[r] = locations[r * LOCATION_FIELDS]
+    this.#recordOrdinals = recordOrdinals
+    this.#sorted = sortPositionsByKey(recordOrdinals)
+  }
+
+  /**
+   * The location record number of a node, or -1. When V8 wrote two records for one node the last
+   * one wins, as in DevTools.
+   * @param {number} ordinal
+   */
+  recordOf (ordinal) {
+    return searchSortedPositions(this.#sorted, this.#recordOrdinals, ordinal)
+  }
+
+  /**
+   * Script id, line and column (0-based) of record `record`, straight from the columns.
+   * @param {number} record
+   * @returns {[scriptId: number, line: number, column: number]}
+   */
+  recordFields (record) {
+    const base = record * LOCATION_FIELDS
+    const locations = this.#graph.locations
+    return [locations[base + 1], locations[base + 2], locations[base + 3]]
+  }
+
+  /**
+   * Where the node's function (a closure's own, an object's constructor) starts, 0-based, or null.
+   * @param {number} ordinal
+   * @returns {NodeLocation | null}
+   */
+  locationOf (ordinal) {
+    const record = this.recordOf(ordinal)
+    if (record < 0) return null
+    const [scriptId, line, column] = this.recordFields(record)
+    return { scriptId, scriptName: this.scriptName(scriptId), line, column }
+  }
+
+  /**
+   * The URL of a script id, or null when no located closure leads to it.
+   * @param {number} scriptId
+   */
+  scriptName (scriptId) {
+    if (!this.#scriptNames) this.#scriptNames = this.#buildScriptNames()
+    return this.#scriptNames.get(scriptId) ?? null
+  }
+
+  /**
+   * The function name for a closure (its own name, else its SharedFunctionInfo's), or the
+   * constructor name for an object; '' for anonymous functions and other nodes.
+   * @param {number} ordinal
+   */
+  functionName (ordinal) {
+    const graph = this.#graph
+    const type = graph.nodeTypes[ordinal]
+    if (type === graph.nodeType.object) return graph.nodeName(ordinal)
+    if (type !== graph.nodeType.closure) return ''
+    const name = graph.nodeName(ordinal)
+    if (name !== '') return name
+    const shared = graph.findEdge(ordinal, graph.edgeType.internal, graph.strings.indexOf('shared'))
+    return shared < 0 ? '' : graph.nodeName(graph.edgeTargets[shared])
+  }
+
+  #buildScriptNames () {
+    const graph = this.#graph
+    /** @type {Map<number, string>} */
+    const names = new Map()
+    const sharedName = graph.strings.indexOf('shared')
+    if (sharedName < 0) return names
+    const scriptEdgeNames = SCRIPT_EDGE_NAMES.map((name) => graph.strings.indexOf(name))
+    const locations = graph.locations
+    for (let r = 0; r < graph.locationCount; r++) {
+      const base = r * LOCATION_FIELDS
+      const scriptId = locations[base + 1]
+      const ordinal = locations[base]
+      if (names.has(scriptId) || graph.nodeTypes[ordinal] !== graph.nodeType.closure) continue
+      const shared = graph.findEdge(ordinal, graph.edgeType.internal, sharedName)
+      if (shared < 0) continue
+      const script = this.#findScript(graph.edgeTargets[shared], scriptEdgeNames)
+      if (script >= 0) names.set(scriptId, graph.nodeName(script))
+    }
+    return names
+  }
+
+  /**
+   * The Script node of a SharedFunctionInfo, or -1.
+   * @param {number} shared
+   * @param {number[]} scriptEdgeNames string indexes of the edge names that lead to the Script
+   */
+  #findScript (shared, scriptEdgeNames) {
+    const graph = this.#graph
+    const target = this.#followNamed(shared, scriptEdgeNames)
+    if (target < 0) return -1
+    if (this.#isScript(target)) return target
+    // A DebugInfo sits between the function and its Script while the inspector has touched it.
+    const { firstEdge, edgeTargets } = graph
+    for (let e = firstEdge[target], end = firstEdge[target + 1]; e < end; e++) {
+      if (this.#isScript(edgeTargets[e])) return edgeTargets[e]
+    }
+    return -1
+  }
+
+  /**
+   * Target of the first internal edge of `ordinal` named one of `nameIndexes`, or -1.
+   * @param {number} ordinal
+   * @param {number[]} nameIndexes
+   */
+  #followNamed (ordinal, nameIndexes) {
+    const graph = this.#graph
+    for (const name of nameIndexes) {
+      const edge = graph.findEdge(ordinal, graph.edgeType.internal, name)
+      if (edge >= 0) return graph.edgeTargets[edge]
+    }
+    return -1
+  }
+
+  /**
+   * A Script is a `code` node with an internal `source` edge (its source text).
+   * @param {number} ordinal
+   */
+  #isScript (ordinal) {
+    const graph = this.#graph
+    return graph.nodeTypes[ordinal] === graph.nodeType.code &&
+      graph.findEdge(ordinal, graph.edgeType.internal, graph.strings.indexOf('source')) >= 0
+  }
+}
+
+/**
+ * Convert a 0-based snapshot location to the 1-based line and column people and reports use.
+ * @param {NodeLocation} location
+ * @returns {SourcePosition}
+ */
+export function toOneBasedPosition (location) {
+  return { file: location.scriptName, line: location.line + 1, column: location.column + 1 }
+}

@@ -1,0 +1,8 @@
+export { parseSnapshot } from './parse/parse-snapshot.js'
+export { analyzeHeap } from './analysis/analyze-heap.js'
+export { inspectSnapshot, buildInspectReport } from './report/inspect-report.js'
+export { renderInspectReport } from './report/render-inspect.js'
+export {
+  LeakdiffError, SnapshotFormatError, SnapshotReadError, SnapshotMismatchError,
+  InvalidArgumentError, CaptureError, LeakAssertionError
+} from './errors.js'

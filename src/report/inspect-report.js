@@ -1,0 +1,123 @@
+import { stat } from 'node:fs/promises'
+import { parseSnapshot } from '../parse/parse-snapshot.js'
+import { analyzeHeap } from '../analysis/analyze-heap.js'
+import { classRows } from '../analysis/class-summary.js'
+import { retainerPath } from '../analysis/retainer-paths.js'
+import { BASE_SYSTEM_DISTANCE } from '../analysis/distances.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {SnapshotSource} from '../parse/byte-source.js' */
+/** @import {ParseProgress} from '../parse/parse-snapshot.js' */
+
+/**
+ * `leakdiff inspect --format json` (design.md, schemaVersion 1).
+ * @typedef {object} InspectReport
+ * @property {1} schemaVersion
+ * @property {'inspect'} kind
+ * @property {{path: string, bytes: number, nodeCount: number, edgeCount: number, totalSize: number}} snapshot
+ * @property {Array<{name: string, count: number, selfSize: number, retainedSize: number}>} classes
+ * @property {Array<{id: number, name: string, type: string, selfSize: number, retainedSize: number, path: Step[]}>} dominators
+ * @property {string[]} warnings
+ */
+
+/**
+ * Parses and analyses one snapshot and builds the inspect report.
+ * @param {SnapshotSource} source
+ * @param {{top?: number, onProgress?: (progress: ParseProgress) => void}} [options]
+ *   top: classes and dominators to list; 0 lists every class (and 20 dominators)
+ * @returns {Promise<InspectReport>}
+ */
+export async function inspectSnapshot (source, { top = 20, onProgress } = {}) {
+  const data = await parseSnapshot(source, { onProgress })
+  const bytes = typeof source === 'string' ? (await stat(source)).size : data.byteLength
+  return buildInspectReport(analyzeHeap(data), { path: data.label, bytes, top })
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {{path: string, bytes: number, top: number}} options
+ * @returns {InspectReport}
+ */
+export function buildInspectReport (analysis, { path, bytes, top }) {
+  const { graph } = analysis
+  const rows = classRows(analysis.classes)
+  return {
+    schemaVersion: 1,
+    kind: 'inspect',
+    snapshot: { path, bytes, nodeCount: graph.nodeCount, edgeCount: graph.edgeCount, totalSize: analysis.totalSize },
+    classes: (top === 0 ? rows : rows.slice(0, top)).map(({ name, count, selfSize, retainedSize }) => ({ name, count, selfSize, retainedSize })),
+    dominators: largestDominators(analysis, top === 0 ? 20 : top).map((ordinal) => ({
+      id: graph.nodeIds[ordinal],
+      name: displayName(analysis, ordinal),
+      type: graph.nodeTypeName(ordinal),
+      selfSize: analysis.shallowSizes[ordinal],
+      retainedSize: analysis.retainedSizes[ordinal],
+      path: retainerPath(analysis, ordinal, { maxLength: 12 })
+    })),
+    warnings: analysis.warnings
+  }
+}
+
+const COVERED = 1
+const OPEN = 2
+
+/**
+ * The objects that retain the most, each the topmost of its kind on its branch of the dominator tree:
+ * once an object is listed, what it dominates is not listed again (its retained size already holds it).
+ * Only program objects count: nodes the program can reach (user distance), not engine internals,
+ * code, hidden arrays or the global object itself.
+ * @param {HeapAnalysis} analysis
+ * @param {number} limit
+ * @returns {number[]} ordinals, largest first
+ */
+export function largestDominators (analysis, limit) {
+  const { graph, retainedSizes, distances, dominators } = analysis
+  const { nodeTypes, nodeType, nodeCount, rootOrdinal } = graph
+  const wanted = new Uint8Array(graph.nodeTypeNames.length)
+  for (const type of [nodeType.object, nodeType.closure, nodeType.native, nodeType.string, nodeType.concatenatedString, nodeType.regexp]) {
+    if (type >= 0) wanted[type] = 1
+  }
+  const userRoots = new Set(analysis.userRoots)
+  const floor = Math.max(1024, analysis.totalSize / 10000)
+  /** @type {number[]} */
+  const candidates = []
+  for (let o = 0; o < nodeCount; o++) {
+    if (retainedSizes[o] >= floor && wanted[nodeTypes[o]] === 1 && distances[o] >= 0 && distances[o] < BASE_SYSTEM_DISTANCE && !userRoots.has(o)) candidates.push(o)
+  }
+  // Ancestors retain at least as much as their descendants, so in this order an ancestor's state is
+  // final before any descendant asks for it.
+  candidates.sort((a, b) => retainedSizes[b] - retainedSizes[a] || distances[a] - distances[b])
+  const state = new Uint8Array(nodeCount)
+  const stack = []
+  /** @type {number[]} */
+  const picked = []
+  const isPicked = new Uint8Array(nodeCount)
+  for (const candidate of candidates) {
+    // Is any dominator of the candidate picked? Walk up to the first node with a known state.
+    let node = dominators[candidate]
+    stack.length = 0
+    while (state[node] === 0 && node !== rootOrdinal && isPicked[node] === 0) {
+      stack.push(node)
+      node = dominators[node]
+    }
+    const covered = isPicked[node] === 1 || state[node] === COVERED
+    for (const visited of stack) state[visited] = covered ? COVERED : OPEN
+    if (covered) continue
+    picked.push(candidate)
+    isPicked[candidate] = 1
+    state[candidate] = COVERED
+    if (picked.length === limit) break
+  }
+  return picked
+}
+
+/**
+ * The class name, except for functions, whose own name says more than `Function`.
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ */
+function displayName (analysis, ordinal) {
+  const { graph } = analysis
+  if (graph.nodeTypes[ordinal] === graph.nodeType.closure) return `${graph.nodeName(ordinal) || '(anonymous)'}()`
+  return analysis.classes.names[analysis.classOf[ordinal]]
+}

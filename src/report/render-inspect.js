@@ -1,0 +1,41 @@
+import { Chalk } from 'chalk'
+import { formatBytes, formatCount, fit } from './format.js'
+import { renderPath } from './render-path.js'
+/** @import {InspectReport} from './inspect-report.js' */
+
+/**
+ * Renders an inspect report.
+ * @param {InspectReport} report
+ * @param {{format?: 'text' | 'json', color?: boolean, width?: number}} [options]
+ *   color: undefined follows chalk's detection (a TTY, NO_COLOR, FORCE_COLOR)
+ * @returns {string}
+ */
+export function renderInspectReport (report, { format = 'text', color, width = 80 } = {}) {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
+  const c = color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 })
+  const { snapshot } = report
+  const lines = [
+    c.bold(`${snapshot.path}`) + `  ${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges`,
+    `heap ${c.bold(formatBytes(snapshot.totalSize))} (total retained size, as Chrome DevTools shows it)`,
+    ''
+  ]
+  const nameWidth = Math.max(20, width - 42)
+  lines.push(c.bold(`${fit('Classes by retained size', nameWidth)} ${fit('count', 10, 'right')} ${fit('shallow', 14, 'right')} ${fit('retained', 14, 'right')}`))
+  for (const row of report.classes) {
+    lines.push(`${fit(row.name, nameWidth)} ${fit(formatCount(row.count), 10, 'right')} ${fit(formatBytes(row.selfSize), 14, 'right')} ${fit(formatBytes(row.retainedSize), 14, 'right')}`)
+  }
+  lines.push('')
+  lines.push(c.bold('Largest dominators (objects that keep the most memory alive)'))
+  report.dominators.forEach((d, i) => {
+    lines.push(`${String(i + 1).padStart(2)}  ${c.bold(d.name)} @${d.id}  retains ${c.bold(formatBytes(d.retainedSize))} (shallow ${formatBytes(d.selfSize)})`)
+    lines.push(`    ${c.dim(renderPath(d.path))}`)
+  })
+  if (report.dominators.length === 0) lines.push('  (none above 0.01% of the heap)')
+  if (report.warnings.length > 0) {
+    lines.push('')
+    for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning}`))
+  }
+  lines.push('')
+  lines.push(c.dim('Open the snapshot in Chrome DevTools (Memory → Load) to browse it; objects are shown there as @id.'))
+  return lines.join('\n') + '\n'
+}

@@ -1,0 +1,114 @@
+// Retainer paths on the mixed heap: the Map reads as global -> mixedHeap -> cache, and every path
+// in the snapshot is a chain of real, non-weak edges as long as the node's distance.
+import test from 'ava'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { BASE_SYSTEM_DISTANCE, NO_DISTANCE } from '../../src/analysis/distances.js'
+import { retainerPath } from '../../src/analysis/retainer-paths.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+/** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
+
+const analysisPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => analyzeHeap(data))
+
+/**
+ * Follows property edges from the global, e.g. ['mixedHeap', 'cache'].
+ * @param {HeapAnalysis} analysis
+ * @param {string[]} names
+ */
+function followFromGlobal ({ graph, userRoots }, names) {
+  let ordinal = userRoots[0]
+  for (const name of names) {
+    const edge = graph.findEdge(ordinal, graph.edgeType.property, graph.strings.indexOf(name))
+    if (edge < 0) throw new Error(`no property ${name} on @${graph.nodeIds[ordinal]}`)
+    ordinal = graph.edgeTargets[edge]
+  }
+  return ordinal
+}
+
+test('the path to the Map goes through the global and ends in .cache -> Map', async (t) => {
+  const analysis = await analysisPromise
+  const map = followFromGlobal(analysis, ['mixedHeap', 'cache'])
+  const path = retainerPath(analysis, map)
+  t.deepEqual(path.map((step) => [step.edgeType, step.edge, step.node]), [
+    ['shortcut', '2', analysis.classes.names[analysis.classOf[analysis.userRoots[0]]]],
+    ['property', 'mixedHeap', 'Object'],
+    ['property', 'cache', 'Map']
+  ])
+  t.is(path[2].id, analysis.graph.nodeIds[map])
+  t.is(path[2].nodeType, 'object')
+})
+
+test('a closure variable shows as a context edge', async (t) => {
+  const analysis = await analysisPromise
+  const { graph } = analysis
+  const increment = followFromGlobal(analysis, ['mixedHeap', 'counter', 'increment'])
+  const context = graph.edgeTargets[graph.findEdge(increment, graph.edgeType.internal, graph.strings.indexOf('context'))]
+  const bigArray = graph.edgeTargets[graph.findEdge(context, graph.edgeType.context, graph.strings.indexOf('bigArray'))]
+  const path = retainerPath(analysis, bigArray)
+  t.deepEqual(path.at(-1), { edge: 'bigArray', edgeType: 'context', node: 'Array', nodeType: 'object', id: graph.nodeIds[bigArray] })
+  t.is(path.length, analysis.distances[bigArray])
+})
+
+test('every path is a chain of real non-weak edges from the root, as long as the distance', async (t) => {
+  const analysis = await analysisPromise
+  const { graph, distances } = analysis
+  const rootDistance = distances[graph.rootOrdinal]
+  t.is(rootDistance, BASE_SYSTEM_DISTANCE)
+  let checked = 0
+  let bad = 0
+  /** @type {string[]} */
+  const examples = []
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (o === graph.rootOrdinal || distances[o] === NO_DISTANCE) continue
+    const path = retainerPath(analysis, o, { maxLength: Infinity })
+    const expected = distances[o] >= rootDistance ? distances[o] - rootDistance : distances[o]
+    let from = graph.rootOrdinal
+    let ok = path.length === expected
+    for (const step of path) {
+      const to = graph.findOrdinalById(step.id)
+      ok &&= step.edgeType !== 'weak' && hasEdge(graph, from, to, step.edgeType, step.edge)
+      from = to
+    }
+    ok &&= from === o
+    checked++
+    if (!ok) {
+      bad++
+      if (examples.length < 3) examples.push(`@${graph.nodeIds[o]}: ${JSON.stringify(path)}`)
+    }
+  }
+  t.true(checked > 10_000)
+  t.is(bad, 0, examples.join('\n'))
+})
+
+test('long paths keep both ends around one elided step', async (t) => {
+  const analysis = await analysisPromise
+  const { distances, graph } = analysis
+  let deepest = analysis.userRoots[0]
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (distances[o] < BASE_SYSTEM_DISTANCE && distances[o] > distances[deepest]) deepest = o
+  }
+  const full = retainerPath(analysis, deepest, { maxLength: Infinity })
+  t.true(full.length > 5)
+  const short = retainerPath(analysis, deepest, { maxLength: 5 })
+  t.is(short.length, 5)
+  t.deepEqual(short.slice(0, 2), full.slice(0, 2))
+  t.deepEqual(short.slice(3), full.slice(-2))
+  t.is(short[2].edgeType, 'elided')
+  t.is(short[2].node, `${full.length - 4} steps`)
+  t.deepEqual(retainerPath(analysis, graph.rootOrdinal), [])
+})
+
+/**
+ * @param {HeapAnalysis['graph']} graph
+ * @param {number} from
+ * @param {number} to
+ * @param {string} type
+ * @param {string} name
+ */
+function hasEdge (graph, from, to, type, name) {
+  for (let e = graph.firstEdge[from]; e < graph.firstEdge[from + 1]; e++) {
+    if (graph.edgeTargets[e] === to && graph.edgeTypeName(e) === type && graph.edgeName(e) === name) return true
+  }
+  return false
+}

@@ -1,0 +1,31 @@
+// DevTools' shallow-size reassignment on a real heap: a Map's hash table (an `array` node only the
+// Map reaches) counts as the Map's own size; the global keeps what is shared.
+import test from 'ava'
+import { HeapGraph } from '../../src/graph/heap-graph.js'
+import { findUserRoots } from '../../src/analysis/roots.js'
+import { computeShallowSizes } from '../../src/analysis/shallow-sizes.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+
+test('a Map owns its table: the table\'s bytes move into the Map', async (t) => {
+  const graph = await graphPromise
+  const global = findUserRoots(graph)[0]
+  const property = (/** @type {number} */ o, /** @type {string} */ name) =>
+    graph.edgeTargets[graph.findEdge(o, graph.edgeType.property, graph.strings.indexOf(name))]
+  const map = property(property(global, 'mixedHeap'), 'cache')
+  const table = graph.edgeTargets[graph.findEdge(map, graph.edgeType.internal, graph.strings.indexOf('table'))]
+  t.is(graph.nodeTypeName(table), 'array')
+
+  const shallow = computeShallowSizes(graph, { hasUserRoots: true })
+  t.is(shallow[table], 0)
+  t.true(shallow[map] >= graph.selfSizes[map] + graph.selfSizes[table])
+  t.is(shallow.reduce((a, b) => a + b, 0), graph.selfSizes.reduce((a, b) => a + b, 0), 'sizes move, none appear or vanish')
+  t.not(graph.selfSizes[table], 0, 'the raw column is left as it was')
+})
+
+test('without user roots nothing moves', async (t) => {
+  const graph = await graphPromise
+  t.is(computeShallowSizes(graph, { hasUserRoots: false }), graph.selfSizes)
+})
