@@ -1,0 +1,12 @@
+/**
+ * leakdiff/agent: capture heap snapshots inside a running process (docs/agent.md).
+ *
+ * `startAgent(options)` listens on a signal (default SIGUSR2); each signal, or `captureSeries()`,
+ * writes a series of snapshots with sidecars. A series' file names are fixed when it starts
+ * (`seriesFileNames()`), and its series file `leakdiff-<pid>-<start>.series.json` is written last:
+ * once it says `"status": "complete"`, every snapshot and sidecar of the series is in place.
+ */
+export { startAgent, Agent } from './agent/start-agent.js'
+export { seriesFileNames, sidecarPath, parseFileName, formatStamp } from './agent/file-names.js'
+export { configFromEnv, resolveConfig, parseDuration, parseSize, DEFAULT_CONFIG, ENV_NAMES } from './agent/config.js'
+export { readCgroupMemory } from './agent/memory-limits.js'

@@ -1,0 +1,232 @@
+import { constants as osConstants } from 'node:os'
+import { InvalidArgumentError, describeValue } from '../errors.js'
+
+const MIB = 1024 * 1024
+
+/**
+ * Everything the agent can be told. Sizes are bytes, durations milliseconds.
+ * @typedef {object} AgentConfig
+ * @property {string} dir                directory for snapshots, sidecars and series files
+ * @property {NodeJS.Signals | null} signal  signal that starts a series; null installs no handler
+ * @property {number} count              snapshots per series
+ * @property {number} intervalMs         time between the starts of two snapshots of a series
+ * @property {boolean} gzip              compress finished snapshots on the libuv threadpool
+ * @property {number} keep               most snapshot files kept in `dir` (all pids); 0 keeps all
+ * @property {number} minFreeBytes       disk space that must stay free after a write
+ * @property {number} minHeadroomBytes   memory that must stay free at the peak of a write
+ * @property {number} headroomFactor     extra memory per byte of heapUsed assumed before a write was measured
+ * @property {number} headroomFloorBytes extra memory assumed for any write, however small the heap
+ * @property {number | null} memoryLimitBytes  a limit on RSS on top of the ones found (cgroup, free memory)
+ */
+
+/** @type {Readonly<AgentConfig>} */
+export const DEFAULT_CONFIG = Object.freeze({
+  dir: '.',
+  signal: 'SIGUSR2',
+  count: 3,
+  intervalMs: 60_000,
+  gzip: false,
+  keep: 10,
+  minFreeBytes: 256 * MIB,
+  minHeadroomBytes: 64 * MIB,
+  // Measured on Node 20 (shared/heapsnapshot-format.md 8-9 and docs/agent.md): a bare process
+  // needs ~33 MB for a 4 MB heap; heaps of small linked or keyed objects 6-9x heapUsed; one huge
+  // array of small objects 23-36x. The default covers the first two; measured writes refine it.
+  headroomFactor: 10,
+  headroomFloorBytes: 32 * MIB,
+  memoryLimitBytes: null
+})
+
+/**
+ * Signals the agent will not take: SIGUSR1 starts Node's inspector, SIGKILL/SIGSTOP cannot be
+ * caught, a handler on SIGINT/SIGTERM/SIGQUIT would keep the host from stopping, and the rest are
+ * faults or belong to the runtime (profiler, child processes, pipes, timers).
+ */
+const REFUSED_SIGNALS = new Set([
+  'SIGUSR1', 'SIGKILL', 'SIGSTOP', 'SIGINT', 'SIGTERM', 'SIGQUIT', 'SIGSEGV', 'SIGBUS', 'SIGFPE',
+  'SIGILL', 'SIGABRT', 'SIGIOT', 'SIGTRAP', 'SIGSYS', 'SIGPROF', 'SIGPIPE', 'SIGCHLD', 'SIGALRM'
+])
+
+/** Names the environment variables the agent reads, for messages and docs. */
+export const ENV_NAMES = Object.freeze({
+  dir: 'LEAKDIFF_DIR',
+  signal: 'LEAKDIFF_SIGNAL',
+  count: 'LEAKDIFF_SERIES',
+  intervalMs: 'LEAKDIFF_INTERVAL',
+  gzip: 'LEAKDIFF_GZIP',
+  keep: 'LEAKDIFF_KEEP',
+  minFreeBytes: 'LEAKDIFF_MIN_FREE',
+  minHeadroomBytes: 'LEAKDIFF_MIN_HEADROOM',
+  headroomFactor: 'LEAKDIFF_HEADROOM_FACTOR',
+  memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT'
+})
+
+const DURATION_UNITS = /** @type {Record<string, number>} */ ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 })
+const SIZE_UNITS = /** @type {Record<string, number>} */ ({
+  b: 1, k: 1024, kb: 1024, kib: 1024, m: MIB, mb: MIB, mib: MIB, g: 1024 * MIB, gb: 1024 * MIB, gib: 1024 * MIB
+})
+
+/**
+ * Reads a duration: `500ms`, `60s`, `2m`, `1h`, or a bare number of seconds.
+ * @param {string} text
+ * @returns {number | undefined} milliseconds, or undefined when `text` is not a duration
+ */
+export function parseDuration (text) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text)
+  if (!match) return undefined
+  const unit = DURATION_UNITS[(match[2] ?? 's').toLowerCase()]
+  return Math.round(Number(match[1]) * unit)
+}
+
+/**
+ * Reads a size: `512MB`, `1g`, `300 KiB`, or a bare number of bytes (units are powers of 1024).
+ * @param {string} text
+ * @returns {number | undefined} bytes, or undefined when `text` is not a size
+ */
+export function parseSize (text) {
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
+  if (!match) return undefined
+  const unit = SIZE_UNITS[(match[2] || 'b').toLowerCase()]
+  if (unit === undefined) return undefined
+  return Math.round(Number(match[1]) * unit)
+}
+
+/**
+ * @param {string} text
+ * @returns {boolean | undefined}
+ */
+function parseBoolean (text) {
+  const value = text.trim().toLowerCase()
+  if (['1', 'true', 'yes', 'on'].includes(value)) return true
+  if (['0', 'false', 'no', 'off', ''].includes(value)) return false
+  return undefined
+}
+
+/**
+ * @param {string} text
+ * @returns {number | undefined}
+ */
+function parseInteger (text) {
+  return /^\s*\d+\s*$/.test(text) ? Number(text) : undefined
+}
+
+/**
+ * Checks a signal name. Returns the reason it is refused, or undefined when it is usable.
+ * @param {string} name
+ * @returns {string | undefined}
+ */
+function signalProblem (name) {
+  if (name === 'SIGUSR1') return 'SIGUSR1 starts the Node.js inspector'
+  if (!(name in osConstants.signals)) return 'not a signal on this platform'
+  if (REFUSED_SIGNALS.has(name)) return 'the agent must not catch it (it would change how the process stops or faults)'
+  return undefined
+}
+
+/**
+ * Checks options given from code and fills in defaults. Throws on a bad value: a caller that
+ * passes options wants to hear about a typo at startup, not find no snapshots later.
+ * @param {Partial<AgentConfig>} [options]
+ * @returns {AgentConfig}
+ */
+export function resolveConfig (options = {}) {
+  /** @type {AgentConfig} */
+  const config = { ...DEFAULT_CONFIG }
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined || key === 'onEvent') continue
+    if (!(key in DEFAULT_CONFIG)) throw new InvalidArgumentError(`Expected an agent option (${Object.keys(DEFAULT_CONFIG).join(', ')}, onEvent), got \`${key}\``)
+    const problem = checkValue(/** @type {keyof AgentConfig} */ (key), value)
+    if (problem) throw new InvalidArgumentError(`Expected \`${key}\` to be ${problem}, got ${describeValue(value)}`)
+    Object.assign(config, { [key]: value })
+  }
+  return config
+}
+
+/**
+ * @param {keyof AgentConfig} key
+ * @param {unknown} value
+ * @returns {string | undefined} what was expected, when `value` does not fit
+ */
+function checkValue (key, value) {
+  const isCount = (/** @type {unknown} */ v, /** @type {number} */ min, /** @type {number} */ max) =>
+    typeof v === 'number' && Number.isInteger(v) && v >= min && v <= max
+  switch (key) {
+    case 'dir': return typeof value === 'string' && value !== '' ? undefined : 'a directory path'
+    case 'signal':
+      if (value === null) return undefined
+      if (typeof value !== 'string') return 'a signal name such as "SIGUSR2", or null'
+      return signalProblem(value) && `a signal the agent may catch (${signalProblem(value)})`
+    case 'count': return isCount(value, 1, 1000) ? undefined : 'an integer from 1 to 1000'
+    case 'intervalMs': return isCount(value, 0, 2 ** 31 - 1) ? undefined : 'a number of milliseconds from 0 to 2^31-1'
+    case 'gzip': return typeof value === 'boolean' ? undefined : 'a boolean'
+    case 'keep': return isCount(value, 0, 1_000_000) ? undefined : 'an integer >= 0 (0 keeps every file)'
+    case 'minFreeBytes':
+    case 'minHeadroomBytes':
+    case 'headroomFloorBytes':
+      return isCount(value, 0, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes >= 0'
+    case 'headroomFactor': return typeof value === 'number' && value >= 0 && Number.isFinite(value) ? undefined : 'a finite number >= 0'
+    case 'memoryLimitBytes':
+      return value === null || isCount(value, 1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes > 0, or null'
+  }
+}
+
+/**
+ * Reads the agent's settings from the environment. A bad value never stops the host: it becomes
+ * a problem line and the default is used.
+ * @param {Record<string, string | undefined>} env
+ * @returns {{config: AgentConfig, problems: string[]}}
+ */
+export function configFromEnv (env) {
+  /** @type {Partial<AgentConfig>} */
+  const options = {}
+  /** @type {string[]} */
+  const problems = []
+  /**
+   * @param {keyof typeof ENV_NAMES} key
+   * @param {(text: string) => unknown} parse
+   * @param {string} expected
+   */
+  const read = (key, parse, expected) => {
+    const name = ENV_NAMES[key]
+    const text = env[name]
+    if (text === undefined || text.trim() === '') return
+    const value = parse(text.trim())
+    const problem = value === undefined ? expected : checkValue(key, value)
+    if (problem) {
+      const fallback = key === 'dir' ? 'the current directory' : formatDefault(key)
+      problems.push(`ignoring ${name}=${JSON.stringify(text)}: expected ${problem}; using ${fallback}`)
+      return
+    }
+    Object.assign(options, { [key]: value })
+  }
+  read('dir', (text) => text, 'a directory path')
+  read('signal', (text) => (/^(none|off)$/i.test(text) ? null : normalizeSignal(text)), 'a signal name such as SIGUSR2')
+  read('count', parseInteger, 'an integer from 1 to 1000')
+  read('intervalMs', parseDuration, 'a duration such as 60s, 2m or 500ms')
+  read('gzip', parseBoolean, 'true or false')
+  read('keep', parseInteger, 'an integer >= 0')
+  read('minFreeBytes', parseSize, 'a size such as 512MB')
+  read('minHeadroomBytes', parseSize, 'a size such as 64MB')
+  read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
+  read('memoryLimitBytes', parseSize, 'a size such as 512MB')
+  return { config: { ...DEFAULT_CONFIG, ...options }, problems }
+}
+
+/**
+ * @param {string} text
+ * @returns {string}
+ */
+function normalizeSignal (text) {
+  const upper = text.toUpperCase()
+  return upper.startsWith('SIG') ? upper : `SIG${upper}`
+}
+
+/**
+ * @param {keyof AgentConfig} key
+ * @returns {string}
+ */
+function formatDefault (key) {
+  const value = DEFAULT_CONFIG[key]
+  if (key === 'intervalMs') return `${Number(value) / 1000}s`
+  if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MB`
+  return String(value)
+}

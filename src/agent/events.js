@@ -1,0 +1,80 @@
+/**
+ * One thing the agent did or refused to do. `message` is the human line (without the `leakdiff: `
+ * prefix); the other fields are for programs.
+ * @typedef {object} AgentEvent
+ * @property {'ready' | 'config' | 'series-start' | 'snapshot' | 'compressed' | 'refused' | 'error' | 'ignored' | 'series-end' | 'pruned' | 'stopped'} type
+ * @property {string} message
+ * @property {string} [seriesId]
+ * @property {number} [index]         1-based position in the series
+ * @property {number} [count]         snapshots in the series
+ * @property {string} [path]          the file written, compressed or planned
+ * @property {number} [bytes]
+ * @property {number} [durationMs]    the pause a write caused
+ * @property {string} [status]        series-end: 'complete' | 'failed' | 'stopped'
+ * @property {string[]} [paths]       pruned: the files removed; series-end: the snapshots written
+ * @property {unknown} [error]        error: what failed
+ */
+
+/** @typedef {(event: AgentEvent) => void} EventSink */
+
+/**
+ * Bytes for a log line, in the same powers of 1024 that sizes are given in: 12.3 MiB.
+ * @param {number} bytes
+ * @returns {string}
+ */
+export function formatBytes (bytes) {
+  if (bytes < 1024) return `${bytes} B`
+  const units = ['KiB', 'MiB', 'GiB', 'TiB']
+  let value = bytes / 1024
+  let unit = 0
+  while (value >= 1024 && unit < units.length - 1) {
+    value /= 1024
+    unit++
+  }
+  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`
+}
+
+/**
+ * A pause, always in seconds so that log lines compare at a glance: 0.41 s, 12.30 s.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function formatPause (ms) {
+  return `${(ms / 1000).toFixed(2)} s`
+}
+
+/**
+ * An interval as it was most likely written: 400 ms, 60 s, 2 min, 1.5 h.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function formatInterval (ms) {
+  if (ms < 1000) return `${ms} ms`
+  if (ms < 120_000 || ms % 60_000 !== 0) return `${Math.round(ms / 100) / 10} s`
+  if (ms < 7_200_000 || ms % 3_600_000 !== 0) return `${ms / 60_000} min`
+  return `${ms / 3_600_000} h`
+}
+
+/**
+ * The default sink: one line per event on stderr. Writing must never throw into the host (a closed
+ * stderr gives EPIPE), and nothing else of the host's output is touched.
+ * @type {EventSink}
+ */
+export function writeEventToStderr (event) {
+  try {
+    process.stderr.write(`leakdiff: ${event.message}\n`)
+  } catch {}
+}
+
+/**
+ * Wraps a sink so that a throwing callback cannot reach the agent's code or the host.
+ * @param {EventSink} sink
+ * @returns {EventSink}
+ */
+export function guardSink (sink) {
+  return (event) => {
+    try {
+      sink(event)
+    } catch {}
+  }
+}

@@ -1,0 +1,69 @@
+import { hostname } from 'node:os'
+import { basename } from 'node:path'
+
+/** @import {WriteResult} from './write-snapshot.js' */
+/** @import {Headroom} from './memory-limits.js' */
+
+/**
+ * @typedef {object} SeriesInfo
+ * @property {string} id
+ * @property {number} index       1-based
+ * @property {number} count
+ * @property {number} intervalMs
+ * @property {string} startedAt   ISO time
+ */
+
+/**
+ * The metadata written beside each snapshot (`x.meta.json`, schemaVersion 1). The differ and the
+ * CLI read it for pid, time, rate of growth and time to the limit. The command line is left out on
+ * purpose (arguments can hold secrets); the main script path is kept to name the program.
+ * @param {{file: string, uncompressedBytes: number, bytes: number, gzip: boolean, takenAt: Date,
+ *   series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number}} input
+ * @returns {object}
+ */
+export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, series, write, headroom, estimatedPeakBytes }) {
+  const { memoryUsage, heapStatistics } = write
+  const constrained = process.constrainedMemory?.()
+  return {
+    schemaVersion: 1,
+    kind: 'leakdiff-snapshot-meta',
+    file: basename(file),
+    bytes,
+    uncompressedBytes,
+    gzip,
+    takenAt: takenAt.toISOString(),
+    durationMs: Math.round(write.durationMs),
+    pid: process.pid,
+    ppid: process.ppid,
+    hostname: hostname(),
+    title: process.title,
+    script: process.argv[1] ?? null,
+    nodeVersion: process.version,
+    v8Version: process.versions.v8,
+    platform: process.platform,
+    arch: process.arch,
+    uptimeSeconds: Math.round(process.uptime() * 1000) / 1000,
+    series,
+    heapSizeLimit: heapStatistics.heap_size_limit,
+    heapStatistics,
+    memoryUsage: {
+      rss: memoryUsage.rss,
+      heapTotal: memoryUsage.heapTotal,
+      heapUsed: memoryUsage.heapUsed,
+      external: memoryUsage.external,
+      arrayBuffers: memoryUsage.arrayBuffers
+    },
+    memoryLimit: headroom.limitBytes === null ? null : { bytes: headroom.limitBytes, source: headroom.limitSource },
+    constrainedMemory: constrained && constrained < 2 ** 60 ? constrained : null,
+    writeCost: {
+      estimatedPeakBytes,
+      peakExtraBytes: write.peakExtraBytes,
+      peakExact: write.peakExact,
+      rssBefore: write.rssBefore,
+      maxRssBefore: write.maxRssBefore,
+      maxRssAfter: write.maxRssAfter,
+      availableBefore: headroom.availableBytes,
+      limitedBy: headroom.limitedBy
+    }
+  }
+}
