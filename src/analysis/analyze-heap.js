@@ -1,7 +1,8 @@
-// The whole per-snapshot analysis, in DevTools' order: retainers -> page-owned flags -> essential
-// edges -> shallow sizes -> dominators -> retained sizes -> distances -> locations and class names
-// -> Summary. Each stage's scratch arrays go out of scope as soon as the stage ends, so the peak
-// is the columns, the retainer index and one stage's scratch.
+// The whole per-snapshot analysis: retainers -> page-owned flags -> essential edges -> dominators
+// -> shallow sizes -> retained sizes -> distances -> locations and class names -> Summary (DevTools'
+// order, except that shallow sizes wait for the dominators, which do not use them). Each stage's
+// scratch arrays go out of scope as soon as the stage ends, so the peak is the columns, the
+// retainer index, the results so far and one stage's scratch.
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -45,11 +46,12 @@ import { computeShallowSizes } from './shallow-sizes.js'
  * @property {number} steps
  */
 
-const STAGES = ['retainers', 'shallow sizes', 'essential edges', 'dominators', 'retained sizes', 'distances', 'class names', 'summary']
+const STAGES = ['retainers', 'essential edges', 'dominators', 'shallow sizes', 'retained sizes', 'distances', 'class names', 'summary']
 
 /**
  * Analyze one parsed snapshot.
- * @param {SnapshotData} data the parser's output; its columns are taken over, not copied
+ * @param {SnapshotData | HeapGraph} data the parser's output (its columns are taken over, not
+ *   copied), or a graph already built from it
  * @param {{onProgress?: (progress: AnalysisProgress) => void, interfaceDefinitions?: InterfaceDefinition[]}} [options]
  *   `interfaceDefinitions` replaces the plain-object interfaces inferred from this snapshot
  * @returns {HeapAnalysis}
@@ -61,12 +63,10 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   const warnings = []
 
   stage('retainers')
-  const graph = new HeapGraph(data)
+  const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
   const userRoots = findUserRoots(graph)
 
-  stage('shallow sizes')
-  const shallowSizes = computeShallowSizes(graph, { hasUserRoots: userRoots.length > 0 })
-  const { dominators, retainedSizes } = dominatorStages(graph, shallowSizes, warnings, stage)
+  const { dominators, shallowSizes, retainedSizes } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
 
   stage('distances')
   const distances = computeDistances(graph, userRoots)
@@ -95,18 +95,22 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 }
 
 /**
- * Essential edges, dominators and retained sizes. A function of its own so that the edge bitset,
- * the page flags and the DFS order are garbage as soon as it returns.
+ * Essential edges, dominators, shallow sizes and retained sizes. A function of its own so that the
+ * edge bitset, the page flags and the DFS order are garbage as soon as it returns; shallow sizes
+ * come after the dominators (which do not need them) so that their 8 bytes per node are not held
+ * during the dominator scratch, the peak of the whole analysis.
  * @param {HeapGraph} graph
- * @param {Float64Array} shallowSizes
+ * @param {boolean} hasUserRoots
  * @param {string[]} warnings
  * @param {(name: string) => void} stage
  */
-function dominatorStages (graph, shallowSizes, warnings, stage) {
+function dominatorStages (graph, hasUserRoots, warnings, stage) {
   stage('essential edges')
   const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
   stage('dominators')
   const { dominators, order } = buildDominators(graph, essential, { warnings })
+  stage('shallow sizes')
+  const shallowSizes = computeShallowSizes(graph, { hasUserRoots })
   stage('retained sizes')
-  return { dominators, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes) }
+  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes) }
 }

@@ -20,6 +20,8 @@ import { inferInterfaceDefinitions, matchInterfaces } from './interfaces.js'
 const ATTACHED = 1
 const DETACHED = 2
 const LINK_STATE_MASK = 3
+const VISITED = 1
+const DETACHED_NAME = 2
 
 /**
  * @typedef {object} ClassNames
@@ -80,7 +82,7 @@ export function computeClassNames (graph, locations, { interfaceDefinitions } = 
         classOf[o] = index
         continue
       }
-      const isDetached = detached !== null && detached[o] === 1
+      const isDetached = detached !== null && (detached[o] & DETACHED_NAME) !== 0
       const cache = isDetached ? byDetachedName : byName
       let index = cache.get(nodeNames[o])
       if (index === undefined) {
@@ -161,7 +163,7 @@ class ClassTable {
  * nodes reachable from them over non-hidden, non-weak edges through native nodes only, unless an
  * attached native node reaches them first. Null when no node carries a link state.
  * @param {HeapGraph} graph
- * @returns {Uint8Array | null} 1 per detached node
+ * @returns {Uint8Array | null} flags per node; DETACHED_NAME set for the renamed ones
  */
 function findDetachedNodes (graph) {
   const { nodeCount, nodeTypes, detachedness, firstEdge, edgeTargets, edgeTypes } = graph
@@ -171,8 +173,8 @@ function findDetachedNodes (graph) {
   const nativeType = graph.nodeType.native
   const hiddenEdge = graph.edgeType.hidden
   const weakEdge = graph.edgeType.weak
-  const visited = new Uint8Array(nodeCount)
-  const detached = new Uint8Array(nodeCount)
+  // Per node: VISITED once its state is settled, plus DETACHED_NAME when it gets the prefix.
+  const flags = new Uint8Array(nodeCount)
   // Attached nodes stack up from the front of `work`, detached ones from the back: each node is
   // visited once, so the two never meet.
   const work = new Uint32Array(nodeCount)
@@ -180,12 +182,12 @@ function findDetachedNodes (graph) {
   let detachedBottom = nodeCount
 
   const visit = (/** @type {number} */ o, /** @type {number} */ state) => {
-    if (visited[o]) return
-    visited[o] = 1
+    if (flags[o] !== 0) return
+    flags[o] = VISITED
     if (nodeTypes[o] !== nativeType) return
     if (state === ATTACHED) work[attachedTop++] = o
     else if (state === DETACHED) {
-      detached[o] = 1
+      flags[o] |= DETACHED_NAME
       work[--detachedBottom] = o
     }
   }
@@ -208,5 +210,5 @@ function findDetachedNodes (graph) {
       if (type !== hiddenEdge && type !== weakEdge) visit(edgeTargets[e], DETACHED)
     }
   }
-  return detached
+  return flags
 }

@@ -9,7 +9,7 @@
 //   - any node still unvisited after that (e.g. a cycle held only weakly) is attached to the root.
 // Both cases are reported in `warnings`.
 //
-// Vertices are numbered 1..n as in the paper (0 = none); vertex v is ordinal v - 1. Scratch: eight
+// Vertices are numbered 1..n as in the paper (0 = none); vertex v is ordinal v - 1. Scratch: seven
 // Uint32Arrays of n + 1 entries, two of which become the results.
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -45,7 +45,6 @@ export function buildDominators (graph, essential, { warnings = [] } = {}) {
   // gets its dom value when that bucket is emptied.
   const dom = new Uint32Array(length)
   const bucketHead = new Uint32Array(length)
-  const stack = new Uint32Array(length)
   const nextEdge = ancestor
   const r = graph.rootOrdinal + 1
   let n = 0
@@ -118,7 +117,7 @@ export function buildDominators (graph, essential, { warnings = [] } = {}) {
       const e = retainerEdges[slot]
       if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
       orphan = false
-      const u = evaluate(retainerNodes[slot] + 1, ancestor, label, semi, stack)
+      const u = evaluate(retainerNodes[slot] + 1, ancestor, label, semi)
       if (semi[u] < semi[w]) semi[w] = semi[u]
     }
     // A node without essential retainers hangs under the root; semi[r] = 1 is below every other.
@@ -132,7 +131,7 @@ export function buildDominators (graph, essential, { warnings = [] } = {}) {
     bucketHead[p] = 0
     while (v !== 0) {
       const next = dom[v]
-      const u = evaluate(v, ancestor, label, semi, stack)
+      const u = evaluate(v, ancestor, label, semi)
       dom[v] = semi[u] < semi[v] ? u : p
       v = next
     }
@@ -165,27 +164,31 @@ export function buildDominators (graph, essential, { warnings = [] } = {}) {
 }
 
 /**
- * EVAL of the paper: the vertex with minimal semi on the compressed path above v.
+ * EVAL of the paper: the vertex with minimal semi on the compressed path above v. COMPRESS runs
+ * without a stack: the climb reverses the `ancestor` links it passes (pointer reversal), and the
+ * way back down follows them, restoring and compressing top-down as the recursive version would.
  * @param {number} v
  * @param {Uint32Array} ancestor
  * @param {Uint32Array} label
  * @param {Uint32Array} semi
- * @param {Uint32Array} stack scratch, n + 1 entries (a path is never longer than the tree)
  */
-function evaluate (v, ancestor, label, semi, stack) {
+function evaluate (v, ancestor, label, semi) {
   if (ancestor[v] === 0) return v
-  // COMPRESS, iteratively: collect the path, then relabel from the top down.
-  let top = 0
+  let below = 0
   let x = v
   while (ancestor[ancestor[x]] !== 0) {
-    stack[++top] = x
-    x = ancestor[x]
+    const above = ancestor[x]
+    ancestor[x] = below
+    below = x
+    x = above
   }
-  while (top > 0) {
-    const w = stack[top--]
-    const a = ancestor[w]
-    if (semi[label[a]] < semi[label[w]]) label[w] = label[a]
-    ancestor[w] = ancestor[a]
+  // x is the highest vertex to keep its ancestor; relabel each vertex below it from the one above.
+  while (below !== 0) {
+    const w = below
+    below = ancestor[w]
+    if (semi[label[x]] < semi[label[w]]) label[w] = label[x]
+    ancestor[w] = ancestor[x]
+    x = w
   }
   return label[v]
 }
