@@ -3,6 +3,7 @@ import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { reportError, UsageError } from './output.js'
 import * as inspect from './commands/inspect.js'
+import * as diff from './commands/diff.js'
 
 const argv = hideBin(process.argv)
 const debug = argv.includes('--debug')
@@ -11,6 +12,7 @@ const cli = yargs(argv)
   .scriptName('leakdiff')
   .usage('$0 <a.heapsnapshot> <b.heapsnapshot> [c.heapsnapshot]\n$0 <command> [options]')
   .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (inspect)))
+  .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (diff)))
   .option('debug', { type: 'boolean', describe: 'Print stack traces of errors', global: true })
   .demandCommand(1, 'Give two or three snapshots to diff, or a command.')
   .strict()

@@ -6,3 +6,6 @@ export {
   LeakdiffError, SnapshotFormatError, SnapshotReadError, SnapshotMismatchError,
   InvalidArgumentError, CaptureError, LeakAssertionError
 } from './errors.js'
+export { diffSnapshots, buildDiffReport } from './report/diff-report.js'
+export { renderDiffReport } from './report/render-diff.js'
+export { diffHeaps, DEFAULT_DIFF_OPTIONS } from './diff/diff-heaps.js'

@@ -14,8 +14,8 @@
 //   firstRetainer  [ 0 | 0 | 2 | ... | E ]          n + 1 entries; node o is retained by slots
 //                        |                          firstRetainer[o] .. firstRetainer[o+1]-1
 //                        v
-//   retainerEdges  [ e7 e2 | e9 | ... ]             E entries: the edge number (index into edge* columns)
-//   retainerNodes  [ s7 s2 | s9 | ... ]             E entries: that edge's source ordinal
+//   retainerEdges  [ e2 e7 | e9 | ... ]             E entries: the edge number (index into edge* columns)
+//   retainerNodes  [ s2 s7 | s9 | ... ]             E entries: that edge's source ordinal
 //
 // Within one node the retainer slots are in ascending edge order. Everything is indexed by ordinal
 // (0 .. nodeCount-1) or edge number (0 .. edgeCount-1); no object exists per node or edge.

@@ -1,0 +1,132 @@
+import { SnapshotMismatchError, InvalidArgumentError } from '../errors.js'
+import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
+import { findGrowthGroups } from './growth-groups.js'
+import { compareIds, ordinalsById } from './match-ids.js'
+import { computeNodeAges, markEngineNoise } from './node-ages.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {ClassDelta} from './class-deltas.js' */
+/** @import {GrowthGroup, GrowthThresholds} from './growth-groups.js' */
+
+/**
+ * What a diff of two or three snapshots found (plain, JSON-safe).
+ * @typedef {object} DiffResult
+ * @property {'ids' | 'aggregates'} comparison  objects matched by id, or class totals only (different processes)
+ * @property {'leak' | 'clean' | 'inconclusive'} verdict
+ * @property {string} reason
+ * @property {{totalSizeDelta: number, leakedObjects: number, leakedBytes: number}} summary
+ * @property {ClassDelta[]} classes   first snapshot against the last
+ * @property {GrowthGroup[]} growth   ranked by retained growth
+ * @property {number[]} idAgreement   per consecutive pair, the share of shared ids with the same type and name
+ * @property {string[]} warnings
+ */
+
+/**
+ * Default thresholds: an owner group is a leak when its leaked objects reach both sizes and, with
+ * three snapshots, it keeps growing in the last step.
+ * @type {Readonly<GrowthThresholds & {minIdAgreement: number}>}
+ */
+export const DEFAULT_DIFF_OPTIONS = Object.freeze({
+  minBytes: 64 * 1024,
+  minObjects: 50,
+  minContinued: 0.1,
+  // Within one process ~1.0 (observed 0.99998); across two processes ~0.33 (heapsnapshot-format.md 5).
+  minIdAgreement: 0.9
+})
+
+/**
+ * Diffs analysed snapshots given oldest first.
+ * @param {HeapAnalysis[]} analyses two or three
+ * @param {Partial<GrowthThresholds & {minIdAgreement: number}>} [options]
+ * @returns {DiffResult}
+ */
+export function diffHeaps (analyses, options = {}) {
+  if (analyses.length < 2 || analyses.length > 3) {
+    throw new InvalidArgumentError(`Expected 2 or 3 analysed snapshots, got ${analyses.length}`)
+  }
+  const settings = { ...DEFAULT_DIFF_OPTIONS }
+  for (const [name, value] of Object.entries(options)) {
+    if (value !== undefined) settings[/** @type {keyof typeof settings} */ (name)] = value
+  }
+  for (const [name, value] of Object.entries(settings)) {
+    if (typeof value !== 'number' || !(value >= 0)) throw new InvalidArgumentError(`Expected \`${name}\` to be a number >= 0, got \`${value}\` (${typeof value})`)
+  }
+  const baseline = analyses[0]
+  const last = analyses[analyses.length - 1]
+  const middle = analyses.length === 3 ? analyses[1] : undefined
+  /** @type {string[]} */
+  const warnings = []
+  const totalSizeDelta = last.totalSize - baseline.totalSize
+
+  const idAgreement = []
+  for (let i = 1; i < analyses.length; i++) {
+    const a = analyses[i - 1].graph
+    const b = analyses[i].graph
+    idAgreement.push(compareIds(a, b, ordinalsById(a.nodeIds), ordinalsById(b.nodeIds)).ratio)
+  }
+  const worst = Math.min(...idAgreement)
+  if (worst < settings.minIdAgreement) {
+    warnings.push(`only ${(worst * 100).toFixed(0)}% of the shared object ids name the same object: these snapshots do not come from one process, so only class totals are compared`)
+    return {
+      comparison: 'aggregates',
+      verdict: 'inconclusive',
+      reason: 'the snapshots come from different processes; objects cannot be matched, compare snapshots of one process',
+      summary: { totalSizeDelta, leakedObjects: 0, leakedBytes: 0 },
+      classes: diffClassesByTotals(baseline, last),
+      growth: [],
+      idAgreement,
+      warnings
+    }
+  }
+  checkTimeOrder(analyses)
+
+  const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
+  const noise = markEngineNoise(last.graph)
+  const { groups, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
+  const leaking = groups.filter((g) => g.leak)
+  return {
+    comparison: 'ids',
+    ...judge(leaking, groups, settings, analyses.length),
+    summary: { totalSizeDelta, leakedObjects, leakedBytes },
+    classes: diffClassesById(baseline, last),
+    growth: groups,
+    idAgreement,
+    warnings
+  }
+}
+
+/**
+ * New heap objects get higher (odd) ids, so a later snapshot holds a higher largest odd id. Even ids
+ * belong to embedder nodes and are not ordered by time.
+ * @param {HeapAnalysis[]} analyses
+ */
+function checkTimeOrder (analyses) {
+  const maxIds = analyses.map(({ graph }) => graph.nodeIds.reduce((max, id) => ((id & 1) === 1 && id > max ? id : max), 0))
+  for (let i = 1; i < analyses.length; i++) {
+    if (maxIds[i] < maxIds[i - 1]) {
+      throw new SnapshotMismatchError(`Expected snapshots oldest first, but ${analyses[i].graph.label} (newest object @${maxIds[i]}) was taken before ${analyses[i - 1].graph.label} (newest object @${maxIds[i - 1]}); give them in the order they were taken`)
+    }
+  }
+}
+
+/**
+ * @param {GrowthGroup[]} leaking
+ * @param {GrowthGroup[]} groups
+ * @param {GrowthThresholds} settings
+ * @param {number} snapshotCount
+ * @returns {{verdict: 'leak' | 'clean', reason: string}}
+ */
+function judge (leaking, groups, settings, snapshotCount) {
+  if (leaking.length > 0) {
+    const top = leaking[0]
+    const steps = snapshotCount === 3 ? ', and still growing in the last step' : ' (with two snapshots a one-time initialisation looks the same: take a third to confirm)'
+    return {
+      verdict: 'leak',
+      reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes)${steps}`
+    }
+  }
+  const big = groups.filter((g) => g.leakedBytes >= settings.minBytes && g.leakedObjects >= settings.minObjects)
+  if (big.length > 0 && snapshotCount === 3) {
+    return { verdict: 'clean', reason: `${big.length} owner group${big.length === 1 ? '' : 's'} grew once but not in the last step (one-time initialisation, not a leak)` }
+  }
+  return { verdict: 'clean', reason: `no owner kept at least ${settings.minObjects} new objects and ${settings.minBytes} bytes alive` }
+}

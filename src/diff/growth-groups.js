@@ -1,0 +1,209 @@
+import { retainerPath } from '../analysis/retainer-paths.js'
+import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+
+/**
+ * Growth held by owners whose retainer paths have one shape (design.md's `growth` rows).
+ * @typedef {object} GrowthGroup
+ * @property {{id: number, name: string, type: string}} owner  the group's largest owner
+ * @property {Step[]} path             that owner's retainer path
+ * @property {number} ownerCount
+ * @property {number} leakedObjects    allocated after the baseline (before the middle snapshot, with three) and alive in the last
+ * @property {number} leakedBytes      their shallow sizes
+ * @property {number} recentObjects    allocated in the last step (three snapshots; 0 with two)
+ * @property {number} recentBytes
+ * @property {number} retainedBefore   owners' retained sizes in the baseline
+ * @property {number | null} retainedMiddle  in the middle snapshot (null with two)
+ * @property {number} retainedAfter    in the last snapshot
+ * @property {Array<{name: string, count: number, size: number}>} classes  leaked objects by class, largest first
+ * @property {boolean} leak            whether the group passes the thresholds
+ */
+
+/**
+ * @typedef {object} GrowthThresholds
+ * @property {number} minBytes       leaked bytes a group needs to count as a leak
+ * @property {number} minObjects     leaked objects a group needs
+ * @property {number} minContinued   with three snapshots: objects added in the last step, as a share of the leaked objects
+ */
+
+/** Owners grouped by path; the rest are too small to matter and cost a path walk each. */
+const MAX_OWNERS = 1000
+const PATH_LENGTH = 12
+const TOP_CLASSES = 5
+
+/**
+ * Finds the growth owners of the last snapshot, groups them by path shape and ranks the groups:
+ * leaking groups first, then by retained growth.
+ * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array}} input
+ * @param {GrowthThresholds} thresholds
+ * @returns {{groups: GrowthGroup[], leakedObjects: number, leakedBytes: number}}
+ */
+export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thresholds) {
+  const { graph, shallowSizes, dominators } = last
+  const n = graph.nodeCount
+  const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal)
+  const noiseOwner = markNoiseOwners(last)
+  const leakedCount = new Uint32Array(n)
+  const leakedSize = new Float64Array(n)
+  const recentCount = new Uint32Array(n)
+  const recentSize = new Float64Array(n)
+  let leakedObjects = 0
+  let leakedBytes = 0
+  for (let o = 0; o < n; o++) {
+    const age = ages[o]
+    const size = shallowSizes[o]
+    if (noise[o] === 1 || !(size > 0) || noiseOwner[owners[o]] === 1) continue
+    if (age === AGE_LEAKED) {
+      leakedCount[owners[o]]++
+      leakedSize[owners[o]] += size
+      leakedObjects++
+      leakedBytes += size
+    } else if (age === AGE_RECENT) {
+      recentCount[owners[o]]++
+      recentSize[owners[o]] += size
+    }
+  }
+
+  /** @type {number[]} */
+  const candidates = []
+  for (let o = 0; o < n; o++) if (leakedCount[o] > 0 || recentCount[o] > 0) candidates.push(o)
+  candidates.sort((a, b) => (leakedSize[b] + recentSize[b]) - (leakedSize[a] + recentSize[a]))
+  candidates.length = Math.min(candidates.length, MAX_OWNERS)
+
+  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number}>} */
+  const byShape = new Map()
+  for (const o of candidates) {
+    const path = retainerPath(last, o, { maxLength: PATH_LENGTH })
+    const shape = pathShape(path)
+    const before = retainedOf(baseline, graph.nodeIds[o])
+    const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
+    const after = last.retainedSizes[o]
+    let group = byShape.get(shape)
+    if (!group) {
+      group = {
+        owner: ownerOf(last, o),
+        path,
+        ownerCount: 0,
+        leakedObjects: 0,
+        leakedBytes: 0,
+        recentObjects: 0,
+        recentBytes: 0,
+        retainedBefore: 0,
+        retainedMiddle: middle ? 0 : null,
+        retainedAfter: 0,
+        classes: [],
+        leak: false,
+        ordinals: [],
+        best: after - before
+      }
+      byShape.set(shape, group)
+    } else if (after - before > group.best) {
+      group.owner = ownerOf(last, o)
+      group.path = path
+      group.best = after - before
+    }
+    group.ownerCount++
+    group.ordinals.push(o)
+    group.leakedObjects += leakedCount[o]
+    group.leakedBytes += leakedSize[o]
+    group.recentObjects += recentCount[o]
+    group.recentBytes += recentSize[o]
+    group.retainedBefore += before
+    group.retainedAfter += after
+    if (group.retainedMiddle !== null) group.retainedMiddle += middleSize
+  }
+
+  const groups = [...byShape.values()]
+  for (const group of groups) group.leak = passes(group, thresholds)
+  groups.sort((a, b) => Number(b.leak) - Number(a.leak) || (b.retainedAfter - b.retainedBefore) - (a.retainedAfter - a.retainedBefore) || b.leakedBytes - a.leakedBytes)
+  addTopClasses(last, ages, noise, owners, groups)
+  return {
+    groups: groups.map(({ ordinals, best, ...group }) => group),
+    leakedObjects,
+    leakedBytes
+  }
+}
+
+/**
+ * A path with indexes abstracted: array elements, hidden slots and numbered internal slots (a Map's
+ * hash table names its edges by slot) are one position whatever their number.
+ * @param {Step[]} path
+ */
+function pathShape (path) {
+  return path.map((s) => `${s.edgeType}:${s.edgeType === 'element' || s.edgeType === 'hidden' || /^\d+$/.test(s.edge) ? '#' : s.edge}:${s.node}`).join('/')
+}
+
+/**
+ * @param {GrowthGroup} group
+ * @param {GrowthThresholds} thresholds
+ */
+function passes (group, { minBytes, minObjects, minContinued }) {
+  if (group.leakedBytes < minBytes || group.leakedObjects < minObjects) return false
+  if (group.retainedMiddle === null) return group.retainedAfter > group.retainedBefore
+  // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step.
+  return group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) && group.retainedAfter > group.retainedMiddle
+}
+
+/**
+ * Owners that are engine bookkeeping rather than program objects: the root, synthetic GC sub-roots
+ * (interned strings, the compilation cache) and code.
+ * @param {HeapAnalysis} analysis
+ */
+function markNoiseOwners (analysis) {
+  const { graph } = analysis
+  const { nodeTypes, nodeType } = graph
+  const flags = new Uint8Array(graph.nodeCount)
+  for (let o = 0; o < flags.length; o++) {
+    const type = nodeTypes[o]
+    if (type === nodeType.synthetic || type === nodeType.code || type === nodeType.objectShape) flags[o] = 1
+  }
+  flags[graph.rootOrdinal] = 1
+  return flags
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {number} id
+ */
+function retainedOf (analysis, id) {
+  const o = analysis.graph.findOrdinalById(id)
+  return o < 0 ? 0 : analysis.retainedSizes[o]
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function ownerOf (analysis, o) {
+  const { graph } = analysis
+  return { id: graph.nodeIds[o], name: analysis.classes.names[analysis.classOf[o]], type: graph.nodeTypeName(o) }
+}
+
+/**
+ * Fills each group's `classes`: its leaked objects (and, with three snapshots, the recent ones) by class.
+ * @param {HeapAnalysis} last
+ * @param {Uint8Array} ages
+ * @param {Uint8Array} noise
+ * @param {Uint32Array} owners
+ * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
+ */
+function addTopClasses (last, ages, noise, owners, groups) {
+  const groupOf = new Int32Array(last.graph.nodeCount).fill(-1)
+  groups.forEach((group, g) => { for (const o of group.ordinals) groupOf[o] = g })
+  /** @type {Array<Map<number, {count: number, size: number}>>} */
+  const tallies = groups.map(() => new Map())
+  for (let o = 0; o < groupOf.length; o++) {
+    const g = groupOf[owners[o]]
+    if (g < 0 || noise[o] === 1 || !(last.shallowSizes[o] > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    const c = last.classOf[o]
+    let tally = tallies[g].get(c)
+    if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))
+    tally.count++
+    tally.size += last.shallowSizes[o]
+  }
+  groups.forEach((group, g) => {
+    group.classes = [...tallies[g]].sort((a, b) => b[1].size - a[1].size).slice(0, TOP_CLASSES)
+      .map(([c, { count, size }]) => ({ name: last.classes.names[c], count, size }))
+  })
+}

@@ -1,0 +1,137 @@
+import { basename } from 'node:path'
+import { Chalk } from 'chalk'
+import { formatBytes, formatCount, fit } from './format.js'
+import { renderPath } from './render-path.js'
+/** @import {DiffReport} from './diff-report.js' */
+
+/**
+ * Renders a diff report. Reads only the report; never prints string values from the heap (the
+ * report holds class, property and variable names only).
+ * @param {DiffReport} report
+ * @param {{format?: 'text' | 'json' | 'markdown', color?: boolean, width?: number}} [options]
+ *   color: undefined follows chalk's detection (a TTY, NO_COLOR, FORCE_COLOR)
+ * @returns {string}
+ */
+export function renderDiffReport (report, { format = 'text', color, width = 80 } = {}) {
+  if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
+  if (format === 'markdown') return renderMarkdown(report)
+  return renderText(report, color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 }), width)
+}
+
+/**
+ * @param {DiffReport} report
+ * @param {import('chalk').ChalkInstance} c
+ * @param {number} width
+ */
+function renderText (report, c, width) {
+  const { snapshots, summary } = report
+  const lines = [
+    `${c.bold('leakdiff')} ${snapshots.length} snapshots: ${snapshots.map((s) => basename(s.path)).join(' → ')}`,
+    `heap ${snapshots.map((s) => formatBytes(s.totalSize)).join(' → ')} (${formatBytes(summary.totalSizeDelta, { sign: true })})`,
+    ''
+  ]
+  const badge = report.verdict === 'leak' ? c.red.bold('LEAK') : report.verdict === 'clean' ? c.green.bold('CLEAN') : c.yellow.bold('INCONCLUSIVE')
+  lines.push(...wrap(`${badge}  ${report.reason}`, width, '      '))
+  if (report.comparison === 'ids') {
+    lines.push(`      ${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}) outside engine bookkeeping`)
+  }
+  for (const warning of report.warnings) lines.push(...wrap(c.yellow(`warning: ${warning}`), width, '  '))
+  lines.push('')
+
+  if (report.growth.length > 0) {
+    lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth)`))
+    report.growth.forEach((g, i) => {
+      const mark = g.leak ? c.red('leak') : c.dim('ok')
+      const owners = g.ownerCount > 1 ? ` ×${formatCount(g.ownerCount)} owners` : ''
+      lines.push(`${String(i + 1).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
+      const recent = g.retainedMiddle === null ? '' : `, then +${formatCount(g.recentObjects)} (${formatBytes(g.recentBytes)})`
+      lines.push(`    new objects +${formatCount(g.leakedObjects)} (${formatBytes(g.leakedBytes)})${recent}`)
+      const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter]
+      lines.push(`    retained ${retained.map((size) => formatBytes(size)).join(' → ')}`)
+      lines.push(...wrap(renderPath(g.path), width, '    ', '    ').map((line) => c.dim(line)))
+      if (g.classes.length > 0) {
+        lines.push(...wrap(`holds ${g.classes.map((k) => `${k.name} ×${formatCount(k.count)} (${formatBytes(k.size)})`).join(', ')}`, width, '    ', '    '))
+      }
+    })
+    lines.push('')
+  }
+
+  const nameWidth = Math.max(16, width - 53)
+  lines.push(c.bold(`${fit(`Classes (top ${report.classes.length} by Δsize)`, nameWidth)} ${fit('new', 8, 'right')} ${fit('deleted', 8, 'right')} ${fit('Δcount', 8, 'right')} ${fit('Δsize', 12, 'right')} ${fit('Δretained', 12, 'right')}`))
+  for (const row of report.classes) {
+    lines.push(`${fit(row.name, nameWidth)} ${fit(formatCount(row.newCount), 8, 'right')} ${fit(formatCount(row.deletedCount), 8, 'right')} ${fit(formatCount(row.countDelta, { sign: true }), 8, 'right')} ${fit(formatBytes(row.sizeDelta, { sign: true }), 12, 'right')} ${fit(formatBytes(row.retainedSizeDelta, { sign: true }), 12, 'right')}`)
+  }
+  lines.push('')
+  lines.push(c.dim('Chrome DevTools opens the snapshots (Memory → Load) and shows objects as @id.'))
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * @param {DiffReport} report
+ */
+function renderMarkdown (report) {
+  const { snapshots, summary } = report
+  const lines = [
+    `## leakdiff: ${report.verdict.toUpperCase()}`,
+    '',
+    report.reason,
+    '',
+    `Snapshots: ${snapshots.map((s) => `\`${basename(s.path)}\` (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
+      `${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}).`,
+    ''
+  ]
+  for (const warning of report.warnings) lines.push(`> **Warning:** ${warning}`, '')
+  if (report.growth.length > 0) {
+    lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
+    report.growth.forEach((g, i) => {
+      const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter].map((size) => formatBytes(size)).join(' → ')
+      lines.push(`| ${i + 1} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
+    })
+    lines.push('')
+    report.growth.forEach((g, i) => lines.push(`${i + 1}. \`${cell(renderPath(g.path))}\``))
+    lines.push('')
+  }
+  lines.push('### Classes', '', '| class | new | deleted | Δcount | Δsize | Δretained |', '| --- | ---: | ---: | ---: | ---: | ---: |')
+  for (const row of report.classes) {
+    lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
+  }
+  return lines.join('\n') + '\n'
+}
+
+/** @param {string} text */
+function cell (text) {
+  return text.replaceAll('|', '\\|').replaceAll('`', "'")
+}
+
+/**
+ * Breaks a line at spaces so that it fits `width` columns (ANSI codes do not count).
+ * @param {string} text
+ * @param {number} width
+ * @param {string} indent    for the continuation lines
+ * @param {string} [first]   for the first line
+ */
+function wrap (text, width, indent, first = '') {
+  const words = text.split(' ')
+  const lines = []
+  let line = first
+  let visible = first.length
+  for (const word of words) {
+    const length = stripAnsi(word).length
+    if (visible > indent.length && visible > first.length && visible + 1 + length > width) {
+      lines.push(line)
+      line = indent
+      visible = indent.length
+    }
+    const separator = visible > (lines.length === 0 ? first.length : indent.length) ? ' ' : ''
+    line += separator + word
+    visible += separator.length + length
+  }
+  lines.push(line)
+  return lines
+}
+
+/** @param {string} text */
+function stripAnsi (text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/\x1b\[[0-9;]*m/g, '')
+}

@@ -1,0 +1,30 @@
+import test from 'ava'
+import { diffSnapshots } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+test('diff/churn: heavy allocation that keeps nothing plus a one-time lazy init is clean', async (t) => {
+  const { files } = await captureFixture('diff/churn')
+  const report = await diffSnapshots(files, { top: 0 })
+  t.is(report.verdict, 'clean', report.reason)
+  t.deepEqual(report.growth.filter((g) => g.leak), [])
+  // The lazy table is there, as growth that stopped after the first step.
+  const table = report.growth.find((g) => g.classes.some((c) => c.name === '{label}' && c.count === 2000))
+  t.truthy(table, JSON.stringify(report.growth.map((g) => g.classes)))
+  t.is(table?.recentObjects, 0)
+  t.regex(report.reason, /grew once/)
+  // 1,000 requests x 50 rows were allocated per round and all freed.
+  t.true(report.summary.leakedObjects < 10_000)
+})
+
+test('diff/churn: lowering the thresholds does not turn stopped growth into a leak', async (t) => {
+  const { files } = await captureFixture('diff/churn')
+  const report = await diffSnapshots(files, { minBytes: 1024, minObjects: 5 })
+  t.is(report.verdict, 'clean', report.reason)
+})
+
+test('thresholds must be numbers >= 0', async (t) => {
+  const { files } = await captureFixture('diff/churn')
+  const error = await t.throwsAsync(diffSnapshots(files.slice(0, 2), { minBytes: -1 }))
+  t.is(/** @type {any} */ (error).code, 'LEAKDIFF_INVALID_ARG')
+  t.regex(error.message, /`minBytes`.*-1/)
+})
