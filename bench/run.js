@@ -1,0 +1,232 @@
+// The engine benchmark: `npm run bench` (after `npm run bench:setup` for memlab).
+// For each generated snapshot, runs each contender once, one at a time, in its own child process,
+// and records wall time, user + system CPU time and peak RSS. Results are merged into
+// bench/out/results.json (a later run of some sizes or contenders replaces only those rows) and
+// docs/benchmarks.md is rendered from them.
+//
+//   node bench/run.js [--sizes 20mb,200mb] [--contenders floor,leakdiff] [--render]
+//
+// --render only rewrites docs/benchmarks.md from results.json.
+import { spawn } from 'node:child_process'
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { cpus, totalmem } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { parseArgs } from 'node:util'
+import { OUT_DIR, SIZES, formatMB, generateSnapshots } from './generate.js'
+import { extractNotes, renderBenchmarks } from './render-benchmarks.js'
+
+const CONTENDER_SCRIPT = fileURLToPath(new URL('contender.js', import.meta.url))
+const RESULTS = join(OUT_DIR, 'results.json')
+const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+const MEMLAB = fileURLToPath(new URL('node_modules/@memlab/heap-analysis/package.json', import.meta.url))
+const TIME = '/usr/bin/time'
+export const CONTENDERS = ['floor', 'leakdiff', 'memlab']
+
+// Every contender gets the same, raised V8 heap limit, so that a run fails on the machine's memory,
+// not on V8's default limit (about 4 GB on this machine). memlab keeps much of its graph in the V8
+// heap; on the generated files it still passed with the default limit (7.7 GB peak RSS at 2.1 GB),
+// but bigger or differently shaped heaps need the room.
+export const HEAP_LIMIT_MB = 16384
+// Generous: about three times what memlab needs per GB here, plus start-up.
+const timeoutSeconds = (/** @type {number} */ bytes) => Math.round(120 + 300 * bytes / 1e9)
+
+/**
+ * @typedef {object} Run
+ * @property {string} size          label of the file size, e.g. "200 MB"
+ * @property {string} file
+ * @property {number} bytes
+ * @property {number} nodeCount
+ * @property {number} edgeCount
+ * @property {string} contender
+ * @property {string} status        "ok", or why it failed: "out of memory", "timeout after N s", ...
+ * @property {number} wallSeconds
+ * @property {number} cpuSeconds    user + system
+ * @property {number} userSeconds
+ * @property {number} systemSeconds
+ * @property {number} maxRssBytes
+ * @property {number} otherCores    average cores busy with other work (or stolen by the host) during
+ *   the run, from /proc/stat: a run that shared the 2 cores is slower than the code is
+ * @property {Record<string, number>} facts  what the contender reported (counts, phase times)
+ * @property {string} date          ISO date of the run
+ */
+
+/**
+ * @typedef {object} Machine
+ * @property {string} cpu
+ * @property {number} cores
+ * @property {number} memoryBytes
+ * @property {string} node
+ * @property {boolean} timeAvailable  peak RSS and CPU came from /usr/bin/time
+ */
+
+const { values } = parseArgs({
+  options: {
+    sizes: { type: 'string' },
+    contenders: { type: 'string' },
+    render: { type: 'boolean', default: false }
+  }
+})
+
+if (!values.render) await runBenchmarks()
+const results = readResults()
+const notes = extractNotes(existsSync(DOC) ? readFileSync(DOC, 'utf8') : undefined)
+writeFileSync(DOC, renderBenchmarks(results, { heapLimitMb: HEAP_LIMIT_MB, notes }))
+console.log(`wrote ${DOC}`)
+
+async function runBenchmarks () {
+  const sizes = pickList(values.sizes, SIZES.map((size) => size.name.replace('server-', '')))
+  const contenders = pickList(values.contenders, CONTENDERS)
+  const files = (await generateSnapshots({ log: (line) => console.log(line) }))
+    .filter((file) => sizes.includes(file.name.replace('server-', '')))
+  const machine = describeMachine()
+  const results = readResults()
+  for (const file of files) {
+    for (const contender of contenders) {
+      if (contender === 'memlab' && !existsSync(MEMLAB)) {
+        console.log(`${file.label} memlab: skipped, not installed (run \`npm run bench:setup\`)`)
+        continue
+      }
+      const measured = await measure(contender, file.path, timeoutSeconds(file.bytes))
+      /** @type {Run} */
+      const run = {
+        size: file.label,
+        file: file.name,
+        bytes: file.bytes,
+        nodeCount: file.nodeCount,
+        edgeCount: file.edgeCount,
+        contender,
+        ...measured,
+        date: new Date().toISOString()
+      }
+      console.log(`${file.label} ${contender}: ${run.status}, wall ${run.wallSeconds.toFixed(1)} s, cpu ${run.cpuSeconds.toFixed(1)} s, ` +
+        `peak RSS ${formatMB(run.maxRssBytes)}, other work ${run.otherCores.toFixed(2)} cores`)
+      results.runs = results.runs.filter((old) => !(old.file === run.file && old.contender === run.contender))
+      results.runs.push(run)
+      results.machine = machine
+      writeFileSync(RESULTS, JSON.stringify(results, null, 2) + '\n')
+    }
+  }
+}
+
+/**
+ * Runs one contender on one file in a child process of its own, under /usr/bin/time when present:
+ * it reports the peak RSS and CPU of a child that died of OOM too, which the child cannot.
+ * @param {string} contender
+ * @param {string} file
+ * @param {number} timeout seconds
+ * @returns {Promise<Pick<Run, 'status' | 'wallSeconds' | 'cpuSeconds' | 'userSeconds' | 'systemSeconds' | 'maxRssBytes' | 'otherCores' | 'facts'>>}
+ */
+async function measure (contender, file, timeout) {
+  const resultFile = join(OUT_DIR, `result-${contender}.json`)
+  const timeFile = join(OUT_DIR, `time-${contender}.txt`)
+  rmSync(resultFile, { force: true })
+  rmSync(timeFile, { force: true })
+  const nodeArgs = [`--max-old-space-size=${HEAP_LIMIT_MB}`, CONTENDER_SCRIPT, contender, file, resultFile]
+  const [command, args] = existsSync(TIME)
+    ? [TIME, ['-f', '%e %U %S %M', '-o', timeFile, process.execPath, ...nodeArgs]]
+    : [process.execPath, nodeArgs]
+
+  const busyBefore = busySeconds()
+  const started = performance.now()
+  // detached: the child leads a process group of its own, so a timeout kills node under `time` too.
+  const child = spawn(command, args, { detached: true, stdio: ['ignore', 'ignore', 'pipe'] })
+  let stderr = ''
+  child.stderr.setEncoding('utf8')
+  child.stderr.on('data', (text) => { stderr = (stderr + text).slice(-4000) })
+  let timedOut = false
+  const timer = setTimeout(() => {
+    timedOut = true
+    if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL')
+  }, timeout * 1000)
+  const { code, signal } = await new Promise((resolve) => {
+    child.on('close', (code, signal) => resolve({ code, signal }))
+  })
+  clearTimeout(timer)
+  const wallSeconds = (performance.now() - started) / 1000
+  const busy = busySeconds() - busyBefore
+
+  const result = existsSync(resultFile) ? JSON.parse(readFileSync(resultFile, 'utf8')) : undefined
+  const timed = existsSync(timeFile) ? readTime(timeFile) : undefined
+  let status = 'ok'
+  if (timedOut) status = `timeout after ${timeout} s`
+  else if (/out of memory|Allocation failed|terminated by signal 9/i.test(stderr + (timed?.note ?? ''))) status = 'out of memory'
+  else if (code !== 0 || result === undefined) status = `failed (exit ${code ?? signal}): ${lastLine(stderr)}`
+  const userSeconds = timed?.userSeconds ?? result?.userSeconds ?? NaN
+  const systemSeconds = timed?.systemSeconds ?? result?.systemSeconds ?? NaN
+  return {
+    status,
+    wallSeconds: timed?.wallSeconds ?? wallSeconds,
+    cpuSeconds: userSeconds + systemSeconds,
+    userSeconds,
+    systemSeconds,
+    maxRssBytes: timed?.maxRssBytes ?? result?.maxRssBytes ?? NaN,
+    otherCores: Math.max(0, (busy - userSeconds - systemSeconds) / wallSeconds),
+    facts: result?.facts ?? {}
+  }
+}
+
+/**
+ * CPU seconds all cores spent busy since boot, steal included (/proc/stat, in USER_HZ = 1/100 s);
+ * NaN where there is no /proc.
+ */
+function busySeconds () {
+  if (!existsSync('/proc/stat')) return NaN
+  const [user, nice, system, , , irq, softirq, steal] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number)
+  return (user + nice + system + irq + softirq + steal) / 100
+}
+
+/**
+ * Reads GNU time's `-f '%e %U %S %M'` line; before it, time writes a note such as
+ * "Command terminated by signal 9" when the child was killed. Undefined when time itself was
+ * killed (on a timeout) before it wrote the line.
+ * @param {string} path
+ */
+function readTime (path) {
+  const lines = readFileSync(path, 'utf8').trim().split('\n')
+  const fields = lines[lines.length - 1].split(' ')
+  const [wall, user, system, maxRssKiB] = fields.map(Number)
+  if (fields.length !== 4 || ![wall, user, system, maxRssKiB].every(Number.isFinite)) return undefined
+  return {
+    wallSeconds: wall,
+    userSeconds: user,
+    systemSeconds: system,
+    maxRssBytes: maxRssKiB * 1024,
+    note: lines.slice(0, -1).join(' ')
+  }
+}
+
+/** @returns {Machine} */
+function describeMachine () {
+  const cpuInfo = readFileSync('/proc/cpuinfo', 'utf8')
+  return {
+    cpu: /^model name\s*:\s*(.*)$/m.exec(cpuInfo)?.[1] ?? cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryBytes: totalmem(),
+    node: process.version,
+    timeAvailable: existsSync(TIME)
+  }
+}
+
+/** @returns {{machine?: Machine, runs: Run[]}} */
+function readResults () {
+  if (!existsSync(RESULTS)) return { runs: [] }
+  return JSON.parse(readFileSync(RESULTS, 'utf8'))
+}
+
+/**
+ * @param {string | undefined} option comma-separated names, or undefined for all
+ * @param {string[]} known
+ */
+function pickList (option, known) {
+  if (option === undefined) return known
+  const names = option.split(',').map((name) => name.trim().toLowerCase())
+  const unknown = names.filter((name) => !known.includes(name))
+  if (unknown.length > 0) throw new Error(`Expected names from ${known.join(', ')}, got ${unknown.join(', ')}`)
+  return names
+}
+
+/** @param {string} text */
+function lastLine (text) {
+  return text.trim().split('\n').pop() ?? ''
+}
