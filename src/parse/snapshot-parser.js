@@ -431,16 +431,9 @@ export class SnapshotParser {
           c = buf[i]
         } while (c <= 0x39 && c >= 0x30)
         if (i === length) break
-        batchEnds[count] = base + i
-        batch[count++] = value
-        value = 0
-        inNumber = false
-        next = INT_AFTER
-        if (count === BATCH) {
-          this.#take(batch, count)
-          count = 0
-        }
-      } else if (inNumber) {
+      }
+      // A number ends here (also one carried over from the previous chunk).
+      if (inNumber) {
         batchEnds[count] = base + i
         batch[count++] = value
         value = 0
