@@ -9,3 +9,5 @@ export {
 export { diffSnapshots, buildDiffReport } from './report/diff-report.js'
 export { renderDiffReport } from './report/render-diff.js'
 export { diffHeaps, DEFAULT_DIFF_OPTIONS } from './diff/diff-heaps.js'
+export { matchSignatures, SIGNATURES } from './signatures/index.js'
+export { parseBytes, formatBytes } from './report/format.js'

@@ -21,6 +21,17 @@ import { computeNodeAges, markEngineNoise } from './node-ages.js'
  */
 
 /**
+ * What the signature matchers read besides the result: the heap-side facts behind each growth row.
+ * Typed arrays are indexed by ordinal of the last snapshot.
+ * @typedef {object} DiffDetail
+ * @property {HeapAnalysis[]} analyses  oldest first
+ * @property {Uint8Array} ages          AGE_* (growth-owners.js) per node
+ * @property {Uint8Array} noise         1 for engine bookkeeping never counted as growth
+ * @property {Uint32Array} owners       growth owner ordinal per node (old nodes own themselves)
+ * @property {number[][]} groupOwners   per row of `result.growth`, its owners' ordinals, largest growth first
+ */
+
+/**
  * Default thresholds: an owner group is a leak when its leaked objects reach both sizes and, with
  * three snapshots, it keeps growing in the last step.
  * @type {Readonly<GrowthThresholds & {minIdAgreement: number}>}
@@ -40,6 +51,17 @@ export const DEFAULT_DIFF_OPTIONS = Object.freeze({
  * @returns {DiffResult}
  */
 export function diffHeaps (analyses, options = {}) {
+  return diffHeapsWithDetail(analyses, options).result
+}
+
+/**
+ * diffHeaps, with the heap-side detail the signature matchers need (null for an aggregates-only
+ * comparison, where objects cannot be matched).
+ * @param {HeapAnalysis[]} analyses two or three, oldest first
+ * @param {Partial<GrowthThresholds & {minIdAgreement: number}>} [options]
+ * @returns {{result: DiffResult, detail: DiffDetail | null}}
+ */
+export function diffHeapsWithDetail (analyses, options = {}) {
   if (analyses.length < 2 || analyses.length > 3) {
     throw new InvalidArgumentError(`Expected 2 or 3 analysed snapshots, got ${analyses.length}`)
   }
@@ -66,7 +88,8 @@ export function diffHeaps (analyses, options = {}) {
   const worst = Math.min(...idAgreement)
   if (worst < settings.minIdAgreement) {
     warnings.push(`only ${(worst * 100).toFixed(0)}% of the shared object ids name the same object: these snapshots do not come from one process, so only class totals are compared`)
-    return {
+    /** @type {DiffResult} */
+    const result = {
       comparison: 'aggregates',
       verdict: 'inconclusive',
       reason: 'the snapshots come from different processes; objects cannot be matched, compare snapshots of one process',
@@ -76,14 +99,16 @@ export function diffHeaps (analyses, options = {}) {
       idAgreement,
       warnings
     }
+    return { result, detail: null }
   }
   checkTimeOrder(analyses)
 
   const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
   const noise = markEngineNoise(last.graph)
-  const { groups, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
+  const { groups, groupOwners, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
   const leaking = groups.filter((g) => g.leak)
-  return {
+  /** @type {DiffResult} */
+  const result = {
     comparison: 'ids',
     ...judge(leaking, groups, settings, analyses.length),
     summary: { totalSizeDelta, leakedObjects, leakedBytes },
@@ -92,6 +117,7 @@ export function diffHeaps (analyses, options = {}) {
     idAgreement,
     warnings
   }
+  return { result, detail: { analyses, ages, noise, owners, groupOwners } }
 }
 
 /**

@@ -37,7 +37,9 @@ const TOP_CLASSES = 5
  * leaking groups first, then by retained growth.
  * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array}} input
  * @param {GrowthThresholds} thresholds
- * @returns {{groups: GrowthGroup[], leakedObjects: number, leakedBytes: number}}
+ * @returns {{groups: GrowthGroup[], groupOwners: number[][], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
+ *   groupOwners: per group, the ordinals of its owners in the last snapshot (largest growth first);
+ *   owners: the growth owner ordinal of every node of the last snapshot
  */
 export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thresholds) {
   const { graph, shallowSizes, dominators } = last
@@ -120,6 +122,8 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   addTopClasses(last, ages, noise, owners, groups)
   return {
     groups: groups.map(({ ordinals, best, ...group }) => group),
+    groupOwners: groups.map((group) => group.ordinals),
+    owners,
     leakedObjects,
     leakedBytes
   }

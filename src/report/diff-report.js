@@ -1,7 +1,8 @@
 import { stat } from 'node:fs/promises'
 import { analyzeHeap } from '../analysis/analyze-heap.js'
-import { diffHeaps } from '../diff/diff-heaps.js'
+import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
+import { matchSignatures } from '../signatures/index.js'
 import { parseSnapshots } from './parse-in-parallel.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
@@ -9,6 +10,7 @@ import { parseSnapshots } from './parse-in-parallel.js'
 /** @import {GrowthGroup, GrowthThresholds} from '../diff/growth-groups.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
+/** @import {Finding} from '../signatures/finding.js' */
 
 /**
  * @typedef {object} DiffSnapshotInfo
@@ -32,13 +34,14 @@ import { parseSnapshots } from './parse-in-parallel.js'
  * @property {{totalSizeDelta: number, leakedObjects: number, leakedBytes: number}} summary
  * @property {ClassDelta[]} classes
  * @property {GrowthGroup[]} growth
- * @property {never[]} findings
+ * @property {Finding[]} findings   named leaks, ranked like the growth rows they explain
  * @property {string[]} warnings
  */
 
 /**
  * @typedef {Partial<GrowthThresholds & {minIdAgreement: number}> & {
  *   top?: number,
+ *   cwd?: string,
  *   parallel?: boolean | 'auto',
  *   onProgress?: (progress: ParseProgress) => void
  * }} DiffOptions
@@ -48,11 +51,11 @@ import { parseSnapshots } from './parse-in-parallel.js'
  * Parses two or three snapshots (files in parallel worker threads when they are large, or as
  * `parallel` says), analyses them one after the other on this thread and diffs them.
  * @param {SnapshotSource[]} sources oldest first
- * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all);
- *   onProgress: bytes read over all inputs
+ * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all); cwd: source
+ *   files under it are shown relative to it; onProgress: bytes read over all inputs
  * @returns {Promise<DiffReport>}
  */
-export async function diffSnapshots (sources, { top = 10, parallel = 'auto', onProgress, ...thresholds } = {}) {
+export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, ...thresholds } = {}) {
   if (sources.length < 2 || sources.length > 3) throw new InvalidArgumentError(`Expected 2 or 3 snapshots, got ${sources.length}`)
   /** @type {HeapAnalysis[]} */
   const analyses = []
@@ -73,7 +76,8 @@ export async function diffSnapshots (sources, { top = 10, parallel = 'auto', onP
       takenAt: stats ? stats.mtime.toISOString() : null
     })
   }
-  return buildDiffReport(diffHeaps(analyses, thresholds), infos, { top })
+  const { result, detail } = diffHeapsWithDetail(analyses, thresholds)
+  return buildDiffReport(result, infos, { top, findings: matchSignatures(result, detail, { cwd }) })
 }
 
 const MIN_LISTED_BYTES = 1024
@@ -81,10 +85,10 @@ const MIN_LISTED_BYTES = 1024
 /**
  * @param {DiffResult} diff
  * @param {DiffSnapshotInfo[]} snapshots
- * @param {{top?: number}} [options]
+ * @param {{top?: number, findings?: Finding[]}} [options]
  * @returns {DiffReport}
  */
-export function buildDiffReport (diff, snapshots, { top = 10 } = {}) {
+export function buildDiffReport (diff, snapshots, { top = 10, findings = [] } = {}) {
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
@@ -98,7 +102,7 @@ export function buildDiffReport (diff, snapshots, { top = 10 } = {}) {
     summary: diff.summary,
     classes: cut(diff.classes),
     growth: cut(growth),
-    findings: [],
+    findings,
     warnings: diff.warnings
   }
 }

@@ -39,3 +39,21 @@ export function fit (text, width, align = 'left') {
   if (text.length > width) return width <= 1 ? text.slice(0, width) : text.slice(0, width - 1) + '…'
   return align === 'left' ? text.padEnd(width) : text.padStart(width)
 }
+
+const BYTE_UNITS = new Map([
+  ['', 1], ['b', 1],
+  ['k', 1e3], ['kb', 1e3], ['m', 1e6], ['mb', 1e6], ['g', 1e9], ['gb', 1e9],
+  ['kib', 1024], ['mib', 1024 ** 2], ['gib', 1024 ** 3]
+])
+
+/**
+ * Reads a size the way people write it: `65536`, `64kB`, `2 MB`, `1.5GiB` (SI units are powers of
+ * 1000, as formatBytes prints them; KiB, MiB, GiB are powers of 1024). Returns NaN for anything else.
+ * @param {string | number} text
+ */
+export function parseBytes (text) {
+  if (typeof text === 'number') return Number.isFinite(text) && text >= 0 ? text : NaN
+  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
+  const factor = match ? BYTE_UNITS.get(match[2].toLowerCase()) : undefined
+  return match && factor !== undefined ? Math.round(Number(match[1]) * factor) : NaN
+}

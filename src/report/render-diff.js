@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, fit } from './format.js'
+import { renderFindingCards, renderFindingCardsMarkdown } from './render-findings.js'
 import { renderPath } from './render-path.js'
 /** @import {DiffReport} from './diff-report.js' */
 
@@ -37,6 +38,7 @@ function renderText (report, c, width) {
   }
   for (const warning of report.warnings) lines.push(...wrap(c.yellow(`warning: ${warning}`), width, '  '))
   lines.push('')
+  lines.push(...renderFindingCards(report.findings, c, (text, indent, first) => wrap(text, width, indent, first)))
 
   if (report.growth.length > 0) {
     lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth)`))
@@ -81,6 +83,7 @@ function renderMarkdown (report) {
     ''
   ]
   for (const warning of report.warnings) lines.push(`> **Warning:** ${warning}`, '')
+  if (report.findings.length > 0) lines.push('### Findings', '', ...renderFindingCardsMarkdown(report.findings))
   if (report.growth.length > 0) {
     lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
     report.growth.forEach((g, i) => {

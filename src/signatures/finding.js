@@ -1,0 +1,66 @@
+// The shapes every signature matcher shares (design.md's `findings` rows). Types only.
+
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
+
+/**
+ * Where the code involved in a finding starts, for people: 1-based, the file relative to the
+ * working directory when it is under it, `node:` names kept, `file://` URLs turned into paths.
+ * @typedef {object} SourceLocation
+ * @property {string} file
+ * @property {number} line      1-based
+ * @property {number} column    1-based
+ * @property {string} function  the function's name, '' when anonymous
+ */
+
+/**
+ * Per-snapshot numbers behind a finding. `counts` are what the signature counts (listeners,
+ * entries, elements, closures, timers), one per snapshot, oldest first; `retained` are the
+ * owners' retained sizes in each snapshot. Matchers add fields of their own.
+ * @typedef {object} FindingEvidence
+ * @property {string} unit           what `counts` count: 'listeners', 'entries', ...
+ * @property {number[]} counts
+ * @property {number[]} retained     bytes
+ * @property {number} perStep        average growth of `counts` per step between snapshots
+ * @property {number} ownerCount     owners behind the finding (a grouped row has several)
+ */
+
+/**
+ * One named leak: what, where, how sure, the evidence, and the fix.
+ * @typedef {object} Finding
+ * @property {string} signature      a stable id (`listener-accumulation`, ...), never renamed
+ * @property {string} title          one sentence a person reads first
+ * @property {number} confidence     0..1
+ * @property {string[]} reasons      why this confidence, one short clause each
+ * @property {{id: number, name: string, type: string}} owner
+ * @property {Step[]} path           the owner's retainer path from the GC roots
+ * @property {FindingEvidence & Record<string, unknown>} evidence
+ * @property {SourceLocation | null} location
+ * @property {{summary: string, snippet: string}} fix
+ */
+
+/**
+ * What a matcher reads. `candidates` are the indexes of the `result.growth` rows no earlier matcher
+ * has claimed, in rank order.
+ * @typedef {object} SignatureInput
+ * @property {DiffResult} result
+ * @property {DiffDetail} detail
+ * @property {number[]} candidates
+ * @property {string} cwd            file locations are shown relative to this directory
+ */
+
+/**
+ * A finding tied to the growth row it explains (-1 when it stands alone).
+ * @typedef {object} Match
+ * @property {number} group
+ * @property {Finding} finding
+ */
+
+/**
+ * A leak signature: a pure function of the diff.
+ * @typedef {object} Signature
+ * @property {string} id
+ * @property {(input: SignatureInput) => Match[]} match
+ */
+
+export {}

@@ -1,0 +1,37 @@
+// The leak signatures in the order they are tried. Specific shapes come before general ones: a
+// listener list is also an array and a timer also holds a closure, so the listener and timer
+// matchers claim their growth rows before the collection and closure matchers see them.
+
+/** @import {Finding, Signature, SignatureInput} from './finding.js' */
+/** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
+
+/** @type {Signature[]} */
+export const SIGNATURES = []
+
+/**
+ * Runs every signature over a diff. A growth row explained by one signature is not offered to the
+ * ones after it.
+ * @param {DiffResult} result
+ * @param {DiffDetail | null} detail  null for an aggregates-only comparison: nothing to match
+ * @param {{cwd?: string, signatures?: Signature[]}} [options]
+ * @returns {Finding[]} ranked like the growth rows they explain
+ */
+export function matchSignatures (result, detail, { cwd = process.cwd(), signatures = SIGNATURES } = {}) {
+  if (detail === null) return []
+  const claimed = new Set()
+  /** @type {Array<{group: number, order: number, finding: Finding}>} */
+  const found = []
+  for (const signature of signatures) {
+    const candidates = result.growth.map((_, g) => g).filter((g) => !claimed.has(g))
+    /** @type {SignatureInput} */
+    const input = { result, detail, candidates, cwd }
+    for (const { group, finding } of signature.match(input)) {
+      if (group >= 0) {
+        if (claimed.has(group)) continue
+        claimed.add(group)
+      }
+      found.push({ group: group < 0 ? Infinity : group, order: found.length, finding })
+    }
+  }
+  return found.sort((a, b) => a.group - b.group || a.order - b.order).map(({ finding }) => finding)
+}

@@ -1,0 +1,43 @@
+import { isAbsolute, relative, sep } from 'node:path'
+import { fileURLToPath } from 'node:url'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {SourceLocation} from './finding.js' */
+
+/**
+ * Where a closure's function (or an object's constructor) starts, ready to print, or null when the
+ * snapshot does not know.
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ * @param {string} cwd
+ * @returns {SourceLocation | null}
+ */
+export function sourceLocation (analysis, ordinal, cwd) {
+  const location = analysis.locations.locationOf(ordinal)
+  if (location === null || location.scriptName === null || location.scriptName === '') return null
+  return {
+    file: readableScriptName(location.scriptName, cwd),
+    line: location.line + 1,
+    column: location.column + 1,
+    function: analysis.locations.functionName(ordinal)
+  }
+}
+
+/**
+ * A script URL as a person types it: `file://` URLs become paths, paths under `cwd` become
+ * relative, `node:` and other URLs stay as they are.
+ * @param {string} name
+ * @param {string} cwd
+ */
+export function readableScriptName (name, cwd) {
+  let path = name
+  if (name.startsWith('file://')) {
+    try {
+      path = fileURLToPath(name)
+    } catch {
+      return name
+    }
+  }
+  if (!isAbsolute(path)) return path
+  const inside = relative(cwd, path)
+  return inside !== '' && !inside.startsWith('..') && !isAbsolute(inside) ? inside.split(sep).join('/') : path
+}
