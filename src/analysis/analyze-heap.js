@@ -66,7 +66,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
   const userRoots = findUserRoots(graph)
 
-  const { dominators, shallowSizes, retainedSizes } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
+  const { dominators, shallowSizes, retainedSizes, order } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
 
   stage('distances')
   const distances = computeDistances(graph, userRoots)
@@ -76,7 +76,9 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   const classNames = computeClassNames(graph, locations, { interfaceDefinitions })
 
   stage('summary')
-  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal)
+  // The DFS order is no longer needed: its 4 bytes per node serve the summary's scratch, which
+  // would otherwise raise the peak at the very end.
+  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal, { scratch: order })
 
   return {
     graph,
@@ -96,9 +98,9 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 
 /**
  * Essential edges, dominators, shallow sizes and retained sizes. A function of its own so that the
- * edge bitset, the page flags and the DFS order are garbage as soon as it returns; shallow sizes
- * come after the dominators (which do not need them) so that their 8 bytes per node are not held
- * during the dominator scratch, the peak of the whole analysis.
+ * edge bitset and the page flags are garbage as soon as it returns (the DFS order is handed back
+ * for reuse as scratch); shallow sizes come after the dominators (which do not need them) so that
+ * their 8 bytes per node are not held during the dominator scratch.
  * @param {HeapGraph} graph
  * @param {boolean} hasUserRoots
  * @param {string[]} warnings
@@ -112,5 +114,5 @@ function dominatorStages (graph, hasUserRoots, warnings, stage) {
   stage('shallow sizes')
   const shallowSizes = computeShallowSizes(graph, { hasUserRoots })
   stage('retained sizes')
-  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes) }
+  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes), order }
 }

@@ -58,6 +58,7 @@ export function computeClassNames (graph, locations, { interfaceDefinitions } = 
   /** @type {Int32Array} class per interface definition, for unlocated plain Objects */
   const byInterface = new Int32Array(definitions.length).fill(-1)
   const classOf = new Uint32Array(nodeCount)
+  const recordOf = locations.ascendingRecordLookup()
 
   for (let o = 0; o < nodeCount; o++) {
     const type = nodeTypes[o]
@@ -70,7 +71,7 @@ export function computeClassNames (graph, locations, { interfaceDefinitions } = 
       classOf[o] = index
       continue
     }
-    const record = type === objectType ? locations.recordOf(o) : -1
+    const record = type === objectType ? recordOf(o) : -1
     const definition = interfaceOf.length > 0 ? interfaceOf[o] : -1
     if (record < 0) {
       if (definition >= 0) {

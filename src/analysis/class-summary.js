@@ -5,9 +5,12 @@
 //     node of the same class in the dominator tree (already inside that one's retained size).
 // The second rule is a DFS down the dominator tree with one "open" flag per class: a class opens at
 // its topmost counted node that has children and closes when that subtree is done. Only one node
-// per class is open on any path, so the stack of open classes never exceeds the class count.
+// per class is open on any path, so the stack of open classes never exceeds the class count. The
+// sums are of integers below 2^53, so the order of the walk does not change them.
 
 /** @import {ClassNames} from './class-names.js' */
+
+const NONE = 0xffffffff
 
 /**
  * @typedef {object} ClassSummary
@@ -36,9 +39,11 @@
  * @param {Uint32Array} dominators
  * @param {Int32Array} distances
  * @param {number} rootOrdinal
+ * @param {{scratch?: Uint32Array}} [options] scratch: an array of at least one entry per node that
+ *   the caller no longer needs, used (and overwritten) instead of allocating one
  * @returns {ClassSummary}
  */
-export function summarizeClasses (classNames, shallowSizes, retainedSizes, dominators, distances, rootOrdinal) {
+export function summarizeClasses (classNames, shallowSizes, retainedSizes, dominators, distances, rootOrdinal, { scratch } = {}) {
   const { classOf, names, keys } = classNames
   const classCount = names.length
   const nodeCount = classOf.length
@@ -55,31 +60,38 @@ export function summarizeClasses (classNames, shallowSizes, retainedSizes, domin
     if (distances[o] < minDistances[c]) minDistances[c] = distances[o]
   }
 
-  const { firstChild, children } = buildDominatedNodes(dominators, rootOrdinal)
-  const stack = new Uint32Array(nodeCount)
+  // The dominator tree as first-child / next-sibling links, walked without a stack: down to the
+  // first child, else on to the next sibling, else back up through `dominators`.
+  const { firstChild, nextSibling } = linkDominatedNodes(dominators, rootOrdinal, scratch)
   const open = new Uint8Array(classCount)
   const openClasses = new Uint32Array(classCount)
-  const openAtLength = new Uint32Array(classCount)
+  const openNodes = new Uint32Array(classCount)
   let openCount = 0
-  let length = 0
-  stack[length++] = rootOrdinal
-  while (length > 0) {
-    const o = stack[--length]
+  let o = rootOrdinal
+  for (;;) {
+    // Enter o.
     const c = classOf[o]
-    const from = firstChild[o]
-    const to = firstChild[o + 1]
     if (open[c] === 0 && shallowSizes[o] > 0) {
       classRetained[c] += retainedSizes[o]
-      if (from !== to) {
+      if (firstChild[o] !== NONE) {
         open[c] = 1
         openClasses[openCount] = c
-        openAtLength[openCount++] = length
+        openNodes[openCount++] = o
       }
     }
-    for (let i = from; i < to; i++) stack[length++] = children[i]
-    // A class closes once the stack is back to where it was when its node was taken: the node's
-    // whole dominator subtree has been visited.
-    while (openCount > 0 && openAtLength[openCount - 1] === length) open[openClasses[--openCount]] = 0
+    if (firstChild[o] !== NONE) {
+      o = firstChild[o]
+      continue
+    }
+    // Leave o and every ancestor whose last child it was; a class closes with the node that opened it.
+    for (;;) {
+      if (openCount > 0 && openNodes[openCount - 1] === o) open[openClasses[--openCount]] = 0
+      if (o === rootOrdinal) break
+      if (nextSibling[o] !== NONE) break
+      o = dominators[o]
+    }
+    if (o === rootOrdinal) break
+    o = nextSibling[o]
   }
   return { names, keys, counts, selfSizes, retainedSizes: classRetained, minDistances }
 }
@@ -106,25 +118,21 @@ export function classRows (summary) {
 }
 
 /**
- * Children lists of the dominator tree (CSR by dominator, counting sort), root excluded as a child.
+ * Children of each node in the dominator tree as linked lists (NONE ends a list), root excluded
+ * as a child. Children come in ascending ordinal order.
  * @param {Uint32Array} dominators
  * @param {number} rootOrdinal
+ * @param {Uint32Array} [scratch] reused for the sibling links when it is long enough
  */
-function buildDominatedNodes (dominators, rootOrdinal) {
+function linkDominatedNodes (dominators, rootOrdinal, scratch) {
   const nodeCount = dominators.length
-  const firstChild = new Uint32Array(nodeCount + 1)
-  const children = new Uint32Array(Math.max(nodeCount - 1, 0))
-  for (let o = 0; o < nodeCount; o++) {
-    if (o !== rootOrdinal) firstChild[dominators[o]]++
-  }
-  let sum = 0
-  for (let o = 0; o < nodeCount; o++) {
-    sum += firstChild[o]
-    firstChild[o] = sum
-  }
-  firstChild[nodeCount] = sum
+  const firstChild = new Uint32Array(nodeCount).fill(NONE)
+  const nextSibling = scratch && scratch.length >= nodeCount ? scratch.subarray(0, nodeCount).fill(NONE) : new Uint32Array(nodeCount).fill(NONE)
   for (let o = nodeCount - 1; o >= 0; o--) {
-    if (o !== rootOrdinal) children[--firstChild[dominators[o]]] = o
+    if (o === rootOrdinal) continue
+    const d = dominators[o]
+    nextSibling[o] = firstChild[d]
+    firstChild[d] = o
   }
-  return { firstChild, children }
+  return { firstChild, nextSibling }
 }

@@ -12,6 +12,8 @@
 // Vertices are numbered 1..n as in the paper (0 = none); vertex v is ordinal v - 1. Scratch: seven
 // Uint32Arrays of n + 1 entries, two of which become the results.
 
+import { SOURCE_SAMPLE_SHIFT } from '../graph/heap-graph.js'
+
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** DevTools caps its problem report at 100 lines; so do we. */
@@ -32,7 +34,7 @@ export const MAX_WARNING_NODES = 100
  * @returns {DominatorResult}
  */
 export function buildDominators (graph, essential, { warnings = [] } = {}) {
-  const { nodeCount, firstEdge, edgeTargets, firstRetainer, retainerEdges, retainerNodes } = graph
+  const { nodeCount, firstEdge, edgeTargets, firstRetainer, retainerEdges, sourceSamples } = graph
   const length = nodeCount + 1
   const parent = new Uint32Array(length)
   // During the DFS `ancestor` holds each vertex's next edge to examine; it is cleared before the
@@ -117,7 +119,10 @@ export function buildDominators (graph, essential, { warnings = [] } = {}) {
       const e = retainerEdges[slot]
       if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
       orphan = false
-      const u = evaluate(retainerNodes[slot] + 1, ancestor, label, semi)
+      // The edge's source, as graph.edgeSource finds it (inlined: this loop sees every edge).
+      let source = sourceSamples[e >>> SOURCE_SAMPLE_SHIFT]
+      while (firstEdge[source + 1] <= e) source++
+      const u = evaluate(source + 1, ancestor, label, semi)
       if (semi[u] < semi[w]) semi[w] = semi[u]
     }
     // A node without essential retainers hangs under the root; semi[r] = 1 is below every other.

@@ -15,10 +15,15 @@
 //                        |                          firstRetainer[o] .. firstRetainer[o+1]-1
 //                        v
 //   retainerEdges  [ e2 e7 | e9 | ... ]             E entries: the edge number (index into edge* columns)
-//   retainerNodes  [ s2 s7 | s9 | ... ]             E entries: that edge's source ordinal
 //
 // Within one node the retainer slots are in ascending edge order. Everything is indexed by ordinal
 // (0 .. nodeCount-1) or edge number (0 .. edgeCount-1); no object exists per node or edge.
+//
+// An edge's source is not stored per edge (4 bytes per edge, the largest array after the columns):
+// edgeSource(e) starts from the source of the edge 16 * (e >> 4) and walks firstEdge forward,
+// about 16 / (edges per node) steps:
+//
+//   sourceSamples  [ s0 | s16 | s32 | ... ]          ceil(E / 16) entries: source of edges 0, 16, 32, ...
 
 import { InvalidArgumentError } from '../errors.js'
 import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
@@ -58,9 +63,15 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  * @property {number} weak
  */
 
+/** edgeSource samples the source of one edge in this many (a power of two). */
+export const SOURCE_SAMPLE_SHIFT = 4
+const SOURCE_SAMPLE_STEP = 1 << SOURCE_SAMPLE_SHIFT
+
 export class HeapGraph {
   /** @type {Uint32Array | undefined} ordinals sorted by id, built on first findOrdinalById */
   #byId
+  /** @type {Uint32Array | undefined} */
+  #retainerNodes
 
   /**
    * Takes over the columns of `data` (no copy) and builds the retainer index.
@@ -128,13 +139,36 @@ export class HeapGraph {
       weak: edgeTypeIndex('weak')
     })
 
-    const { firstRetainer, retainerEdges, retainerNodes } = buildRetainers(data.firstEdge, data.edgeTargets, data.nodeCount)
+    const { firstRetainer, retainerEdges } = buildRetainers(data.edgeTargets, data.nodeCount)
     /** @readonly n + 1 entries: node o is retained by slots firstRetainer[o] .. firstRetainer[o+1]-1 */
     this.firstRetainer = firstRetainer
     /** @readonly per retainer slot: the edge number */
     this.retainerEdges = retainerEdges
-    /** @readonly per retainer slot: the edge's source ordinal */
-    this.retainerNodes = retainerNodes
+    /** @readonly source ordinal of every SOURCE_SAMPLE_STEP-th edge (see edgeSource) */
+    this.sourceSamples = sampleSources(data.firstEdge, data.nodeCount, data.edgeCount)
+  }
+
+  /**
+   * Per retainer slot, the edge's source ordinal, as one array. Built on first use and kept: it
+   * costs 4 bytes per edge, so code over many slots should prefer retainerSource(slot).
+   * @returns {Uint32Array}
+   */
+  get retainerNodes () {
+    if (!this.#retainerNodes) {
+      const { retainerEdges } = this
+      const nodes = new Uint32Array(retainerEdges.length)
+      for (let slot = 0; slot < nodes.length; slot++) nodes[slot] = this.edgeSource(retainerEdges[slot])
+      this.#retainerNodes = nodes
+    }
+    return this.#retainerNodes
+  }
+
+  /**
+   * The source ordinal of the edge in retainer slot `slot`.
+   * @param {number} slot
+   */
+  retainerSource (slot) {
+    return this.edgeSource(this.retainerEdges[slot])
   }
 
   /**
@@ -181,20 +215,15 @@ export class HeapGraph {
   }
 
   /**
-   * The source ordinal of an edge (bisection on firstEdge).
+   * The source ordinal of an edge: from the sampled source of its block of SOURCE_SAMPLE_STEP
+   * edges, forward over the nodes whose edges start before it.
    * @param {number} edge
    */
   edgeSource (edge) {
     const firstEdge = this.firstEdge
-    let low = 0
-    let high = this.nodeCount
-    // Invariant: firstEdge[low] <= edge < firstEdge[high].
-    while (high - low > 1) {
-      const middle = (low + high) >>> 1
-      if (firstEdge[middle] <= edge) low = middle
-      else high = middle
-    }
-    return low
+    let source = this.sourceSamples[edge >>> SOURCE_SAMPLE_SHIFT]
+    while (firstEdge[source + 1] <= edge) source++
+    return source
   }
 
   /**
@@ -240,16 +269,31 @@ export class HeapGraph {
 }
 
 /**
- * Retainer index by counting sort of the edges by target.
+ * The source of every SOURCE_SAMPLE_STEP-th edge: entry k is the node whose edge range holds edge
+ * k * SOURCE_SAMPLE_STEP.
  * @param {Uint32Array} firstEdge
+ * @param {number} nodeCount
+ * @param {number} edgeCount
+ */
+function sampleSources (firstEdge, nodeCount, edgeCount) {
+  const samples = new Uint32Array(Math.max(1, Math.ceil(edgeCount / SOURCE_SAMPLE_STEP)))
+  let k = 0
+  for (let o = 0; o < nodeCount && k < samples.length; o++) {
+    const end = firstEdge[o + 1]
+    while (k < samples.length && k * SOURCE_SAMPLE_STEP < end) samples[k++] = o
+  }
+  return samples
+}
+
+/**
+ * Retainer index by counting sort of the edges by target.
  * @param {Uint32Array} edgeTargets
  * @param {number} nodeCount
  */
-function buildRetainers (firstEdge, edgeTargets, nodeCount) {
+function buildRetainers (edgeTargets, nodeCount) {
   const edgeCount = edgeTargets.length
   const firstRetainer = new Uint32Array(nodeCount + 1)
   const retainerEdges = new Uint32Array(edgeCount)
-  const retainerNodes = new Uint32Array(edgeCount)
   for (let e = 0; e < edgeCount; e++) firstRetainer[edgeTargets[e]]++
   // Inclusive prefix sums: firstRetainer[o] = end of o's slots. Filling edges from the last one
   // backwards then decrements each entry down to its start, leaving slots in ascending edge order.
@@ -259,12 +303,6 @@ function buildRetainers (firstEdge, edgeTargets, nodeCount) {
     firstRetainer[o] = sum
   }
   firstRetainer[nodeCount] = edgeCount
-  for (let source = nodeCount - 1; source >= 0; source--) {
-    for (let e = firstEdge[source + 1] - 1, start = firstEdge[source]; e >= start; e--) {
-      const slot = --firstRetainer[edgeTargets[e]]
-      retainerEdges[slot] = e
-      retainerNodes[slot] = source
-    }
-  }
-  return { firstRetainer, retainerEdges, retainerNodes }
+  for (let e = edgeCount - 1; e >= 0; e--) retainerEdges[--firstRetainer[edgeTargets[e]]] = e
+  return { firstRetainer, retainerEdges }
 }

@@ -62,6 +62,22 @@ export class NodeLocations {
   }
 
   /**
+   * recordOf for ordinals asked in ascending order, in one pass over the sorted records instead of
+   * a bisection per node. Asking for a smaller ordinal than the previous one gives a wrong answer.
+   * @returns {(ordinal: number) => number}
+   */
+  ascendingRecordLookup () {
+    const sorted = this.#sorted
+    const ordinals = this.#recordOrdinals
+    let k = 0
+    return (ordinal) => {
+      while (k < sorted.length && ordinals[sorted[k]] <= ordinal) k++
+      // The last of several records of one node, as recordOf gives.
+      return k > 0 && ordinals[sorted[k - 1]] === ordinal ? sorted[k - 1] : -1
+    }
+  }
+
+  /**
    * Script id, line and column (0-based) of record `record`, straight from the columns.
    * @param {number} record
    * @returns {[scriptId: number, line: number, column: number]}

@@ -72,7 +72,7 @@ export class NodeView {
     const graph = this.graph
     for (let slot = graph.firstRetainer[this.ordinal], end = graph.firstRetainer[this.ordinal + 1]; slot < end; slot++) {
       const e = graph.retainerEdges[slot]
-      yield { edge: e, type: graph.edgeTypeName(e), name: graph.edgeName(e), node: graph.retainerNodes[slot] }
+      yield { edge: e, type: graph.edgeTypeName(e), name: graph.edgeName(e), node: graph.edgeSource(e) }
     }
   }
 }

@@ -12,9 +12,9 @@ import {
 // bodies are copied raw into a StringTable. Only the small `snapshot` header goes through JSON.parse.
 //
 //   { "snapshot": {...}  -> captured, JSON.parse, readHeader -> columns allocated from the counts
-//     "nodes":     [...]  -> integer scanner -> #takeNodes   (row fields routed by meta name)
-//     "edges":     [...]  -> integer scanner -> #takeEdges
-//     "locations": [...]  -> integer scanner -> #takeLocations
+//     "nodes":     [...]  -> integer scanner -> #fastNodes (whole rows) | #putNode (row fields routed by meta name)
+//     "edges":     [...]  -> integer scanner -> #fastEdges (whole rows) | #putEdge
+//     "locations": [...]  -> integer scanner -> #putLocation
 //     "strings":   [...]  -> string scanner  -> StringTable bytes + starts
 //     anything else       -> skipped (trace_tree is nested JSON)
 //   }
@@ -56,21 +56,14 @@ const CLOSE_BRACE = 0x7d
 const OPEN_BRACKET = 0x5b
 const CLOSE_BRACKET = 0x5d
 
-const BATCH = 1 << 16
+// The fast row loops start a row only this far before the chunk's end, so that a row (at most ~120
+// bytes in V8's output) never runs past it; the general path takes the last rows of each chunk.
+const FAST_MARGIN = 1024
 const MAX_HEADER_BYTES = 1 << 20
 const MAX_UINT32 = 0xffffffff
 
 /** @param {number} c */
 const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
-
-/** Thrown by the column writers; the parser turns it into a SnapshotFormatError with the byte offset. */
-class RowError extends Error {
-  /** @param {string} message @param {number} batchIndex */
-  constructor (message, batchIndex) {
-    super(message)
-    this.batchIndex = batchIndex
-  }
-}
 
 export class SnapshotParser {
   #label
@@ -97,10 +90,10 @@ export class SnapshotParser {
   #intState = INT_FIRST
   #value = 0
   #inNumber = false
-  #batch = new Float64Array(BATCH)
-  // Where each batched integer ends (absolute byte offset), to point errors at the exact value.
-  #batchEnds = new Float64Array(BATCH)
-  #batchCount = 0
+  // Where the current number starts (absolute byte offset), to point errors at it.
+  #numberStart = 0
+  /** @type {Float64Array} one row's values in the fast loops (node_fields or edge_fields long) */
+  #rowValues = new Float64Array(0)
   #arrayStart = 0
 
   // STRINGS
@@ -306,7 +299,6 @@ export class SnapshotParser {
         this.#intState = INT_FIRST
         this.#value = 0
         this.#inNumber = false
-        this.#batchCount = 0
         this.#array = key === 'nodes' ? ARRAY_NODES : key === 'edges' ? ARRAY_EDGES : ARRAY_LOCATIONS
       }
       return i + 1
@@ -397,6 +389,7 @@ export class SnapshotParser {
       this.#edgeTypes = new Uint8Array(edgeCount)
       this.#edgeNames = new Uint32Array(edgeCount)
       this.#edgeTargets = new Uint32Array(edgeCount)
+      this.#rowValues = new Float64Array(Math.max(nodeFieldCount, edgeFieldCount))
     } catch (error) {
       throw new SnapshotFormatError(`cannot allocate ${nodeCount} nodes and ${edgeCount} edges (${/** @type {Error} */ (error).message})`, { file: this.#label, offset, cause: error })
     }
@@ -404,55 +397,50 @@ export class SnapshotParser {
   }
 
   /**
-   * The `nodes`, `edges` and `locations` arrays: non-negative decimal integers, straight from bytes.
+   * The `nodes`, `edges` and `locations` arrays: non-negative decimal integers, straight from bytes
+   * into their columns. Whole rows go through a fast loop (#fastNodes, #fastEdges); the bytes it
+   * cannot take (a row near the end of the chunk, the closing bracket, anything unusual) go through
+   * the general one, a value at a time, which also gives the exact error.
    * @param {Buffer} buf
    * @param {number} i
    */
   #scanIntegers (buf, i) {
     const length = buf.length
-    const batch = this.#batch
-    const batchEnds = this.#batchEnds
-    const base = this.#offset
-    let count = this.#batchCount
-    let value = this.#value
-    let inNumber = this.#inNumber
-    let next = this.#intState
+    const fastEnd = length - FAST_MARGIN
+    const array = this.#array
     while (i < length) {
+      if (i < fastEnd && this.#field === 0 && !this.#inNumber) {
+        if (array === ARRAY_NODES) i = this.#fastNodes(buf, i, fastEnd)
+        else if (array === ARRAY_EDGES) i = this.#fastEdges(buf, i, fastEnd)
+      }
       let c = buf[i]
       if (c <= 0x39 && c >= 0x30) {
-        if (!inNumber) {
-          if (next === INT_AFTER) break
-          inNumber = true
+        if (!this.#inNumber) {
+          if (this.#intState === INT_AFTER) break
+          this.#inNumber = true
+          this.#numberStart = this.#offset + i
         }
-        // The digits of one number in a tight loop; a number may continue in the next chunk.
+        let value = this.#value
         do {
           value = value * 10 + (c - 0x30)
           if (++i === length) break
           c = buf[i]
         } while (c <= 0x39 && c >= 0x30)
+        this.#value = value
+        // The number may continue in the next chunk.
         if (i === length) break
       }
-      // A number ends here (also one carried over from the previous chunk).
-      if (inNumber) {
-        batchEnds[count] = base + i
-        batch[count++] = value
-        value = 0
-        inNumber = false
-        next = INT_AFTER
-        if (count === BATCH) {
-          this.#take(batch, count)
-          count = 0
-        }
-      }
-      if (c === COMMA) {
-        if (next !== INT_AFTER) break
-        next = INT_NEXT
-      } else if (c === CLOSE_BRACKET) {
-        if (next === INT_NEXT) break
-        this.#take(batch, count)
-        this.#batchCount = 0
+      if (this.#inNumber) {
+        this.#put(this.#value, this.#numberStart)
         this.#value = 0
         this.#inNumber = false
+        this.#intState = INT_AFTER
+      }
+      if (c === COMMA) {
+        if (this.#intState !== INT_AFTER) break
+        this.#intState = INT_NEXT
+      } else if (c === CLOSE_BRACKET) {
+        if (this.#intState === INT_NEXT) break
         this.#endIntegers(this.#offset + i)
         this.#state = AFTER_VALUE
         return i + 1
@@ -468,208 +456,397 @@ export class SnapshotParser {
         : 'invalid JSON in an integer array'
       throw this.#fail(`${what} in "${this.#key}", got ${printable(c)}`, this.#offset + i)
     }
-    this.#take(batch, count)
-    this.#batchCount = 0
-    this.#value = value
-    this.#inNumber = inNumber
-    this.#intState = next
     return i
   }
 
   /**
-   * Routes a batch of integers to the columns of the current array.
-   * @param {Float64Array} batch
-   * @param {number} count
+   * Whole `nodes` rows from byte `i` while rows start before `end`; stops, before the row, at
+   * anything that is not `[space] , digits` per field or a value the general path must judge.
+   * @param {Buffer} buf
+   * @param {number} i a row boundary
+   * @param {number} end
+   * @returns {number} the next row boundary
    */
-  #take (batch, count) {
-    if (count === 0) return
-    try {
-      if (this.#array === ARRAY_NODES) this.#takeNodes(batch, count)
-      else if (this.#array === ARRAY_EDGES) this.#takeEdges(batch, count)
-      else this.#takeLocations(batch, count)
-    } catch (error) {
-      if (!(error instanceof RowError)) throw error
-      const k = error.batchIndex
-      throw this.#fail(error.message, this.#batchEnds[k] - String(batch[k]).length)
-    }
-  }
-
-  /** @param {Float64Array} batch @param {number} count */
-  #takeNodes (batch, count) {
+  #fastNodes (buf, i, end) {
     const header = /** @type {SnapshotHeader} */ (this.#header)
-    const codes = header.nodeFieldCodes
     const fieldCount = header.nodeFieldCount
     const nodeCount = header.nodeCount
+    const edgeCount = header.edgeCount
     const typeCount = header.nodeTypeNames.length
+    const { typeAt, nameAt, idAt, selfAt, edgeCountAt, detachedAt } = header.nodeFieldAt
     const nodeTypes = this.#nodeTypes
     const nodeNames = this.#nodeNames
     const nodeIds = this.#nodeIds
     const selfSizes = this.#selfSizes
     const detachedness = this.#detachedness
     const firstEdge = this.#firstEdge
-    let field = this.#field
+    const values = this.#rowValues
     let row = this.#row
     let maxName = this.#maxNodeName
-    let k = 0
-    // Whole rows in one step (the common case): no per-value dispatch.
-    const { typeAt, nameAt, idAt, selfAt, edgeCountAt, detachedAt } = header.nodeFieldAt
-    if (field === 0) {
-      const edgeCount = header.edgeCount
-      for (; k + fieldCount <= count && row < nodeCount; k += fieldCount, row++) {
-        const type = batch[k + typeAt]
-        const name = batch[k + nameAt]
-        const id = batch[k + idAt]
-        const end = firstEdge[row] + batch[k + edgeCountAt]
-        if (type >= typeCount || name > MAX_UINT32 || id > MAX_UINT32 || end > edgeCount) break
+    // No comma before the array's first row, nor after one the general path has consumed.
+    let first = this.#intState === INT_AFTER ? 0 : 1
+    const startRow = row
+    let edgeEnd = firstEdge[row]
+    if (fieldCount === 7 && typeAt === 0 && nameAt === 1 && idAt === 2 && selfAt === 3 && edgeCountAt === 4 && detachedAt === 6) {
+      // Node 20's layout, unrolled: type,name,id,self_size,edge_count,trace_node_id,detachedness.
+      while (i < end && row < nodeCount) {
+        let p = i
+        let c = buf[p]
+        if (first === 0) {
+          if (c !== COMMA) {
+            while (c === 0x0a || c === 0x20 || c === 0x0d || c === 0x09) c = buf[++p]
+            if (c !== COMMA) break
+          }
+          c = buf[++p]
+        }
+        if (c > 0x39 || c < 0x30) break
+        let type = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          type = type * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let name = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          name = name * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let id = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          id = id * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let self = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          self = self * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let edges = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          edges = edges * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let trace = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          trace = trace * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let detached = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          detached = detached * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        const rowEnd = edgeEnd + edges
+        if (type >= typeCount || name > MAX_UINT32 || id > MAX_UINT32 || rowEnd > edgeCount) break
         nodeTypes[row] = type
         nodeNames[row] = name
         if (name > maxName) maxName = name
         nodeIds[row] = id
-        selfSizes[row] = batch[k + selfAt]
-        firstEdge[row + 1] = end
-        if (detachedAt >= 0) detachedness[row] = Math.min(batch[k + detachedAt], 255)
+        selfSizes[row] = self
+        detachedness[row] = detached > 255 ? 255 : detached
+        firstEdge[++row] = rowEnd
+        edgeEnd = rowEnd
+        first = 0
+        i = p
       }
-    }
-    for (; k < count; k++) {
-      const value = batch[k]
-      if (row >= nodeCount) throw new RowError(`"nodes" has more than node_count (${nodeCount}) rows`, k)
-      switch (codes[field]) {
-        case NODE_TYPE:
-          if (value >= typeCount) throw new RowError(`node type ${value} is not in meta.node_types (${typeCount} types)`, k)
-          nodeTypes[row] = value
-          break
-        case NODE_NAME:
-          if (value > MAX_UINT32) throw new RowError(`node name ${value} is not a string index`, k)
-          nodeNames[row] = value
-          if (value > maxName) maxName = value
-          break
-        case NODE_ID:
-          if (value > MAX_UINT32) throw new RowError(`node id ${value} does not fit 32 bits`, k)
-          nodeIds[row] = value
-          break
-        case NODE_SELF_SIZE:
-          selfSizes[row] = value
-          break
-        case NODE_EDGE_COUNT: {
-          const end = firstEdge[row] + value
-          if (end > header.edgeCount) throw new RowError(`the nodes' edge counts add up to more than edge_count (${header.edgeCount})`, k)
-          firstEdge[row + 1] = end
-          break
+    } else {
+      while (i < end && row < nodeCount) {
+        let p = i
+        let f = 0
+        for (; f < fieldCount; f++) {
+          let c = buf[p]
+          if (first === 0) {
+            if (c !== COMMA) {
+              while (c === 0x0a || c === 0x20 || c === 0x0d || c === 0x09) c = buf[++p]
+              if (c !== COMMA) break
+            }
+            c = buf[++p]
+          }
+          first = 0
+          if (c > 0x39 || c < 0x30) break
+          let value = c - 0x30
+          c = buf[++p]
+          while (c <= 0x39 && c >= 0x30) {
+            value = value * 10 + (c - 0x30)
+            c = buf[++p]
+          }
+          values[f] = value
         }
-        case NODE_DETACHEDNESS:
-          detachedness[row] = value > 255 ? 255 : value
-          break
-      }
-      if (++field === fieldCount) {
-        field = 0
-        row++
+        const type = values[typeAt]
+        const name = values[nameAt]
+        const id = values[idAt]
+        const rowEnd = edgeEnd + values[edgeCountAt]
+        if (f < fieldCount || type >= typeCount || name > MAX_UINT32 || id > MAX_UINT32 || rowEnd > edgeCount) break
+        nodeTypes[row] = type
+        nodeNames[row] = name
+        if (name > maxName) maxName = name
+        nodeIds[row] = id
+        selfSizes[row] = values[selfAt]
+        if (detachedAt >= 0) detachedness[row] = Math.min(values[detachedAt], 255)
+        firstEdge[++row] = rowEnd
+        edgeEnd = rowEnd
+        i = p
       }
     }
-    this.#field = field
+    if (row > startRow) this.#intState = INT_AFTER
     this.#row = row
     this.#maxNodeName = maxName
+    return i
   }
 
-  /** @param {Float64Array} batch @param {number} count */
-  #takeEdges (batch, count) {
+  /**
+   * Whole `edges` rows, as #fastNodes does for nodes.
+   * @param {Buffer} buf
+   * @param {number} i a row boundary
+   * @param {number} end
+   * @returns {number} the next row boundary
+   */
+  #fastEdges (buf, i, end) {
     const header = /** @type {SnapshotHeader} */ (this.#header)
-    const codes = header.edgeFieldCodes
     const fieldCount = header.edgeFieldCount
     const edgeCount = header.edgeCount
     const nodeFieldCount = header.nodeFieldCount
     const nodeIndexLimit = header.nodeCount * nodeFieldCount
     const typeCount = header.edgeTypeNames.length
     const numericName = header.numericEdgeName
+    const { typeAt, nameAt, toAt } = header.edgeFieldAt
     const edgeTypes = this.#edgeTypes
     const edgeNames = this.#edgeNames
     const edgeTargets = this.#edgeTargets
-    let field = this.#field
+    const values = this.#rowValues
     let row = this.#row
     let maxName = this.#maxEdgeName
-    let k = 0
-    const { typeAt, nameAt, toAt } = header.edgeFieldAt
-    if (field === 0) {
-      for (; k + fieldCount <= count && row < edgeCount; k += fieldCount, row++) {
-        const type = batch[k + typeAt]
-        const name = batch[k + nameAt]
-        const to = batch[k + toAt]
-        const target = Math.floor(to / nodeFieldCount)
-        if (type >= typeCount || name > MAX_UINT32 || to >= nodeIndexLimit || target * nodeFieldCount !== to) break
+    let first = this.#intState === INT_AFTER ? 0 : 1
+    const startRow = row
+    if (fieldCount === 3 && typeAt === 0 && nameAt === 1 && toAt === 2) {
+      // V8's layout, unrolled: type,name,to_node with the values in locals.
+      while (i < end && row < edgeCount) {
+        let p = i
+        let c = buf[p]
+        if (first === 0) {
+          if (c !== COMMA) {
+            while (c === 0x0a || c === 0x20 || c === 0x0d || c === 0x09) c = buf[++p]
+            if (c !== COMMA) break
+          }
+          c = buf[++p]
+        }
+        if (c > 0x39 || c < 0x30) break
+        let type = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          type = type * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let name = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          name = name * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        if (c !== COMMA) break
+        c = buf[++p]
+        if (c > 0x39 || c < 0x30) break
+        let to = c - 0x30
+        c = buf[++p]
+        while (c <= 0x39 && c >= 0x30) {
+          to = to * 10 + (c - 0x30)
+          c = buf[++p]
+        }
+        const target = to / nodeFieldCount
+        if (type >= typeCount || name > MAX_UINT32 || to >= nodeIndexLimit || target !== Math.floor(target)) break
+        edgeTypes[row] = type
+        edgeNames[row] = name
+        edgeTargets[row] = target
+        if (name > maxName && numericName[type] === 0) maxName = name
+        row++
+        first = 0
+        i = p
+      }
+    } else {
+      while (i < end && row < edgeCount) {
+        let p = i
+        let f = 0
+        for (; f < fieldCount; f++) {
+          let c = buf[p]
+          if (first === 0) {
+            if (c !== COMMA) {
+              while (c === 0x0a || c === 0x20 || c === 0x0d || c === 0x09) c = buf[++p]
+              if (c !== COMMA) break
+            }
+            c = buf[++p]
+          }
+          first = 0
+          if (c > 0x39 || c < 0x30) break
+          let value = c - 0x30
+          c = buf[++p]
+          while (c <= 0x39 && c >= 0x30) {
+            value = value * 10 + (c - 0x30)
+            c = buf[++p]
+          }
+          values[f] = value
+        }
+        const type = values[typeAt]
+        const name = values[nameAt]
+        const to = values[toAt]
+        const target = to / nodeFieldCount
+        if (f < fieldCount || type >= typeCount || name > MAX_UINT32 || to >= nodeIndexLimit || target !== Math.floor(target)) break
         edgeTypes[row] = type
         edgeNames[row] = name
         edgeTargets[row] = target
         if (numericName[type] === 0 && name > maxName) maxName = name
-      }
-    }
-    for (; k < count; k++) {
-      const value = batch[k]
-      if (row >= edgeCount) throw new RowError(`"edges" has more than edge_count (${edgeCount}) rows`, k)
-      switch (codes[field]) {
-        case EDGE_TYPE:
-          if (value >= typeCount) throw new RowError(`edge type ${value} is not in meta.edge_types (${typeCount} types)`, k)
-          edgeTypes[row] = value
-          break
-        case EDGE_NAME:
-          if (value > MAX_UINT32) throw new RowError(`edge name_or_index ${value} does not fit 32 bits`, k)
-          edgeNames[row] = value
-          break
-        case EDGE_TO_NODE:
-          if (value >= nodeIndexLimit || value % nodeFieldCount !== 0) {
-            throw new RowError(`edge ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, k)
-          }
-          edgeTargets[row] = value / nodeFieldCount
-          break
-      }
-      if (++field === fieldCount) {
-        // The name's meaning depends on the type, which may come later in the row.
-        if (numericName[edgeTypes[row]] === 0 && edgeNames[row] > maxName) maxName = edgeNames[row]
-        field = 0
         row++
+        i = p
       }
     }
-    this.#field = field
+    if (row > startRow) this.#intState = INT_AFTER
     this.#row = row
     this.#maxEdgeName = maxName
+    return i
   }
 
-  /** @param {Float64Array} batch @param {number} count */
-  #takeLocations (batch, count) {
+  /**
+   * One value of the current array into its column (the general path).
+   * @param {number} value
+   * @param {number} start byte offset of the value, for errors
+   */
+  #put (value, start) {
+    if (this.#array === ARRAY_NODES) this.#putNode(value, start)
+    else if (this.#array === ARRAY_EDGES) this.#putEdge(value, start)
+    else this.#putLocation(value, start)
+  }
+
+  /** @param {number} value @param {number} start */
+  #putNode (value, start) {
     const header = /** @type {SnapshotHeader} */ (this.#header)
-    const codes = header.locationFieldCodes
-    const fieldCount = header.locationFieldCount
-    const nodeFieldCount = header.nodeFieldCount
-    const nodeIndexLimit = header.nodeCount * nodeFieldCount
-    let field = this.#field
-    let row = this.#row
-    const needed = (row + Math.ceil(count / fieldCount) + 1) * 4
-    if (needed > this.#locations.length) {
-      const grown = new Uint32Array(Math.max(needed, this.#locations.length * 2, 4096))
+    const row = this.#row
+    const nodeCount = header.nodeCount
+    if (row >= nodeCount) throw this.#fail(`"nodes" has more than node_count (${nodeCount}) rows`, start)
+    switch (header.nodeFieldCodes[this.#field]) {
+      case NODE_TYPE: {
+        const typeCount = header.nodeTypeNames.length
+        if (value >= typeCount) throw this.#fail(`node type ${value} is not in meta.node_types (${typeCount} types)`, start)
+        this.#nodeTypes[row] = value
+        break
+      }
+      case NODE_NAME:
+        if (value > MAX_UINT32) throw this.#fail(`node name ${value} is not a string index`, start)
+        this.#nodeNames[row] = value
+        if (value > this.#maxNodeName) this.#maxNodeName = value
+        break
+      case NODE_ID:
+        if (value > MAX_UINT32) throw this.#fail(`node id ${value} does not fit 32 bits`, start)
+        this.#nodeIds[row] = value
+        break
+      case NODE_SELF_SIZE:
+        this.#selfSizes[row] = value
+        break
+      case NODE_EDGE_COUNT: {
+        const end = this.#firstEdge[row] + value
+        if (end > header.edgeCount) throw this.#fail(`the nodes' edge counts add up to more than edge_count (${header.edgeCount})`, start)
+        this.#firstEdge[row + 1] = end
+        break
+      }
+      case NODE_DETACHEDNESS:
+        this.#detachedness[row] = value > 255 ? 255 : value
+        break
+    }
+    if (++this.#field === header.nodeFieldCount) {
+      this.#field = 0
+      this.#row = row + 1
+    }
+  }
+
+  /** @param {number} value @param {number} start */
+  #putEdge (value, start) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const row = this.#row
+    const edgeCount = header.edgeCount
+    if (row >= edgeCount) throw this.#fail(`"edges" has more than edge_count (${edgeCount}) rows`, start)
+    switch (header.edgeFieldCodes[this.#field]) {
+      case EDGE_TYPE: {
+        const typeCount = header.edgeTypeNames.length
+        if (value >= typeCount) throw this.#fail(`edge type ${value} is not in meta.edge_types (${typeCount} types)`, start)
+        this.#edgeTypes[row] = value
+        break
+      }
+      case EDGE_NAME:
+        if (value > MAX_UINT32) throw this.#fail(`edge name_or_index ${value} does not fit 32 bits`, start)
+        this.#edgeNames[row] = value
+        break
+      case EDGE_TO_NODE: {
+        const nodeFieldCount = header.nodeFieldCount
+        if (value >= header.nodeCount * nodeFieldCount || value % nodeFieldCount !== 0) {
+          throw this.#fail(`edge ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, start)
+        }
+        this.#edgeTargets[row] = value / nodeFieldCount
+        break
+      }
+    }
+    if (++this.#field === header.edgeFieldCount) {
+      // The name's meaning depends on the type, which may come later in the row.
+      const name = this.#edgeNames[row]
+      if (header.numericEdgeName[this.#edgeTypes[row]] === 0 && name > this.#maxEdgeName) this.#maxEdgeName = name
+      this.#field = 0
+      this.#row = row + 1
+    }
+  }
+
+  /** @param {number} value @param {number} start */
+  #putLocation (value, start) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    const row = this.#row
+    if (value > MAX_UINT32) throw this.#fail(`location value ${value} does not fit 32 bits`, start)
+    if ((row + 1) * 4 > this.#locations.length) {
+      const grown = new Uint32Array(Math.max(this.#locations.length * 2, 4096))
       grown.set(this.#locations)
       this.#locations = grown
     }
     const locations = this.#locations
-    for (let k = 0; k < count; k++) {
-      const value = batch[k]
-      if (value > MAX_UINT32) throw new RowError(`location value ${value} does not fit 32 bits`, k)
-      switch (codes[field]) {
-        case LOCATION_OBJECT:
-          if (value >= nodeIndexLimit || value % nodeFieldCount !== 0) {
-            throw new RowError(`location ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, k)
-          }
-          locations[row * 4] = value / nodeFieldCount
-          break
-        case LOCATION_SCRIPT: locations[row * 4 + 1] = value; break
-        case LOCATION_LINE: locations[row * 4 + 2] = value; break
-        case LOCATION_COLUMN: locations[row * 4 + 3] = value; break
+    switch (header.locationFieldCodes[this.#field]) {
+      case LOCATION_OBJECT: {
+        const nodeFieldCount = header.nodeFieldCount
+        if (value >= header.nodeCount * nodeFieldCount || value % nodeFieldCount !== 0) {
+          throw this.#fail(`location ${row} points to node index ${value}, which is not one of the ${header.nodeCount} nodes`, start)
+        }
+        locations[row * 4] = value / nodeFieldCount
+        break
       }
-      if (++field === fieldCount) {
-        field = 0
-        row++
-      }
+      case LOCATION_SCRIPT: locations[row * 4 + 1] = value; break
+      case LOCATION_LINE: locations[row * 4 + 2] = value; break
+      case LOCATION_COLUMN: locations[row * 4 + 3] = value; break
     }
-    this.#field = field
-    this.#row = row
-    this.#locationRows = row
+    if (++this.#field === header.locationFieldCount) {
+      this.#field = 0
+      this.#row = row + 1
+      this.#locationRows = row + 1
+    }
   }
 
   /** @param {number} offset */

@@ -10,7 +10,7 @@ const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => par
 
 test('retainers are the edges sorted by target, each once, with their source', async (t) => {
   const graph = await graphPromise
-  const { nodeCount, edgeCount, firstEdge, edgeTargets, firstRetainer, retainerEdges, retainerNodes } = graph
+  const { nodeCount, edgeCount, firstEdge, edgeTargets, firstRetainer, retainerEdges } = graph
   t.is(firstRetainer[0], 0)
   t.is(firstRetainer[nodeCount], edgeCount)
   const seen = new Uint8Array(edgeCount)
@@ -19,7 +19,7 @@ test('retainers are the edges sorted by target, each once, with their source', a
     let previous = -1
     for (let slot = firstRetainer[target]; slot < firstRetainer[target + 1]; slot++) {
       const e = retainerEdges[slot]
-      const source = retainerNodes[slot]
+      const source = graph.retainerSource(slot)
       const ok = edgeTargets[e] === target && e >= firstEdge[source] && e < firstEdge[source + 1] && e > previous && !seen[e]
       if (!ok) bad++
       seen[e] = 1
@@ -28,6 +28,20 @@ test('retainers are the edges sorted by target, each once, with their source', a
   }
   t.is(bad, 0, `${bad} retainer slots disagree with the forward edges`)
   t.is(seen.reduce((sum, bit) => sum + bit, 0), edgeCount, 'every edge appears as a retainer')
+})
+
+test('retainerNodes, built on first use, holds each slot\'s source', async (t) => {
+  const graph = await graphPromise
+  const { retainerNodes, firstEdge, retainerEdges } = graph
+  t.is(retainerNodes.length, graph.edgeCount)
+  let bad = 0
+  for (let slot = 0; slot < retainerNodes.length; slot++) {
+    const e = retainerEdges[slot]
+    const source = retainerNodes[slot]
+    if (e < firstEdge[source] || e >= firstEdge[source + 1] || graph.retainerSource(slot) !== source) bad++
+  }
+  t.is(bad, 0)
+  t.is(graph.retainerNodes, retainerNodes, 'built once')
 })
 
 test('edgeSource finds the owner of every edge', async (t) => {

@@ -104,6 +104,33 @@ test('progress reports bytes read up to the file size', async (t) => {
   t.is(total, (await readFile(mixed)).length)
 })
 
+test('fields in another order than V8 writes them parse to the same columns', async (t) => {
+  const original = await parseSnapshot(mixed)
+  const json = JSON.parse(await readFile(mixed, 'latin1'))
+  const meta = json.snapshot.meta
+  /** @param {number[]} rows @param {string[]} from @param {string[]} to */
+  const reorder = (rows, from, to) => {
+    const width = from.length
+    const out = new Array(rows.length)
+    for (let b = 0; b < rows.length; b += width) {
+      for (let f = 0; f < width; f++) out[b + f] = rows[b + from.indexOf(to[f])]
+    }
+    return out
+  }
+  // The type stays first: its enum is node_types[0] / edge_types[0].
+  const nodeFields = ['type', 'id', 'detachedness', 'edge_count', 'name', 'trace_node_id', 'self_size']
+  const edgeFields = ['type', 'to_node', 'name_or_index']
+  json.nodes = reorder(json.nodes, meta.node_fields, nodeFields)
+  json.edges = reorder(json.edges, meta.edge_fields, edgeFields)
+  json.snapshot.meta = { ...meta, node_fields: nodeFields, edge_fields: edgeFields, node_types: reorder(meta.node_types, meta.node_fields, nodeFields), edge_types: reorder(meta.edge_types, meta.edge_fields, edgeFields) }
+  const file = join(scratch, 'reordered.heapsnapshot')
+  await writeFile(file, JSON.stringify(json))
+  const data = await parseSnapshot(file)
+  for (const column of /** @type {const} */ (['nodeTypes', 'nodeNames', 'nodeIds', 'selfSizes', 'detachedness', 'firstEdge', 'edgeTypes', 'edgeNames', 'edgeTargets'])) {
+    t.deepEqual(data[column], original[column], column)
+  }
+})
+
 test('self sizes past 2^32 stay exact', async (t) => {
   const text = await readFile(mixed, 'latin1')
   const json = JSON.parse(text)
