@@ -15,6 +15,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 import { OUT_DIR, SIZES, formatMB, generateSnapshots } from './generate.js'
 import { extractNotes, renderBenchmarks } from './render-benchmarks.js'
+import { extractSections } from './doc-sections.js'
 
 const CONTENDER_SCRIPT = fileURLToPath(new URL('contender.js', import.meta.url))
 const RESULTS = join(OUT_DIR, 'results.json')
@@ -70,8 +71,11 @@ const { values } = parseArgs({
 
 if (!values.render) await runBenchmarks()
 const results = readResults()
-const notes = extractNotes(existsSync(DOC) ? readFileSync(DOC, 'utf8') : undefined)
-writeFileSync(DOC, renderBenchmarks(results, { heapLimitMb: HEAP_LIMIT_MB, notes }))
+const previous = existsSync(DOC) ? readFileSync(DOC, 'utf8') : undefined
+const notes = extractNotes(previous)
+// Sections other bench scripts generate (bench:agent) are carried over as they are.
+const sections = extractSections(previous)
+writeFileSync(DOC, renderBenchmarks(results, { heapLimitMb: HEAP_LIMIT_MB, notes }) + (sections ? `\n${sections}` : ''))
 console.log(`wrote ${DOC}`)
 
 async function runBenchmarks () {

@@ -4,6 +4,8 @@ import { hideBin } from 'yargs/helpers'
 import { reportError, UsageError } from './output.js'
 import * as inspect from './commands/inspect.js'
 import * as diff from './commands/diff.js'
+import * as capture from './commands/capture.js'
+import * as soak from './commands/soak.js'
 
 const argv = hideBin(process.argv)
 const debug = argv.includes('--debug')
@@ -13,6 +15,8 @@ const cli = yargs(argv)
   .usage('$0 <a.heapsnapshot> <b.heapsnapshot> [c.heapsnapshot]\n$0 <command> [options]')
   .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (inspect)))
   .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (diff)))
+  .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (capture)))
+  .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (soak)))
   .option('debug', { type: 'boolean', describe: 'Print stack traces of errors', global: true })
   .demandCommand(1, 'Give two or three snapshots to diff, or a command.')
   .strict()

@@ -71,6 +71,15 @@ export class CaptureError extends LeakdiffError {
   }
 }
 
+/** `leakdiff soak` could not run its service to the end: it did not start, answer or stay up. */
+export class SoakError extends LeakdiffError {
+  /** @param {string} message @param {{cause?: unknown}} [options] */
+  constructor (message, { cause } = {}) {
+    super(message, { code: 'LEAKDIFF_SOAK', cause })
+    this.name = 'SoakError'
+  }
+}
+
 /** A leak assertion failed; the message is the text report. */
 export class LeakAssertionError extends LeakdiffError {
   /**

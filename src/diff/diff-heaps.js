@@ -1,6 +1,6 @@
 import { SnapshotMismatchError, InvalidArgumentError } from '../errors.js'
 import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
-import { findGrowthGroups } from './growth-groups.js'
+import { findGrowthGroups, isLarge } from './growth-groups.js'
 import { compareIds, ordinalsById } from './match-ids.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -59,9 +59,12 @@ export function diffHeaps (analyses, options = {}) {
  * comparison, where objects cannot be matched).
  * @param {HeapAnalysis[]} analyses two or three, oldest first
  * @param {Partial<GrowthThresholds & {minIdAgreement: number}>} [options]
+ * @param {{differentProcesses?: string | null}} [known] what is known from outside the heaps:
+ *   differentProcesses says why the snapshots come from different processes (the agent's
+ *   sidecars name two pids, say); the comparison is then by class totals whatever the ids say
  * @returns {{result: DiffResult, detail: DiffDetail | null}}
  */
-export function diffHeapsWithDetail (analyses, options = {}) {
+export function diffHeapsWithDetail (analyses, options = {}, { differentProcesses = null } = {}) {
   if (analyses.length < 2 || analyses.length > 3) {
     throw new InvalidArgumentError(`Expected 2 or 3 analysed snapshots, got ${analyses.length}`)
   }
@@ -86,8 +89,13 @@ export function diffHeapsWithDetail (analyses, options = {}) {
     idAgreement.push(compareIds(a, b, ordinalsById(a.nodeIds), ordinalsById(b.nodeIds)).ratio)
   }
   const worst = Math.min(...idAgreement)
-  if (worst < settings.minIdAgreement) {
-    warnings.push(`only ${(worst * 100).toFixed(0)}% of the shared object ids name the same object: these snapshots do not come from one process, so only class totals are compared`)
+  if (worst < settings.minIdAgreement || differentProcesses !== null) {
+    if (differentProcesses !== null) {
+      warnings.push(`the snapshots' sidecars name different processes (${differentProcesses}), so only class totals are compared`)
+      if (worst >= settings.minIdAgreement) warnings.push(`${(worst * 100).toFixed(0)}% of the shared object ids name the same object, as in one process; the sidecars may belong to other snapshots`)
+    } else {
+      warnings.push(`only ${(worst * 100).toFixed(0)}% of the shared object ids name the same object: these snapshots do not come from one process, so only class totals are compared`)
+    }
     /** @type {DiffResult} */
     const result = {
       comparison: 'aggregates',
@@ -139,20 +147,30 @@ function checkTimeOrder (analyses) {
  * @param {GrowthGroup[]} groups
  * @param {GrowthThresholds} settings
  * @param {number} snapshotCount
- * @returns {{verdict: 'leak' | 'clean', reason: string}}
+ * @returns {{verdict: 'leak' | 'clean' | 'inconclusive', reason: string}}
  */
 function judge (leaking, groups, settings, snapshotCount) {
   if (leaking.length > 0) {
     const top = leaking[0]
-    const steps = snapshotCount === 3 ? ', and still growing in the last step' : ' (with two snapshots a one-time initialisation looks the same: take a third to confirm)'
+    const steps = snapshotCount === 3
+      ? ', and still growing in the last step'
+      : `, as ${top.entryClass?.count} new ${top.entryClass?.name} entries of a container that existed before (a cache filled once looks the same: a third snapshot confirms)`
     return {
       verdict: 'leak',
       reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes)${steps}`
     }
   }
-  const big = groups.filter((g) => g.leakedBytes >= settings.minBytes && g.leakedObjects >= settings.minObjects)
+  const big = groups.filter((g) => isLarge(g, settings))
   if (big.length > 0 && snapshotCount === 3) {
     return { verdict: 'clean', reason: `${big.length} owner group${big.length === 1 ? '' : 's'} grew once but not in the last step (one-time initialisation, not a leak)` }
+  }
+  const grown = big.filter((g) => g.retainedAfter > g.retainedBefore)
+  if (grown.length > 0) {
+    const top = grown[0]
+    return {
+      verdict: 'inconclusive',
+      reason: `${grown.length} owner group${grown.length === 1 ? '' : 's'} grew, the largest ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes), but not by adding many entries of one class to a container that existed before, as leaks grow: a one-time initialisation looks like this. Take a third snapshot later to tell`
+    }
   }
   return { verdict: 'clean', reason: `no owner kept at least ${settings.minObjects} new objects and ${settings.minBytes} bytes alive` }
 }

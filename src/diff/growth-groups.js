@@ -17,6 +17,10 @@ import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
  * @property {number | null} retainedMiddle  in the middle snapshot (null with two)
  * @property {number} retainedAfter    in the last snapshot
  * @property {Array<{name: string, count: number, size: number}>} classes  leaked objects by class, largest first
+ * @property {number} entries          new objects held as entries of the owners themselves: their
+ *                                     elements, table slots or properties, directly or through the
+ *                                     owner's backing store (what accumulation adds)
+ * @property {{name: string, count: number} | null} entryClass  the most common class among them
  * @property {boolean} leak            whether the group passes the thresholds
  */
 
@@ -25,6 +29,12 @@ import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
  * @property {number} minBytes       leaked bytes a group needs to count as a leak
  * @property {number} minObjects     leaked objects a group needs
  * @property {number} minContinued   with three snapshots: objects added in the last step, as a share of the leaked objects
+ *
+ * With two snapshots a group leaks only when its growth has the shape of accumulation: at least
+ * `minObjects` new entries of one class added to owners that already existed. A one-time
+ * initialisation creates its container anew (the owner is then the variable's scope, and the one
+ * new entry is the container), so it fails this test; what passes it may still be a cache warming
+ * up once, which only a third snapshot tells apart.
  */
 
 /** Owners grouped by path; the rest are too small to matter and cost a path walk each. */
@@ -76,7 +86,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number}>} */
   const byShape = new Map()
   for (const o of candidates) {
-    const path = retainerPath(last, o, { maxLength: PATH_LENGTH })
+    const path = retainerPath(last, o, { maxLength: PATH_LENGTH, readable: true })
     const shape = pathShape(path)
     const before = retainedOf(baseline, graph.nodeIds[o])
     const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
@@ -95,6 +105,8 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
         retainedMiddle: middle ? 0 : null,
         retainedAfter: 0,
         classes: [],
+        entries: 0,
+        entryClass: null,
         leak: false,
         ordinals: [],
         best: after - before
@@ -117,9 +129,9 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   }
 
   const groups = [...byShape.values()]
+  addTopClasses(last, ages, noise, owners, groups)
   for (const group of groups) group.leak = passes(group, thresholds)
   groups.sort((a, b) => Number(b.leak) - Number(a.leak) || (b.retainedAfter - b.retainedBefore) - (a.retainedAfter - a.retainedBefore) || b.leakedBytes - a.leakedBytes)
-  addTopClasses(last, ages, noise, owners, groups)
   return {
     groups: groups.map(({ ordinals, best, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
@@ -143,10 +155,29 @@ function pathShape (path) {
  * @param {GrowthThresholds} thresholds
  */
 function passes (group, { minBytes, minObjects, minContinued }) {
-  if (group.leakedBytes < minBytes || group.leakedObjects < minObjects) return false
-  if (group.retainedMiddle === null) return group.retainedAfter > group.retainedBefore
+  if (!isLarge(group, { minBytes, minObjects })) return false
+  if (group.retainedMiddle === null) return group.retainedAfter > group.retainedBefore && isAccumulation(group, minObjects)
   // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step.
   return group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) && group.retainedAfter > group.retainedMiddle
+}
+
+/**
+ * Whether a group's new objects reach both size thresholds.
+ * @param {GrowthGroup} group
+ * @param {{minBytes: number, minObjects: number}} thresholds
+ */
+export function isLarge (group, { minBytes, minObjects }) {
+  return group.leakedBytes >= minBytes && group.leakedObjects >= minObjects
+}
+
+/**
+ * Whether a group grew the way a leak grows between two snapshots: many new entries of one class
+ * in owners that existed before.
+ * @param {GrowthGroup} group
+ * @param {number} minObjects
+ */
+export function isAccumulation (group, minObjects) {
+  return group.entryClass !== null && group.entryClass.count >= Math.max(1, minObjects)
 }
 
 /**
@@ -185,7 +216,32 @@ function ownerOf (analysis, o) {
 }
 
 /**
- * Fills each group's `classes`: its leaked objects (and, with three snapshots, the recent ones) by class.
+ * Whether node `o` is an entry of its growth owner: referenced (not weakly) by the owner itself or
+ * by a backing store of it (an `array` or `hidden` node: elements, a hash table, a property
+ * dictionary) that the owner immediately dominates. Objects that only share a dominator with the
+ * owner, or hang below a container created since the baseline, are not entries.
+ * @param {HeapAnalysis['graph']} graph
+ * @param {Uint32Array} dominators
+ * @param {number} o
+ * @param {number} owner
+ * @param {number[]} storeTypes
+ */
+function isEntryOf (graph, dominators, o, owner, storeTypes) {
+  const { firstRetainer, retainerEdges, edgeTypes, nodeTypes } = graph
+  const weak = graph.edgeType.weak
+  for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
+    if (edgeTypes[retainerEdges[slot]] === weak) continue
+    const holder = graph.retainerSource(slot)
+    if (holder === owner) return true
+    if (storeTypes.includes(nodeTypes[holder]) && dominators[holder] === owner) return true
+  }
+  return false
+}
+
+/**
+ * Fills each group's `classes`: its leaked objects (and, with three snapshots, the recent ones) by
+ * class; and its `entries` and `entryClass`: those of them that are entries of their owner
+ * (isEntryOf).
  * @param {HeapAnalysis} last
  * @param {Uint8Array} ages
  * @param {Uint8Array} noise
@@ -197,17 +253,37 @@ function addTopClasses (last, ages, noise, owners, groups) {
   groups.forEach((group, g) => { for (const o of group.ordinals) groupOf[o] = g })
   /** @type {Array<Map<number, {count: number, size: number}>>} */
   const tallies = groups.map(() => new Map())
+  /** @type {Array<Map<number, number>>} */
+  const entryTallies = groups.map(() => new Map())
+  const { dominators, graph } = last
+  const { nodeTypes } = graph
+  const storeTypes = [graph.nodeType.array, graph.nodeType.hidden]
   for (let o = 0; o < groupOf.length; o++) {
-    const g = groupOf[owners[o]]
+    const owner = owners[o]
+    const g = groupOf[owner]
     if (g < 0 || noise[o] === 1 || !(last.shallowSizes[o] > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
     const c = last.classOf[o]
     let tally = tallies[g].get(c)
     if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))
     tally.count++
     tally.size += last.shallowSizes[o]
+    if (!storeTypes.includes(nodeTypes[o]) && isEntryOf(graph, dominators, o, owner, storeTypes)) {
+      entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
+    }
   }
   groups.forEach((group, g) => {
     group.classes = [...tallies[g]].sort((a, b) => b[1].size - a[1].size).slice(0, TOP_CLASSES)
       .map(([c, { count, size }]) => ({ name: last.classes.names[c], count, size }))
+    let top = -1
+    let topCount = 0
+    for (const [c, count] of entryTallies[g]) {
+      group.entries += count
+      // On a tie, a named class says more than the strings that key it.
+      if (count > topCount || (count === topCount && last.classes.names[top].startsWith('('))) {
+        top = c
+        topCount = count
+      }
+    }
+    group.entryClass = top < 0 ? null : { name: last.classes.names[top], count: topCount }
   })
 }

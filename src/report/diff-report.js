@@ -3,7 +3,10 @@ import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
+import { computeGrowthRate } from './growth-rate.js'
 import { parseSnapshots } from './parse-in-parallel.js'
+import { renderFoldedPath } from './render-path.js'
+import { processDifference, readSidecar } from './sidecars.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
 /** @import {ClassDelta} from '../diff/class-deltas.js' */
@@ -11,6 +14,8 @@ import { parseSnapshots } from './parse-in-parallel.js'
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
 /** @import {Finding} from '../signatures/finding.js' */
+/** @import {GrowthRate} from './growth-rate.js' */
+/** @import {SnapshotMeta} from './sidecars.js' */
 
 /**
  * @typedef {object} DiffSnapshotInfo
@@ -19,7 +24,27 @@ import { parseSnapshots } from './parse-in-parallel.js'
  * @property {number} nodeCount
  * @property {number} edgeCount
  * @property {number} totalSize
- * @property {string | null} takenAt  ISO time: the file's modification time (null for streams)
+ * @property {string | null} takenAt  ISO time: the sidecar's capture time, else the file's
+ *   modification time (null for streams)
+ * @property {'sidecar' | 'mtime' | null} takenAtSource
+ * @property {number | null} pid          from the sidecar (null without one)
+ * @property {string | null} hostname     from the sidecar
+ * @property {string | null} nodeVersion  from the sidecar
+ */
+
+/**
+ * The process the snapshots come from, when their sidecars agree on it.
+ * @typedef {object} DiffProcess
+ * @property {number | null} pid
+ * @property {string | null} hostname
+ * @property {string | null} nodeVersion
+ * @property {string | null} script
+ */
+
+/**
+ * A growth row as the report carries it: the diff's row plus its path folded for people
+ * (renderFoldedPath); `path` stays the full list of steps.
+ * @typedef {GrowthGroup & {pathText: string}} ReportGrowthRow
  */
 
 /**
@@ -33,8 +58,11 @@ import { parseSnapshots } from './parse-in-parallel.js'
  * @property {'ids' | 'aggregates'} comparison
  * @property {{totalSizeDelta: number, leakedObjects: number, leakedBytes: number}} summary
  * @property {ClassDelta[]} classes
- * @property {GrowthGroup[]} growth
+ * @property {ReportGrowthRow[]} growth
  * @property {Finding[]} findings   named leaks, ranked like the growth rows they explain
+ * @property {DiffProcess | null} process  from the sidecars, when every snapshot has one and they agree
+ * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit
+ *   (needs the first and last snapshot's sidecars)
  * @property {string[]} warnings
  */
 
@@ -61,23 +89,45 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const analyses = []
   /** @type {DiffSnapshotInfo[]} */
   const infos = []
+  const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))
+  const metas = sidecars.map(({ meta }) => meta)
   const parsed = await parseSnapshots(sources, { parallel, onProgress })
   for (const [file, source] of sources.entries()) {
     const data = parsed[file]
     const stats = typeof source === 'string' ? await stat(source) : undefined
     const analysis = analyzeHeap(data)
     analyses.push(analysis)
+    const meta = metas[file]
     infos.push({
       path: data.label,
       bytes: stats ? stats.size : data.byteLength,
       nodeCount: analysis.graph.nodeCount,
       edgeCount: analysis.graph.edgeCount,
       totalSize: analysis.totalSize,
-      takenAt: stats ? stats.mtime.toISOString() : null
+      takenAt: meta ? meta.takenAt : stats ? stats.mtime.toISOString() : null,
+      takenAtSource: meta ? 'sidecar' : stats ? 'mtime' : null,
+      pid: meta?.pid ?? null,
+      hostname: meta?.hostname ?? null,
+      nodeVersion: meta?.nodeVersion ?? null
     })
   }
-  const { result, detail } = diffHeapsWithDetail(analyses, thresholds)
-  return buildDiffReport(result, infos, { top, findings: matchSignatures(result, detail, { cwd }) })
+  const differentProcesses = differenceOf(metas)
+  const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
+  for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: matchSignatures(result, detail, { cwd }) })
+}
+
+/**
+ * Why the sidecars say the snapshots come from different processes, or null.
+ * @param {Array<SnapshotMeta | null>} metas
+ */
+function differenceOf (metas) {
+  const known = metas.filter((meta) => meta !== null)
+  for (let i = 1; i < known.length; i++) {
+    const difference = processDifference(known[0], known[i])
+    if (difference !== null) return difference
+  }
+  return null
 }
 
 const MIN_LISTED_BYTES = 1024
@@ -85,24 +135,67 @@ const MIN_LISTED_BYTES = 1024
 /**
  * @param {DiffResult} diff
  * @param {DiffSnapshotInfo[]} snapshots
- * @param {{top?: number, findings?: Finding[]}} [options]
+ * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>}} [options]
+ *   cwd: scripts in the rows' `pathText` are shown relative to it; sidecars: per snapshot, what
+ *   its sidecar says (for the process and the rate)
  * @returns {DiffReport}
  */
-export function buildDiffReport (diff, snapshots, { top = 10, findings = [] } = {}) {
+export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [] } = {}) {
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
+    .map((g) => ({ ...g, pathText: renderFoldedPath(g.path, { cwd }) }))
+  const { process: origin, warning } = processOf(sidecars, diff)
+  const { verdict, reason } = judgeWithFindings(diff, findings)
   return {
     schemaVersion: 1,
     kind: 'diff',
     snapshots,
-    verdict: diff.verdict,
-    reason: diff.reason,
+    verdict,
+    reason,
     comparison: diff.comparison,
     summary: diff.summary,
     classes: cut(diff.classes),
     growth: cut(growth),
     findings,
-    warnings: diff.warnings
+    process: origin,
+    rate: computeGrowthRate(
+      { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
+      { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
+    ),
+    warnings: warning ? [...diff.warnings, warning] : diff.warnings
   }
+}
+
+/** Findings at least this sure make the verdict a leak, whatever the growth thresholds said. */
+const CONVINCING = 0.5
+
+/**
+ * A named leak outweighs the size thresholds: forgotten timers, for one, hang off a ring that the
+ * root dominates, so no growth row owns them, yet their signature counts them growing step after step.
+ * @param {DiffResult} diff
+ * @param {Finding[]} findings
+ * @returns {{verdict: DiffResult['verdict'], reason: string}}
+ */
+function judgeWithFindings (diff, findings) {
+  const sure = findings.filter((f) => f.confidence >= CONVINCING)
+  if (diff.verdict === 'leak' || sure.length === 0) return { verdict: diff.verdict, reason: diff.reason }
+  const top = sure[0]
+  const more = sure.length > 1 ? ` and ${sure.length - 1} more finding${sure.length === 2 ? '' : 's'}` : ''
+  return { verdict: 'leak', reason: `${top.signature}: ${top.title.replace(/\.$/, '')}${more} (the growth thresholds alone said: ${diff.reason})` }
+}
+
+/**
+ * The one process every sidecar names (null when a snapshot has none or they differ), and a
+ * warning when the object ids disagree with the sidecars.
+ * @param {Array<SnapshotMeta | null>} sidecars
+ * @param {DiffResult} diff
+ * @returns {{process: DiffProcess | null, warning?: string}}
+ */
+function processOf (sidecars, diff) {
+  if (sidecars.length === 0 || sidecars.some((meta) => meta === null) || differenceOf(sidecars) !== null) return { process: null }
+  const last = /** @type {SnapshotMeta} */ (sidecars[sidecars.length - 1])
+  const origin = { pid: last.pid, hostname: last.hostname, nodeVersion: last.nodeVersion, script: last.script }
+  if (diff.comparison !== 'aggregates') return { process: origin }
+  return { process: origin, warning: `the sidecars name one process (pid ${last.pid}${last.hostname ? ` on ${last.hostname}` : ''}), but its object ids do not line up; the sidecars may belong to other snapshots` }
 }

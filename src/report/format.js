@@ -57,3 +57,18 @@ export function parseBytes (text) {
   const factor = match ? BYTE_UNITS.get(match[2].toLowerCase()) : undefined
   return match && factor !== undefined ? Math.round(Number(match[1]) * factor) : NaN
 }
+
+/**
+ * A duration for people, to two units at most: `45 s`, `12 min`, `3 h 10 min`, `4 days 6 h`.
+ * @param {number} minutes
+ */
+export function formatDuration (minutes) {
+  const seconds = Math.round(minutes * 60)
+  if (seconds < 60) return `${seconds} s`
+  const whole = Math.round(minutes)
+  if (whole < 60) return `${whole} min`
+  const hours = Math.floor(whole / 60)
+  if (hours < 48) return whole % 60 === 0 ? `${hours} h` : `${hours} h ${whole % 60} min`
+  const days = Math.floor(hours / 24)
+  return hours % 24 === 0 ? `${days} days` : `${days} days ${hours % 24} h`
+}

@@ -1,8 +1,7 @@
 import { basename } from 'node:path'
 import { Chalk } from 'chalk'
-import { formatBytes, formatCount, fit } from './format.js'
+import { formatBytes, formatCount, formatDuration, fit } from './format.js'
 import { renderFindingCards, renderFindingCardsMarkdown } from './render-findings.js'
-import { renderPath } from './render-path.js'
 /** @import {DiffReport} from './diff-report.js' */
 
 /**
@@ -27,18 +26,19 @@ export function renderDiffReport (report, { format = 'text', color, width = 80 }
 function renderText (report, c, width) {
   const { snapshots, summary } = report
   const lines = [
-    `${c.bold('leakdiff')} ${snapshots.length} snapshots: ${snapshots.map((s) => basename(s.path)).join(' → ')}`,
+    ...wrap(`${c.bold('leakdiff')} ${headline(report)}`, width, '  '),
     `heap ${snapshots.map((s) => formatBytes(s.totalSize)).join(' → ')} (${formatBytes(summary.totalSizeDelta, { sign: true })})`,
     ''
   ]
   const badge = report.verdict === 'leak' ? c.red.bold('LEAK') : report.verdict === 'clean' ? c.green.bold('CLEAN') : c.yellow.bold('INCONCLUSIVE')
   lines.push(...wrap(`${badge}  ${report.reason}`, width, '      '))
+  for (const line of rateLines(report)) lines.push(...wrap(line, width, '      ', '      '))
   if (report.comparison === 'ids') {
     lines.push(`      ${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}) outside engine bookkeeping`)
   }
   for (const warning of report.warnings) lines.push(...wrap(c.yellow(`warning: ${warning}`), width, '  '))
   lines.push('')
-  lines.push(...renderFindingCards(report.findings, c, (text, indent, first) => wrap(text, width, indent, first)))
+  lines.push(...renderFindingCards(report.findings, c, (text, indent, first) => wrap(text, width, indent, first), width))
 
   if (report.growth.length > 0) {
     lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth)`))
@@ -50,7 +50,7 @@ function renderText (report, c, width) {
       lines.push(`    new objects +${formatCount(g.leakedObjects)} (${formatBytes(g.leakedBytes)})${recent}`)
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter]
       lines.push(`    retained ${retained.map((size) => formatBytes(size)).join(' → ')}`)
-      lines.push(...wrap(renderPath(g.path), width, '    ', '    ').map((line) => c.dim(line)))
+      lines.push(...wrap(g.pathText, width, '    ', '    ').map((line) => c.dim(line)))
       if (g.classes.length > 0) {
         lines.push(...wrap(`holds ${g.classes.map((k) => `${k.name} ×${formatCount(k.count)} (${formatBytes(k.size)})`).join(', ')}`, width, '    ', '    '))
       }
@@ -78,6 +78,7 @@ function renderMarkdown (report) {
     '',
     report.reason,
     '',
+    ...(report.process || report.rate ? [headline(report) + '.', ...rateLines(report).map((line) => `- ${line}`), ''] : []),
     `Snapshots: ${snapshots.map((s) => `\`${basename(s.path)}\` (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
       `${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}).`,
     ''
@@ -91,7 +92,7 @@ function renderMarkdown (report) {
       lines.push(`| ${i + 1} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
     })
     lines.push('')
-    report.growth.forEach((g, i) => lines.push(`${i + 1}. \`${cell(renderPath(g.path))}\``))
+    report.growth.forEach((g, i) => lines.push(`${i + 1}. \`${cell(g.pathText)}\``))
     lines.push('')
   }
   lines.push('### Classes', '', '| class | new | deleted | Δcount | Δsize | Δretained |', '| --- | ---: | ---: | ---: | ---: | ---: |')
@@ -99,6 +100,44 @@ function renderMarkdown (report) {
     lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
   }
   return lines.join('\n') + '\n'
+}
+
+/**
+ * `2 snapshots of pid 4121 on api-1, 10:02:11 → 10:06:11 UTC, node v20.20.2` with sidecars; the
+ * file names without.
+ * @param {DiffReport} report
+ */
+function headline (report) {
+  const { snapshots } = report
+  const names = `${snapshots.length} snapshots: ${snapshots.map((s) => basename(s.path)).join(' → ')}`
+  if (!report.process) return names
+  const { pid, hostname, nodeVersion } = report.process
+  const times = snapshots.every((s) => s.takenAtSource === 'sidecar') ? `, ${snapshots.map((s) => clock(/** @type {string} */ (s.takenAt))).join(' → ')} UTC` : ''
+  return `${snapshots.length} snapshots of pid ${pid}${hostname ? ` on ${hostname}` : ''}${times}${nodeVersion ? `, node ${nodeVersion}` : ''}`
+}
+
+/**
+ * The rate of growth and the time to the limit, one line each (none without sidecars).
+ * @param {DiffReport} report
+ */
+function rateLines (report) {
+  const { rate } = report
+  if (!rate) return []
+  const lines = [`${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
+  const { limit } = rate
+  if (limit) {
+    const what = limit.kind === 'heap' ? `the heap reaches its ${formatBytes(limit.bytes)} limit` : `the process reaches its ${formatBytes(limit.bytes)} memory limit (${limit.source})`
+    lines.push(limit.minutesToLimit === 0 ? `${what.replace('reaches', 'has reached')} already` : `at this rate ${what} in about ${formatDuration(limit.minutesToLimit)}`)
+  }
+  return lines
+}
+
+/**
+ * `10:02:11` from an ISO time (UTC).
+ * @param {string} iso
+ */
+function clock (iso) {
+  return iso.slice(11, 19)
 }
 
 /** @param {string} text */

@@ -1,6 +1,8 @@
 // Finding cards: where to look first, then what it is, the evidence, and the fix (report-example.md).
+// Cards read only the findings: the facts a signature put in `evidence` are turned into one short
+// phrase here (evidenceNote), never looked up in the heap.
 import { formatBytes, formatCount } from './format.js'
-import { renderPath } from './render-path.js'
+import { renderFoldedPath } from './render-path.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 
 /**
@@ -12,27 +14,69 @@ export function locationText (location) {
 }
 
 /**
+ * What the code at a finding's location is: `anonymous listener`, `handle, closes over it`,
+ * `module scope`.
+ * @param {Finding} finding
+ * @returns {string} '' when there is nothing to say
+ */
+export function locationRole (finding) {
+  const { location, evidence } = finding
+  if (location === null) return ''
+  const name = location.function
+  const role = typeof evidence.locationRole === 'string' ? evidence.locationRole : ''
+  if (role === 'listener') return name === '' ? 'anonymous listener' : `listener ${name}`
+  if (role === '' || role === 'module scope') return role === '' ? name : role
+  return `${name === '' ? 'anonymous function' : name}, ${role}`
+}
+
+/**
+ * The one phrase that follows the per-step counts: what each counted thing holds.
+ * @param {Finding['evidence']} evidence
+ * @returns {string} '' when the signature recorded nothing of the kind
+ */
+export function evidenceNote (evidence) {
+  const parts = []
+  const keeps = stringList(evidence.keepsAlive)
+  const perListener = numberOr(evidence.bytesPerListener)
+  if (keeps.length > 0) parts.push(`each keeps ${keeps.join(' + ')} alive${perListener > 0 ? ` (~${formatBytes(perListener)})` : ''}`)
+  else if (perListener > 0) parts.push(`~${formatBytes(perListener)} per listener`)
+  const perEntry = numberOr(evidence.bytesPerEntry)
+  if (perEntry > 0) parts.push(`~${formatBytes(perEntry)} per entry`)
+  const keys = stringList(evidence.keyClasses)
+  const values = stringList(evidence.valueClasses)
+  if (keys.length > 0) parts.push(`keys ${keys.join(', ')}`)
+  if (values.length > 0) parts.push(`values ${values.join(', ')}`)
+  const perElement = numberOr(evidence.bytesPerElement)
+  if (perElement > 0) parts.push(`~${formatBytes(perElement)} per element`)
+  const elements = stringList(evidence.elementClasses)
+  if (elements.length > 0) parts.push(`of ${elements.join(', ')}`)
+  return parts.join(', ')
+}
+
+/**
  * Text cards, one per finding, numbered from 1.
  * @param {Finding[]} findings
  * @param {import('chalk').ChalkInstance} c
  * @param {(text: string, indent: string, first?: string) => string[]} wrap  breaks a line to the width
+ * @param {number} [width] columns, for code lines that cannot break at any space
  * @returns {string[]} lines
  */
-export function renderFindingCards (findings, c, wrap) {
+export function renderFindingCards (findings, c, wrap, width = 80) {
   /** @type {string[]} */
   const lines = []
   findings.forEach((finding, i) => {
     const { evidence, location } = finding
     lines.push(`${c.bold(String(i + 1).padEnd(3))}${c.bold.red(finding.signature)}   confidence ${finding.confidence.toFixed(2)}`)
-    const fn = location && location.function !== '' ? `   (${location.function})` : ''
-    lines.push(`   ${c.cyan(locationText(location))}${fn}`)
+    const role = locationRole(finding)
+    lines.push(...wrap(`${c.cyan(locationText(location))}${role === '' ? '' : `   (${role})`}`, '     ', '   '))
     lines.push(...wrap(finding.title, '   ', '   '))
-    lines.push(...wrap(renderPath(finding.path), '   ', '   ').map((line) => c.dim(line)))
+    lines.push(...wrap(renderFoldedPath(finding.path), '   ', '   ').map((line) => c.dim(line)))
     const per = evidence.perStep === 0 ? '' : `   (${formatCount(Math.round(evidence.perStep), { sign: true })} per step)`
-    lines.push(`   ${evidence.unit.padEnd(11)} ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${per}`)
+    const note = evidenceNote(evidence)
+    lines.push(...wrap(`${evidence.counts.map((n) => formatCount(n)).join(' → ')}${per}${note === '' ? '' : `   ${note}`}`, '               ', `   ${evidence.unit.padEnd(11)} `))
     lines.push(`   ${'retained'.padEnd(11)} ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
     lines.push(...wrap(`${c.green('fix')}  ${finding.fix.summary}`, '        ', '   '))
-    for (const line of finding.fix.snippet.split('\n')) if (line !== '') lines.push(`          ${line}`)
+    for (const line of finding.fix.snippet.split('\n')) if (line !== '') lines.push(...breakCode(line, '          ', width))
     lines.push('')
   })
   return lines
@@ -48,13 +92,48 @@ export function renderFindingCardsMarkdown (findings) {
   const lines = []
   findings.forEach((finding, i) => {
     const { evidence, location } = finding
-    lines.push(`#### ${i + 1}. \`${finding.signature}\` at \`${locationText(location)}\`${location && location.function !== '' ? ` (${location.function})` : ''}`, '')
+    const role = locationRole(finding)
+    lines.push(`#### ${i + 1}. \`${finding.signature}\` at \`${locationText(location)}\`${role === '' ? '' : ` (${role})`}`, '')
     lines.push(`${finding.title} Confidence ${finding.confidence.toFixed(2)}: ${finding.reasons.join('; ')}.`, '')
-    lines.push(`- path: \`${renderPath(finding.path).replaceAll('`', "'")}\``)
-    lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}`)
+    lines.push(`- path: \`${renderFoldedPath(finding.path).replaceAll('`', "'")}\``)
+    const note = evidenceNote(evidence)
+    lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${note})`}`)
     lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`, '')
     lines.push(`**Fix:** ${finding.fix.summary}`, '')
     if (finding.fix.snippet !== '') lines.push('```js', finding.fix.snippet.replace(/\n$/, ''), '```', '')
   })
   return lines
+}
+
+/**
+ * A code line at `indent`, broken at spaces (continuations two columns deeper) only when it does
+ * not fit: a long line of code is still better read whole than cut off.
+ * @param {string} code
+ * @param {string} indent
+ * @param {number} width
+ * @returns {string[]}
+ */
+function breakCode (code, indent, width) {
+  const lines = []
+  let rest = code
+  let prefix = indent
+  while (prefix.length + rest.length > width) {
+    const cut = rest.lastIndexOf(' ', width - prefix.length)
+    if (cut <= 0) break
+    lines.push(prefix + rest.slice(0, cut))
+    rest = rest.slice(cut + 1)
+    prefix = indent + '  '
+  }
+  lines.push(prefix + rest)
+  return lines
+}
+
+/** @param {unknown} value */
+function stringList (value) {
+  return Array.isArray(value) ? value.filter((item) => typeof item === 'string') : []
+}
+
+/** @param {unknown} value */
+function numberOr (value) {
+  return typeof value === 'number' && Number.isFinite(value) ? value : 0
 }

@@ -1,3 +1,4 @@
+import { readableScriptName } from '../signatures/source-location.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 
 /**
@@ -27,5 +28,97 @@ function edgeText (step) {
     case 'shortcut': return /^[A-Za-z_$][\w$]*$/.test(step.edge) ? `.${step.edge}` : `[${JSON.stringify(step.edge)}]`
     case 'elided': return '…'
     default: return `{${step.edge}}`
+  }
+}
+
+/** Node types and class names that are engine machinery a person did not write. */
+const INTERNAL_NODE_TYPES = new Set(['hidden', 'array', 'code', 'object shape', 'synthetic'])
+const INTERNAL_CLASS = /^(?:system \/ |\(system\)|\(array\)|\(object elements\)|\(object properties\)|\(compiled code\)|\(object shape\))/
+/** A linked list shows as one hop with a count from this many equal hops in a row. */
+const CHAIN = 3
+
+/**
+ * A retainer path as a person reads it (report-example.md): from the last module scope when there
+ * is one, `(GC roots) → module src/flags.js → flagStore (FlagStore) → _events → change (Array)`.
+ * Engine hops (`{context}`, `{table}`, `{elements}`, `{bound_this}`, system objects) are folded,
+ * with `…` and a count where several go in a row; a run of equal hops (a linked list such as a
+ * timer list's `_idleNext`) shows once with `×N`. Nothing is dropped without a mark, except the
+ * part before the module scope, which is how the runtime reaches the module, not the program.
+ * `Object` is left out after a name, and the last step always names its class.
+ * @param {Step[]} path as retainerPath returns it (with `readable`, steps carry `module`)
+ * @param {{cwd?: string}} [options] cwd: scripts under it are shown relative to it
+ * @returns {string}
+ */
+export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
+  if (path.length === 0) return '(not reachable from the roots)'
+  const parts = ['(GC roots)']
+  let from = 0
+  const anchor = path.findLastIndex((step) => step.module !== undefined)
+  if (anchor >= 0) {
+    parts.push(`module ${readableScriptName(/** @type {string} */ (path[anchor].module), cwd)}`)
+    from = anchor + 1
+  } else if (path[0].edgeType === 'shortcut') {
+    // The root's shortcut to the global object.
+    parts.push('global')
+    from = 1
+  }
+  /** @type {Array<{text: string, key: string, count: number}>} */
+  const hops = []
+  let folded = 0
+  const flush = () => {
+    if (folded > 1) hops.push({ text: `… ${folded} hops`, key: '', count: 1 })
+    folded = 0
+  }
+  for (let i = from; i < path.length; i++) {
+    const step = path[i]
+    const last = i === path.length - 1
+    if (step.edgeType === 'elided') {
+      flush()
+      hops.push({ text: `… ${step.node}`, key: '', count: 1 })
+      continue
+    }
+    // The root's synthetic children (GC sub-roots such as global handles) are the (GC roots) the text starts with.
+    if (step.nodeType === 'synthetic') continue
+    const label = labelOf(step)
+    const internalNode = INTERNAL_NODE_TYPES.has(step.nodeType) || INTERNAL_CLASS.test(step.node)
+    if (label === null && !last && (internalNode || step.node === 'Object')) {
+      // An engine hop: a function's context, a table or backing store, one of their slots.
+      folded++
+      continue
+    }
+    flush()
+    if (label === null) {
+      // An engine hop to something the program made (a bound receiver, a Map entry): its class.
+      hops.push({ text: step.node.startsWith('(') ? step.node : `(${step.node})`, key: '', count: 1 })
+      continue
+    }
+    const showClass = last || (step.node !== 'Object' && !internalNode)
+    const text = showClass ? `${label} (${step.node})` : label
+    const key = `${label}|${step.node}`
+    const previous = hops.at(-1)
+    if (previous && previous.key === key && previous.text === text) previous.count++
+    else hops.push({ text, key, count: 1 })
+  }
+  flush()
+  for (const hop of hops) {
+    if (hop.count >= CHAIN) parts.push(`${hop.text} ×${hop.count}`)
+    else for (let k = 0; k < hop.count; k++) parts.push(hop.text)
+  }
+  return parts.join(' → ')
+}
+
+/**
+ * What a person calls the hop: the property or variable name, `[i]` for an element; null for an
+ * engine-internal hop.
+ * @param {Step} step
+ * @returns {string | null}
+ */
+function labelOf (step) {
+  switch (step.edgeType) {
+    case 'property':
+    case 'context':
+    case 'shortcut': return /^[A-Za-z_$][\w$]*$/.test(step.edge) ? step.edge : JSON.stringify(step.edge)
+    case 'element': return `[${step.edge}]`
+    default: return null
   }
 }

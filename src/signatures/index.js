@@ -1,12 +1,35 @@
 // The leak signatures in the order they are tried. Specific shapes come before general ones: a
 // listener list is also an array and a timer also holds a closure, so the listener and timer
 // matchers claim their growth rows before the collection and closure matchers see them.
+//
+// A pending promise's reactions and a set of sockets usually hold closures too, so
+// pending-promises and retained-sockets come before closure-retention (retained-sockets skips
+// sockets it finds under a new closure or scope: those are a closure's doing). closure-retention
+// comes before unbounded-collection and growing-array: a list or map whose new entries are closures
+// of one function is claimed by it only when those closures' captured variables hold most of the
+// row's growth (then what the closure captures is the fix, beside the bound); closures that hold
+// little (a callback capturing a number) are left to the collection matchers.
 
+import { closureRetention } from './closure-retention.js'
+import { forgottenTimer } from './forgotten-timer.js'
+import { growingArray } from './growing-array.js'
+import { listenerAccumulation } from './listener-accumulation.js'
+import { pendingPromises } from './pending-promises.js'
+import { retainedSockets } from './retained-sockets.js'
+import { unboundedCollection } from './unbounded-collection.js'
 /** @import {Finding, Signature, SignatureInput} from './finding.js' */
 /** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
 
 /** @type {Signature[]} */
-export const SIGNATURES = []
+export const SIGNATURES = [
+  listenerAccumulation,
+  forgottenTimer,
+  pendingPromises,
+  retainedSockets,
+  closureRetention,
+  unboundedCollection,
+  growingArray
+]
 
 /**
  * Runs every signature over a diff. A growth row explained by one signature is not offered to the

@@ -18,8 +18,16 @@ export function sourceLocation (analysis, ordinal, cwd) {
     file: readableScriptName(location.scriptName, cwd),
     line: location.line + 1,
     column: location.column + 1,
-    function: analysis.locations.functionName(ordinal)
+    function: readableFunctionName(analysis.locations.functionName(ordinal))
   }
+}
+
+/**
+ * An anonymous function's SharedFunctionInfo is named `(shared function info)`: that is no name.
+ * @param {string} name
+ */
+function readableFunctionName (name) {
+  return name.startsWith('(') ? '' : name
 }
 
 /**

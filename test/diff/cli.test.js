@@ -35,10 +35,13 @@ test('a leaking program: --format json has the contract fields and the CLI exits
   t.is(report.schemaVersion, 1)
   t.is(report.kind, 'diff')
   t.is(report.verdict, 'leak')
-  t.deepEqual(report.findings, [])
+  t.deepEqual(report.findings.map((f) => Object.keys(f).sort()), [['confidence', 'evidence', 'fix', 'location', 'owner', 'path', 'reasons', 'signature', 'title']])
   t.is(report.snapshots.length, 3)
   for (const [i, snapshot] of report.snapshots.entries()) {
-    t.deepEqual(Object.keys(snapshot).sort(), ['bytes', 'edgeCount', 'nodeCount', 'path', 'takenAt', 'totalSize'])
+    t.deepEqual(Object.keys(snapshot).sort(), ['bytes', 'edgeCount', 'hostname', 'nodeCount', 'nodeVersion', 'path', 'pid', 'takenAt', 'takenAtSource', 'totalSize'])
+    // Fixture programs write no sidecars: the time is the file's, and the process is unknown.
+    t.is(snapshot.takenAtSource, 'mtime')
+    t.is(snapshot.pid, null)
     t.is(snapshot.path, files[i])
     t.is(snapshot.bytes, (await readFile(files[i])).length)
   }
@@ -66,7 +69,7 @@ test('a leaking program as text: the verdict and the owner\'s path come first, l
   const classes = lines.findIndex((line) => line.startsWith('Classes'))
   t.true(growth > 3 && classes > growth)
   t.regex(lines[growth + 1], /^ 1 {2}Map @\d+ {2}leak$/)
-  t.regex(lines.slice(growth, classes).join(' '), /->cache → Map/)
+  t.true(lines.slice(growth, classes).includes('    (GC roots) → module fixtures/programs/diff/map-cache.js → cache (Map)'))
   for (const line of lines) t.true(line.length <= 80, line)
   // The cache holds strings like `user-12` and keys `request-12`: their values never appear.
   t.false(/user-\d|request-\d/.test(stdout))
@@ -109,4 +112,27 @@ test('usage errors exit 2 with one line: one snapshot, four snapshots, snapshots
   t.is(reversed.code, 2)
   t.regex(reversed.stderr, /^leakdiff: Expected snapshots oldest first/)
   t.is(reversed.stderr.trimEnd().split('\n').length, 1)
+})
+
+test('--min-bytes takes sizes with units; anything else is a usage error', async (t) => {
+  const { files } = await captureFixture('diff/map-cache')
+  // The cache keeps about 180 kB of new objects per round: a leak at 64kB, not at 2 MB.
+  const [kilo, mega, mebi, bad, negative] = await Promise.all([
+    leakdiff([...files, '--min-bytes', '64kB', '--format', 'json']),
+    leakdiff([...files, '--min-bytes', '2 MB', '--format', 'json']),
+    leakdiff([...files, '--min-bytes', '1MiB', '--format', 'json']),
+    leakdiff([...files, '--min-bytes', '12 parsecs']),
+    leakdiff([...files, '--min-bytes', '-5'])
+  ])
+  t.is(kilo.code, 1)
+  t.is(JSON.parse(kilo.stdout).verdict, 'leak')
+  t.is(mega.code, 0)
+  t.is(JSON.parse(mega.stdout).verdict, 'clean')
+  t.regex(JSON.parse(mega.stdout).reason, /2000000 bytes/)
+  t.regex(JSON.parse(mebi.stdout).reason, /1048576 bytes/)
+  for (const { code, stderr } of [bad, negative]) {
+    t.is(code, 2)
+    t.regex(stderr, /^leakdiff: --min-bytes expects a size such as 65536, 64kB/)
+  }
+  t.regex(bad.stderr, /got "12 parsecs"/)
 })

@@ -1,0 +1,91 @@
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { requestSeries, agentSettingsOf, parseDuration } from 'leakdiff/agent'
+import { progressBar, UsageError } from '../output.js'
+
+export const command = 'capture <pid>'
+export const describe = 'Signal the leakdiff agent in a running process, wait for its snapshot series, then print (or --diff) the files'
+
+/** @param {import('yargs').Argv} yargs */
+export function builder (yargs) {
+  return yargs
+    .positional('pid', { type: 'string', describe: 'Process id of a Node.js process started with the agent (node --import leakdiff/register)' })
+    .option('dir', { type: 'string', describe: 'Directory the agent writes to (default: the process\'s LEAKDIFF_DIR and working directory where readable, else LEAKDIFF_DIR or .)' })
+    .option('timeout', { type: 'string', default: '10s', describe: 'How long to wait for the series to start (500ms, 10s, 2m); the series itself may take longer' })
+    .option('signal', { type: 'string', describe: 'Signal to send (default: the process\'s LEAKDIFF_SIGNAL where readable, else SIGUSR2)' })
+    .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report' })
+}
+
+/**
+ * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean}} argv
+ */
+export async function handler (argv) {
+  const pid = /^\d+$/.test(String(argv.pid)) ? Number(argv.pid) : NaN
+  if (!(pid > 0)) throw new UsageError(`Expected a process id (an integer > 0), got '${argv.pid}'`)
+  const timeoutMs = parseDuration(String(argv.timeout))
+  if (timeoutMs === undefined || timeoutMs <= 0) throw new UsageError(`--timeout expects a duration such as 10s, 2m or 500ms, got '${argv.timeout}'`)
+  const signal = argv.signal === undefined ? undefined : normalizeSignal(argv.signal)
+  const settings = await agentSettingsOf(pid)
+  const { snapshots } = await requestSeries(pid, {
+    dir: argv.dir ?? settings.dir,
+    signal: signal ?? settings.signal,
+    timeoutMs,
+    onProgress: ({ message }) => process.stderr.write(`leakdiff: ${message}\n`)
+  })
+  const files = pickForDiff(snapshots)
+  if (!argv.diff) {
+    process.stdout.write(snapshots.join('\n') + '\n')
+    if (files.length >= 2) process.stdout.write(`\nDiff them with:\n  ${diffCommand(files)}\n`)
+    return
+  }
+  if (files.length < 2) throw new UsageError(`Expected a series of 2 or more snapshots to diff, got ${files.length}: ${files.join(' ')}`)
+  const report = await diffWithProgress(files)
+  process.stdout.write(renderDiffReport(report, { format: 'text', width: Math.min(100, process.stdout.columns || 80) }))
+  if (report.verdict === 'leak') process.exitCode = 1
+}
+
+/**
+ * Diffs 2 or 3 snapshots with a progress bar on a terminal.
+ * @param {string[]} files
+ */
+export async function diffWithProgress (files) {
+  const progress = progressBar('reading snapshots')
+  try {
+    return await diffSnapshots(files, { onProgress: progress.update })
+  } finally {
+    progress.done()
+  }
+}
+
+/**
+ * The differ takes 2 or 3 snapshots: a longer series is diffed first, middle, last.
+ * @param {string[]} snapshots
+ * @returns {string[]}
+ */
+export function pickForDiff (snapshots) {
+  if (snapshots.length <= 3) return snapshots
+  return [snapshots[0], snapshots[Math.floor((snapshots.length - 1) / 2)], snapshots[snapshots.length - 1]]
+}
+
+/**
+ * @param {string[]} files
+ * @returns {string} a command line to paste into a POSIX shell
+ */
+export function diffCommand (files) {
+  return ['leakdiff', ...files.map(quote)].join(' ')
+}
+
+/** @param {string} text */
+function quote (text) {
+  return /^[\w@%+=:,./-]+$/.test(text) ? text : `'${text.replaceAll("'", "'\\''")}'`
+}
+
+/**
+ * @param {string} text
+ * @returns {NodeJS.Signals}
+ */
+function normalizeSignal (text) {
+  const upper = text.trim().toUpperCase()
+  const name = upper.startsWith('SIG') ? upper : `SIG${upper}`
+  if (!/^SIG[A-Z0-9]+$/.test(name)) throw new UsageError(`--signal expects a signal name such as SIGUSR2, got '${text}'`)
+  return /** @type {NodeJS.Signals} */ (name)
+}

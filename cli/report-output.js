@@ -1,0 +1,80 @@
+// The end of `leakdiff a b [c]` and `leakdiff soak`: the report in its format, the gates, CI output
+// (GitHub annotations and step summary) and the exit code.
+import { appendFile, writeFile } from 'node:fs/promises'
+import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderJunitReport, summarizeViolations } from 'leakdiff'
+import { UsageError } from './output.js'
+/** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
+/** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
+
+export const FORMATS = ['text', 'json', 'markdown', 'junit']
+
+/**
+ * The gate options. Parsed values that are wrong stay recognisable (NaN, an empty list) so that
+ * checkGateOptions, run by yargs' `.check()` before the handler reads any snapshot, can say so: an
+ * error thrown by `coerce` reaches the CLI without its code.
+ */
+export const GATE_OPTIONS = {
+  'fail-on': {
+    type: /** @type {const} */ ('string'),
+    describe: 'Exit 1 when a finding of these signatures is found: ids separated by commas, or any',
+    coerce: (/** @type {string | string[]} */ value) => {
+      try {
+        return parseFailOn(value)
+      } catch {
+        return []
+      }
+    }
+  },
+  'max-growth': {
+    type: /** @type {const} */ ('string'),
+    describe: 'Exit 1 when leaking owners retain more new memory than this: 5MB, 512kB, 1048576',
+    coerce: (/** @type {string | string[]} */ value) => parseBytes(Array.isArray(value) ? value.at(-1) ?? '' : value)
+  }
+}
+
+/**
+ * For yargs' `.check()`.
+ * @param {Record<string, unknown>} argv
+ * @returns {true}
+ */
+export function checkGateOptions ({ failOn, maxGrowth }) {
+  if (Array.isArray(failOn) && failOn.length === 0) throw new UsageError('--fail-on expects \'any\' or signature ids separated by commas')
+  if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB or 1048576 (bytes)')
+  return true
+}
+
+/**
+ * Writes the report (to --output or stdout), applies the gates, writes CI output and sets the exit
+ * code: 1 when a gate fails, with its reason as one line on stderr.
+ * @param {DiffReport} report
+ * @param {{format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number}} argv
+ * @param {{defaultGates: Gates, suiteName?: string}} options  defaultGates: when neither
+ *   --fail-on nor --max-growth is given
+ */
+export async function emitReport (report, argv, { defaultGates, suiteName = 'leakdiff' }) {
+  const given = argv.failOn !== undefined || argv.maxGrowth !== undefined
+  const gates = evaluateGates(report, given ? { failOn: argv.failOn, maxGrowth: argv.maxGrowth } : defaultGates)
+  const color = argv.output ? false : argv.color
+  const text = argv.format === 'junit'
+    ? renderJunitReport(report, gates, { name: suiteName })
+    : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
+  if (argv.output) await writeFile(argv.output, text)
+  else process.stdout.write(text)
+
+  if (process.env.GITHUB_ACTIONS) {
+    const annotations = renderGithubAnnotations(report, gates)
+    // The runner reads workflow commands on stdout and stderr alike: keep them out of a JSON or
+    // JUnit document that goes to stdout.
+    const machine = !argv.output && (argv.format === 'json' || argv.format === 'junit')
+    if (annotations !== '') (machine ? process.stderr : process.stdout).write(annotations)
+    const summaryFile = process.env.GITHUB_STEP_SUMMARY
+    if (summaryFile) {
+      const verdict = gates.ok ? 'All leak gates passed.' : `**Failed:** ${summarizeViolations(gates)}`
+      await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n`)
+    }
+  }
+  if (!gates.ok) {
+    process.stderr.write(`leakdiff: ${summarizeViolations(gates)}\n`)
+    process.exitCode = 1
+  }
+}

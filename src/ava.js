@@ -1,0 +1,1 @@
+export { noLeak } from './soak/ava.js'

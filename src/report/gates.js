@@ -1,0 +1,153 @@
+// CI gates over a diff report: which findings and how much growth fail a build. Pure: a report and
+// the gates in, checks out; the CLI and assertNoLeak decide what a failed check does.
+import { InvalidArgumentError, describeValue } from '../errors.js'
+import { formatBytes } from './format.js'
+import { locationText } from './render-findings.js'
+import { renderPath } from './render-path.js'
+/** @import {DiffReport} from './diff-report.js' */
+/** @import {GrowthGroup} from '../diff/growth-groups.js' */
+/** @import {Finding} from '../signatures/finding.js' */
+
+/**
+ * What fails. With no gate at all nothing fails; the CLI passes `{verdict: true}` then, which is
+ * the diff's own judgement (exit 1 on verdict `leak`).
+ * @typedef {object} Gates
+ * @property {'any' | string[]} [failOn]  findings of these signature ids (or of any) fail
+ * @property {number} [maxGrowth]  bytes: the report's growth (see measureGrowth) may not pass this
+ * @property {string[]} [allow]    signature ids, or substrings of an owner's retainer path (as
+ *   renderPath writes it, `(root) → global .cache → Map`) or of its class name, that no gate counts
+ * @property {boolean} [verdict]   the diff's verdict `leak` fails
+ */
+
+/**
+ * One check a gate made: one per finding, one per gate given. `ok: false` is a violation.
+ * @typedef {object} GateCheck
+ * @property {string} name      `finding <signature> at <file:line:col>`, `max-growth`, `verdict`
+ * @property {'finding' | 'max-growth' | 'verdict'} gate
+ * @property {boolean} ok
+ * @property {boolean} allowed  the finding or growth was waved through by `allow`
+ * @property {string} message   one line: what was found against what was allowed
+ * @property {Finding} [finding]
+ */
+
+/**
+ * @typedef {object} GateResult
+ * @property {boolean} ok
+ * @property {number} growth        bytes, as measureGrowth counts them (allowed owners left out)
+ * @property {GateCheck[]} checks
+ * @property {GateCheck[]} violations
+ */
+
+/** The gates of `leakdiff soak` and assertNoLeak: any finding, and any leaking owner's growth. */
+export const DEFAULT_GATES = Object.freeze({ failOn: /** @type {'any'} */ ('any'), maxGrowth: 0 })
+
+/**
+ * The growth that `maxGrowth` limits: the retained growth (retained size in the last snapshot less
+ * in the first, never below 0) summed over the growth rows that the diff judged to be leaking,
+ * that is owners whose new objects passed the thresholds (`minBytes`, `minObjects`) and, with three
+ * snapshots, kept growing in the last step. One-time growth and engine bookkeeping do not count,
+ * and neither does the total heap delta, which moves with code caches and GC timing. The report's
+ * rows are cut to `top`, leaking rows first, so a report made with `top: 0` counts every row.
+ * @param {GrowthGroup[]} growth
+ * @returns {number} bytes
+ */
+export function measureGrowth (growth) {
+  let total = 0
+  for (const row of growth) if (row.leak) total += Math.max(0, row.retainedAfter - row.retainedBefore)
+  return total
+}
+
+/**
+ * Applies gates to a diff report.
+ * @param {DiffReport} report
+ * @param {Gates} gates
+ * @returns {GateResult}
+ */
+export function evaluateGates (report, { failOn, maxGrowth, allow = [], verdict = false }) {
+  if (failOn !== undefined && failOn !== 'any' && !(Array.isArray(failOn) && failOn.every((id) => typeof id === 'string' && id !== ''))) {
+    throw new InvalidArgumentError(`Expected \`failOn\` to be 'any' or an array of signature ids, got ${describeValue(failOn)}`)
+  }
+  if (maxGrowth !== undefined && !(typeof maxGrowth === 'number' && maxGrowth >= 0)) {
+    throw new InvalidArgumentError(`Expected \`maxGrowth\` to be a number of bytes >= 0, got ${describeValue(maxGrowth)}`)
+  }
+  if (!Array.isArray(allow) || !allow.every((entry) => typeof entry === 'string' && entry !== '')) {
+    throw new InvalidArgumentError(`Expected \`allow\` to be an array of signature ids or path substrings, got ${describeValue(allow)}`)
+  }
+  /** @type {GateCheck[]} */
+  const checks = []
+  const allowedOwners = new Set()
+  for (const finding of report.findings) {
+    const allowed = allows(allow, finding.signature, finding.owner.name, finding.path)
+    if (allowed) allowedOwners.add(finding.owner.id)
+    const gated = failOn === 'any' || (Array.isArray(failOn) && failOn.includes(finding.signature))
+    const where = locationText(finding.location)
+    checks.push({
+      name: `finding ${finding.signature} at ${where}`,
+      gate: 'finding',
+      ok: allowed || !gated,
+      allowed,
+      message: `${finding.signature} at ${where}: ${finding.title}${allowed ? ' (allowed)' : ''}`,
+      finding
+    })
+  }
+  const rows = report.growth.filter((row) => !allowedOwners.has(row.owner.id) && !allows(allow, undefined, row.owner.name, row.path))
+  const growth = measureGrowth(rows)
+  if (maxGrowth !== undefined) {
+    const top = rows.find((row) => row.leak)
+    const held = top ? ` (largest: ${top.owner.name} @${top.owner.id})` : ''
+    checks.push({
+      name: 'max-growth',
+      gate: 'max-growth',
+      ok: growth <= maxGrowth,
+      allowed: false,
+      message: `retained growth of leaking owners ${formatBytes(growth)} ${growth <= maxGrowth ? 'within' : 'passes'} max-growth ${formatBytes(maxGrowth)}${held}`
+    })
+  }
+  if (verdict) {
+    const leaking = rows.some((row) => row.leak)
+    checks.push({
+      name: 'verdict',
+      gate: 'verdict',
+      ok: report.verdict !== 'leak' || !leaking,
+      allowed: report.verdict === 'leak' && !leaking,
+      message: `verdict ${report.verdict}: ${report.reason}`
+    })
+  }
+  const violations = checks.filter((check) => !check.ok)
+  return { ok: violations.length === 0, growth, checks, violations }
+}
+
+/**
+ * The one-line reason a gate result failed ('' when it did not).
+ * @param {GateResult} result
+ * @returns {string}
+ */
+export function summarizeViolations ({ violations }) {
+  if (violations.length === 0) return ''
+  const more = violations.length > 1 ? ` (and ${violations.length - 1} more failed check${violations.length > 2 ? 's' : ''})` : ''
+  const [first] = violations
+  return `${first.gate === 'finding' ? 'leak found: ' : ''}${first.message}${more}`
+}
+
+/**
+ * Reads `--fail-on` / `failOn` text: `any`, or signature ids separated by commas.
+ * @param {string | string[]} text
+ * @returns {'any' | string[]}
+ */
+export function parseFailOn (text) {
+  const ids = (Array.isArray(text) ? text : [text]).flatMap((part) => String(part).split(',')).map((id) => id.trim()).filter((id) => id !== '')
+  if (ids.length === 0) throw new InvalidArgumentError(`Expected \`any\` or signature ids separated by commas, got ${describeValue(text)}`)
+  return ids.includes('any') ? 'any' : ids
+}
+
+/**
+ * @param {string[]} allow
+ * @param {string | undefined} signature
+ * @param {string} ownerName
+ * @param {import('../analysis/retainer-paths.js').Step[]} path
+ */
+function allows (allow, signature, ownerName, path) {
+  if (allow.length === 0) return false
+  const text = renderPath(path)
+  return allow.some((entry) => entry === signature || ownerName.includes(entry) || text.includes(entry))
+}

@@ -1,0 +1,49 @@
+// How fast the heap grows between the first and the last snapshot, and when it would reach its
+// limit at that pace. Needs the agent's sidecars: file times are not capture times once files have
+// been copied, so without sidecars there is no rate.
+
+/** @import {SnapshotMeta} from './sidecars.js' */
+
+/**
+ * @typedef {object} GrowthLimit
+ * @property {'heap' | 'memory'} kind  V8's heap size limit, or a limit on the process's memory (RSS)
+ * @property {number} bytes            the limit
+ * @property {string} source           `heap_size_limit`, or where the memory limit came from (`cgroup v2`, ...)
+ * @property {number} used             heap used, or RSS, in the last snapshot's sidecar
+ * @property {number} minutesToLimit   at `bytesPerMinute`; 0 when already there
+ */
+
+/**
+ * @typedef {object} GrowthRate
+ * @property {number} bytes           retained growth (the heap's total retained size) from first to last
+ * @property {number} minutes         between the first and the last snapshot, by the sidecars' times
+ * @property {number} bytesPerMinute
+ * @property {GrowthLimit | null} limit  the limit reached first at this rate; null when none is
+ *   known or the heap does not grow
+ */
+
+/**
+ * @param {{meta: SnapshotMeta | null, totalSize: number}} first
+ * @param {{meta: SnapshotMeta | null, totalSize: number}} last
+ * @returns {GrowthRate | null} null without both sidecars or without time between them
+ */
+export function computeGrowthRate (first, last) {
+  if (first.meta === null || last.meta === null) return null
+  const minutes = (Date.parse(last.meta.takenAt) - Date.parse(first.meta.takenAt)) / 60_000
+  if (!(minutes > 0)) return null
+  const bytes = last.totalSize - first.totalSize
+  const bytesPerMinute = bytes / minutes
+  /** @type {GrowthLimit[]} */
+  const limits = []
+  const { heapSizeLimit, heapUsed, memoryLimit, rss } = last.meta
+  if (bytesPerMinute > 0) {
+    if (heapSizeLimit !== null && heapUsed !== null) {
+      limits.push({ kind: 'heap', bytes: heapSizeLimit, source: 'heap_size_limit', used: heapUsed, minutesToLimit: Math.max(0, (heapSizeLimit - heapUsed) / bytesPerMinute) })
+    }
+    if (memoryLimit !== null && rss !== null) {
+      limits.push({ kind: 'memory', bytes: memoryLimit.bytes, source: memoryLimit.source, used: rss, minutesToLimit: Math.max(0, (memoryLimit.bytes - rss) / bytesPerMinute) })
+    }
+  }
+  limits.sort((a, b) => a.minutesToLimit - b.minutesToLimit)
+  return { bytes, minutes, bytesPerMinute, limit: limits[0] ?? null }
+}

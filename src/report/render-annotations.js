@@ -1,0 +1,38 @@
+// GitHub Actions workflow commands: a finding with a source location becomes an error annotation
+// on that line of the pull request's diff.
+/** @import {DiffReport} from './diff-report.js' */
+/** @import {GateResult} from './gates.js' */
+
+/**
+ * One `::error file=…,line=…,col=…,title=…::message` line per finding that has a location in a
+ * file of the project (not `node:` internals) and that no `allow` entry waved through, then one
+ * `::error title=…::message` per violated gate that is not a finding.
+ * @param {DiffReport} report
+ * @param {GateResult} gates
+ * @returns {string} lines, each ending in a newline ('' when there is nothing to annotate)
+ */
+export function renderGithubAnnotations (report, gates) {
+  const lines = []
+  for (const check of gates.checks) {
+    const finding = check.finding
+    if (finding === undefined || check.allowed) continue
+    const { location } = finding
+    if (location === null || location.file.startsWith('node:')) continue
+    const properties = `file=${property(location.file)},line=${location.line},col=${location.column},title=${property(`leakdiff: ${finding.signature}`)}`
+    lines.push(`::error ${properties}::${data(`${finding.title} Fix: ${finding.fix.summary}`)}`)
+  }
+  for (const check of gates.violations) {
+    if (check.gate !== 'finding') lines.push(`::error title=${property(`leakdiff: ${check.gate}`)}::${data(check.message)}`)
+  }
+  return lines.map((line) => line + '\n').join('')
+}
+
+/** @param {string} text */
+function data (text) {
+  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')
+}
+
+/** @param {string} text */
+function property (text) {
+  return data(text).replaceAll(':', '%3A').replaceAll(',', '%2C')
+}

@@ -1,0 +1,52 @@
+// JUnit XML for CI systems that read test reports (GitLab, Jenkins, Azure, CircleCI): one test
+// suite, one test case per gate check. A failed check carries its finding card as the failure text.
+import { Chalk } from 'chalk'
+import { renderFindingCards } from './render-findings.js'
+/** @import {DiffReport} from './diff-report.js' */
+/** @import {GateResult} from './gates.js' */
+
+const plain = new Chalk({ level: 0 })
+
+/**
+ * @param {DiffReport} report
+ * @param {GateResult} gates  what evaluateGates made of the report
+ * @param {{name?: string}} [options]  name: the test suite's name
+ * @returns {string} an XML document
+ */
+export function renderJunitReport (report, gates, { name = 'leakdiff' } = {}) {
+  const failures = gates.violations.length
+  const cases = gates.checks.map((check) => {
+    const open = `  <testcase classname="${xml(`${name}.${check.gate}`)}" name="${xml(check.name)}">`
+    if (check.ok) return check.allowed ? `${open}\n    <skipped message="${xml(check.message)}"/>\n  </testcase>` : `${open}</testcase>`
+    const body = check.finding
+      ? renderFindingCards([check.finding], plain, (text, indent, first = '') => [first + text]).join('\n')
+      : `${check.message}\n\n${report.reason}`
+    return `${open}\n    <failure message="${xml(check.message)}" type="${xml(check.gate)}">${xml(body)}</failure>\n  </testcase>`
+  })
+  if (cases.length === 0) cases.push(`  <testcase classname="${xml(`${name}.verdict`)}" name="${xml(`verdict ${report.verdict}`)}"></testcase>`)
+  const skipped = gates.checks.filter((check) => check.ok && check.allowed).length
+  return [
+    '<?xml version="1.0" encoding="UTF-8"?>',
+    `<testsuites name="${xml(name)}" tests="${cases.length}" failures="${failures}">`,
+    `<testsuite name="${xml(name)}" tests="${cases.length}" failures="${failures}" errors="0" skipped="${skipped}">`,
+    `  <properties><property name="verdict" value="${xml(report.verdict)}"/><property name="growth" value="${gates.growth}"/></properties>`,
+    ...cases,
+    '</testsuite>',
+    '</testsuites>',
+    ''
+  ].join('\n')
+}
+
+/**
+ * Escapes text for an XML attribute or element, and drops the control characters XML 1.0 forbids.
+ * @param {string} text
+ */
+function xml (text) {
+  return text
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '')
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+}

@@ -1,0 +1,96 @@
+// The capture agent writes `x.meta.json` beside each `x.heapsnapshot[.gz]` (docs/agent.md, "The
+// sidecar"). When it is there, the diff knows when each snapshot was taken, which process it came
+// from, and the process's limits: enough for a rate of growth and a time to the limit.
+
+import { readFile } from 'node:fs/promises'
+
+/**
+ * What a sidecar says about its snapshot (only the fields the diff uses; null when absent).
+ * @typedef {object} SnapshotMeta
+ * @property {string} takenAt            ISO time of the write
+ * @property {number | null} pid
+ * @property {string | null} hostname
+ * @property {string | null} nodeVersion
+ * @property {string | null} script      the main script of the process
+ * @property {number | null} uptimeSeconds
+ * @property {number | null} heapSizeLimit  V8's heap_size_limit, bytes
+ * @property {number | null} heapUsed    bytes, before the write
+ * @property {number | null} rss         bytes, before the write
+ * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
+ */
+
+/**
+ * The sidecar path of a snapshot: `x.heapsnapshot[.gz]` -> `x.meta.json` (the agent's naming,
+ * sidecarPath in leakdiff/agent); null for other names.
+ * @param {string} snapshotPath
+ */
+export function sidecarPathOf (snapshotPath) {
+  return /\.heapsnapshot(\.gz)?$/.test(snapshotPath) ? snapshotPath.replace(/\.heapsnapshot(\.gz)?$/, '.meta.json') : null
+}
+
+/**
+ * Reads the sidecar of a snapshot. No sidecar is the normal case for snapshots taken without the
+ * agent: `{meta: null}`. A file that is there but is not a sidecar is ignored with a warning.
+ * @param {string} snapshotPath
+ * @returns {Promise<{meta: SnapshotMeta | null, warning?: string}>}
+ */
+export async function readSidecar (snapshotPath) {
+  const path = sidecarPathOf(snapshotPath)
+  if (path === null) return { meta: null }
+  let text
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code === 'ENOENT') return { meta: null }
+    return { meta: null, warning: `ignored ${path}: ${/** @type {Error} */ (error).message}` }
+  }
+  /** @type {any} */
+  let data
+  try {
+    data = JSON.parse(text)
+  } catch {
+    return { meta: null, warning: `ignored ${path}: expected JSON, got text that does not parse` }
+  }
+  if (data === null || typeof data !== 'object' || data.kind !== 'leakdiff-snapshot-meta' || data.schemaVersion !== 1) {
+    return { meta: null, warning: `ignored ${path}: expected a leakdiff sidecar (kind "leakdiff-snapshot-meta", schemaVersion 1), got kind ${JSON.stringify(data?.kind)}, schemaVersion ${JSON.stringify(data?.schemaVersion)}` }
+  }
+  if (typeof data.takenAt !== 'string' || Number.isNaN(Date.parse(data.takenAt))) {
+    return { meta: null, warning: `ignored ${path}: expected an ISO time in takenAt, got ${JSON.stringify(data.takenAt)}` }
+  }
+  const number = (/** @type {unknown} */ value) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+  const string = (/** @type {unknown} */ value) => (typeof value === 'string' ? value : null)
+  const limit = data.memoryLimit
+  return {
+    meta: {
+      takenAt: new Date(data.takenAt).toISOString(),
+      pid: number(data.pid),
+      hostname: string(data.hostname),
+      nodeVersion: string(data.nodeVersion),
+      script: string(data.script),
+      uptimeSeconds: number(data.uptimeSeconds),
+      heapSizeLimit: number(data.heapSizeLimit) ?? number(data.heapStatistics?.heap_size_limit),
+      heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
+      rss: number(data.memoryUsage?.rss),
+      memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null
+    }
+  }
+}
+
+/**
+ * Whether sidecars show two snapshots to come from different processes: another host, another
+ * pid, or the same pid started at another time (a restarted container often gets its old pid).
+ * @param {SnapshotMeta} a
+ * @param {SnapshotMeta} b
+ * @returns {string | null} why they differ, or null when nothing says so
+ */
+export function processDifference (a, b) {
+  if (a.hostname !== null && b.hostname !== null && a.hostname !== b.hostname) return `hosts ${a.hostname} and ${b.hostname}`
+  if (a.pid !== null && b.pid !== null && a.pid !== b.pid) return `pids ${a.pid} and ${b.pid}`
+  if (a.uptimeSeconds !== null && b.uptimeSeconds !== null) {
+    const startA = Date.parse(a.takenAt) - a.uptimeSeconds * 1000
+    const startB = Date.parse(b.takenAt) - b.uptimeSeconds * 1000
+    // Uptime is rounded to the millisecond and the clock may be stepped a little between writes.
+    if (Math.abs(startA - startB) > 5000) return `pid ${a.pid} started at ${new Date(startA).toISOString()} and at ${new Date(startB).toISOString()} (a restart)`
+  }
+  return null
+}

@@ -1,0 +1,162 @@
+// Entry counts of the containers V8 builds JS collections from, read from the snapshot alone
+// (heapsnapshot-format.md 7). A Map or Set keeps its entries in an OrderedHashMap/OrderedHashSet
+// reached over the internal `table` edge:
+//
+//   slot  0..2        header (element count, deleted count, bucket count: Smis, no edges)
+//   slot  3..3+B-1    buckets (Smis, no edges)                B = C / 2, C = capacity
+//   slot  3+B+k*i..   entry i: key, value, chain (Map, k = 3) or key, chain (Set, k = 2)
+//
+// The table's size fixes C: self = 16 + 8 * (3 + B + k * C). Its slots are internal edges named by
+// slot number, and an entry is counted once whatever of its key or value has an edge. Smi keys and
+// values have no edge, so an entry of two Smis is not seen: the counts are lower bounds. Deleted
+// entries hold the hole, which is never an edge target, so they are not counted.
+// A plain object used as a dictionary shows its entries as property (and element) edges; an array
+// shows its elements as element edges named by index.
+
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+
+/** @typedef {'Map' | 'Set' | 'object' | 'array'} CollectionKind */
+
+const HEADER_SLOTS = 3
+const TABLE_HEADER_BYTES = 16
+const TAGGED_BYTES = 8
+const MAP_ENTRY_SLOTS = 3
+const SET_ENTRY_SLOTS = 2
+
+/**
+ * The Map/Set layout of a hash table node, or null when its size fits neither.
+ * @param {HeapGraph} graph
+ * @param {number} table ordinal of the table array
+ * @returns {{kind: 'Map' | 'Set', capacity: number, firstEntrySlot: number, entrySlots: number} | null}
+ */
+export function hashTableLayout (graph, table) {
+  const slots = (graph.selfSizes[table] - TABLE_HEADER_BYTES) / TAGGED_BYTES - HEADER_SLOTS
+  for (const [kind, entrySlots] of /** @type {const} */ ([['Map', MAP_ENTRY_SLOTS], ['Set', SET_ENTRY_SLOTS]])) {
+    // slots = C/2 + k*C
+    const capacity = slots / (entrySlots + 0.5)
+    if (Number.isInteger(capacity) && capacity >= 2 && (capacity & (capacity - 1)) === 0) {
+      return { kind, capacity, firstEntrySlot: HEADER_SLOTS + capacity / 2, entrySlots }
+    }
+  }
+  return null
+}
+
+/**
+ * The target of the first edge of `ordinal` with this type and name, or -1.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {number} type edge type index
+ * @param {string} name
+ */
+export function followEdge (graph, ordinal, type, name) {
+  const edge = graph.findEdge(ordinal, type, graph.strings.indexOf(name))
+  return edge < 0 ? -1 : graph.edgeTargets[edge]
+}
+
+/**
+ * What kind of collection a node is, or null. WeakMaps and WeakSets are left out: their entries
+ * live only as long as their keys.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {CollectionKind | null}
+ */
+export function collectionKind (graph, ordinal) {
+  if (graph.nodeTypes[ordinal] !== graph.nodeType.object) return null
+  const name = graph.nodeName(ordinal)
+  if (name === 'WeakMap' || name === 'WeakSet' || name.startsWith('system / ')) return null
+  const table = followEdge(graph, ordinal, graph.edgeType.internal, 'table')
+  if (table >= 0) return hashTableLayout(graph, table)?.kind ?? null
+  if (name === 'Array') return 'array'
+  return 'object'
+}
+
+/**
+ * The object a backing store belongs to: a Map's table, an object's property or element store.
+ * Growth owners are old objects, and a store big enough to take the new entries stays old, so the
+ * owner the diff names may be the store rather than the collection.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {number} the collection's ordinal, or `ordinal` itself
+ */
+export function collectionOfStore (graph, ordinal) {
+  if (graph.nodeTypes[ordinal] !== graph.nodeType.array) return ordinal
+  const { firstRetainer, retainerEdges, edgeTypes } = graph
+  for (let slot = firstRetainer[ordinal], end = firstRetainer[ordinal + 1]; slot < end; slot++) {
+    const e = retainerEdges[slot]
+    if (edgeTypes[e] !== graph.edgeType.internal) continue
+    const name = graph.edgeName(e)
+    if (name === 'table' || name === 'elements' || name === 'properties') return graph.edgeSource(e)
+  }
+  return ordinal
+}
+
+/**
+ * Calls `visit(keyOrdinal, valueOrdinal)` for every entry of a collection that has an edge (-1 for
+ * a key or value without one), and returns the number of entries seen.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal the collection
+ * @param {CollectionKind} kind
+ * @param {(key: number, value: number) => void} [visit]
+ */
+export function forEachEntry (graph, ordinal, kind, visit) {
+  const { firstEdge, edgeTypes, edgeTargets } = graph
+  if (kind === 'Map' || kind === 'Set') {
+    const table = followEdge(graph, ordinal, graph.edgeType.internal, 'table')
+    const layout = table < 0 ? null : hashTableLayout(graph, table)
+    if (layout === null) return 0
+    const { capacity, firstEntrySlot, entrySlots } = layout
+    const keys = new Int32Array(capacity).fill(-1)
+    const values = new Int32Array(capacity).fill(-1)
+    const seen = new Uint8Array(capacity)
+    let count = 0
+    for (let e = firstEdge[table], end = firstEdge[table + 1]; e < end; e++) {
+      if (edgeTypes[e] !== graph.edgeType.internal) continue
+      const slot = Number(graph.edgeName(e)) - firstEntrySlot
+      if (!Number.isInteger(slot) || slot < 0) continue
+      const entry = Math.floor(slot / entrySlots)
+      const part = slot % entrySlots
+      if (entry >= capacity || part === entrySlots - 1) continue // the chain slot is a Smi
+      if (seen[entry] === 0) {
+        seen[entry] = 1
+        count++
+      }
+      if (part === 0) keys[entry] = edgeTargets[e]
+      else values[entry] = edgeTargets[e]
+    }
+    if (visit) for (let i = 0; i < capacity; i++) if (seen[i] === 1) visit(keys[i], values[i])
+    return count
+  }
+  if (kind === 'array') {
+    let length = 0
+    for (let e = firstEdge[ordinal], end = firstEdge[ordinal + 1]; e < end; e++) {
+      if (edgeTypes[e] !== graph.edgeType.element) continue
+      length = Math.max(length, graph.edgeNames[e] + 1)
+      visit?.(-1, edgeTargets[e])
+    }
+    return length
+  }
+  const proto = graph.strings.indexOf('__proto__')
+  let count = 0
+  for (let e = firstEdge[ordinal], end = firstEdge[ordinal + 1]; e < end; e++) {
+    const type = edgeTypes[e]
+    if (type === graph.edgeType.element || (type === graph.edgeType.property && graph.edgeNames[e] !== proto)) {
+      count++
+      visit?.(-1, edgeTargets[e])
+    }
+  }
+  return count
+}
+
+/**
+ * The entry count of the collection with V8 id `id` in each snapshot (0 where it does not exist).
+ * @param {HeapGraph[]} graphs oldest first
+ * @param {number} id
+ * @param {CollectionKind} kind
+ * @returns {number[]}
+ */
+export function entryCountsById (graphs, id, kind) {
+  return graphs.map((graph) => {
+    const o = graph.findOrdinalById(id)
+    return o < 0 || collectionKind(graph, o) !== kind ? 0 : forEachEntry(graph, o, kind)
+  })
+}

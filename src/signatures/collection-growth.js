@@ -1,0 +1,115 @@
+// The part unbounded-collection and growing-array share: does a growth row's owner count more
+// entries in every snapshot, and what are they.
+
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
+import { growsEveryStep, retainedById } from './growth-evidence.js'
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {CollectionKind} from './collection-entries.js' */
+/** @import {SignatureInput} from './finding.js' */
+
+/** Owners of one row read per match; a row of more is summed over its largest ones. */
+const MAX_OWNERS = 100
+/** Fewer new entries than this is too little to call a collection unbounded. */
+const MIN_NEW_ENTRIES = 10
+/** Entries sampled for their key and value classes. */
+const MAX_SAMPLES = 10_000
+
+/**
+ * @typedef {object} CollectionGrowth
+ * @property {CollectionKind} kind
+ * @property {{id: number, name: string, type: string}} owner  the largest collection of the row
+ * @property {Step[]} path         its retainer path, ending at the collection
+ * @property {number} ownerCount   collections of the row that grew
+ * @property {number[]} counts     entries per snapshot, summed over those collections
+ * @property {number[]} retained   their retained bytes per snapshot
+ * @property {number} share        their retained growth as a share of the row's (0..1)
+ * @property {number[]} newKeys    ordinals (last snapshot) of keys of new entries, sampled
+ * @property {number[]} newValues  ordinals of values of new entries, sampled
+ * @property {number} freshShare   of the entries the largest collection gained, the share whose key or
+ *                                 value was allocated after the baseline (0..1)
+ */
+
+/**
+ * The growth of the collections behind growth row `g`, or null when its largest owner is not one
+ * of `kinds` or its entries did not grow in every step.
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {CollectionKind[]} kinds
+ * @returns {CollectionGrowth | null}
+ */
+export function collectionGrowth ({ result, detail }, g, kinds) {
+  const row = result.growth[g]
+  if (!row.leak) return null
+  const { analyses, ages } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph } = last
+  const graphs = analyses.map((analysis) => analysis.graph)
+  const representative = graph.findOrdinalById(row.owner.id)
+  if (representative < 0) return null
+  const first = collectionOfStore(graph, representative)
+  const kind = collectionKind(graph, first)
+  if (kind === null || !kinds.includes(kind)) return null
+
+  const counts = analyses.map(() => 0)
+  const retained = analyses.map(() => 0)
+  let ownerCount = 0
+  let firstAdded = 0
+  const seen = new Set()
+  for (const owner of [representative, ...detail.groupOwners[g].slice(0, MAX_OWNERS)]) {
+    const collection = collectionOfStore(graph, owner)
+    if (seen.has(collection) || collectionKind(graph, collection) !== kind) continue
+    seen.add(collection)
+    const id = graph.nodeIds[collection]
+    const ownCounts = entryCountsById(graphs, id, kind)
+    if (!growsEveryStep(ownCounts)) continue
+    if (collection === first) firstAdded = ownCounts[ownCounts.length - 1] - ownCounts[0]
+    ownerCount++
+    retainedById(analyses, id).forEach((bytes, i) => { retained[i] += bytes })
+    ownCounts.forEach((count, i) => { counts[i] += count })
+  }
+  if (ownerCount === 0 || !growsEveryStep(counts) || counts[counts.length - 1] - counts[0] < MIN_NEW_ENTRIES) return null
+
+  const rowGrowth = row.retainedAfter - row.retainedBefore
+  const share = rowGrowth > 0 ? Math.min(1, Math.max(0, (retained[retained.length - 1] - retained[0]) / rowGrowth)) : 0
+  /** @type {number[]} */
+  const newKeys = []
+  /** @type {number[]} */
+  const newValues = []
+  let freshEntries = 0
+  forEachEntry(graph, first, kind, (key, value) => {
+    const fresh = (key >= 0 && ages[key] !== AGE_OLD) || (value >= 0 && ages[value] !== AGE_OLD)
+    if (!fresh) return
+    freshEntries++
+    if (newKeys.length + newValues.length >= MAX_SAMPLES) return
+    if (key >= 0) newKeys.push(key)
+    if (value >= 0) newValues.push(value)
+  })
+  let path = row.path
+  // The diff named the collection's backing store; the collection is the step before it.
+  if (first !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[first]) path = path.slice(0, -1)
+  return {
+    kind,
+    owner: { id: graph.nodeIds[first], name: last.classes.names[last.classOf[first]], type: graph.nodeTypeName(first) },
+    path,
+    ownerCount,
+    counts,
+    retained,
+    share,
+    newKeys,
+    newValues,
+    freshShare: firstAdded > 0 ? Math.min(1, freshEntries / firstAdded) : 0
+  }
+}
+
+/**
+ * The name a person knows a collection by: the variable or property that holds it, when the path
+ * ends in one.
+ * @param {Step[]} path
+ * @returns {string | null}
+ */
+export function holderName (path) {
+  const step = path[path.length - 1]
+  if (!step || (step.edgeType !== 'property' && step.edgeType !== 'context' && step.edgeType !== 'shortcut')) return null
+  return step.edge
+}

@@ -1,0 +1,247 @@
+// forgotten-timer: Timeout (and Immediate) objects that are never cleared pile up in Node's timer
+// lists (`timerListMap[ms]` → TimersList ⇄ Timeout ⇄ Timeout ...), each keeping its callback and
+// what the callback captures alive. Timers are found by their shape, not by a path: a live timer is
+// an object of class Timeout or Immediate that is not `_destroyed` and has a callback. The list is a
+// ring linked both ways, and Node's own timers in the same list (an http.Server's 30 s connection
+// check) are held from elsewhere too, so the dominator of the timers is often the root and no growth
+// row owns them: the matcher counts timers per callback location in every snapshot and stands
+// alone when no row holds them.
+
+import { retainerPath } from '../analysis/retainer-paths.js'
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { locationKey, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
+
+export const ID = 'forgotten-timer'
+
+/** @type {Signature} */
+export const forgottenTimer = { id: ID, match: matchForgottenTimer }
+
+/** Timer classes and the property holding their callback (lib/internal/timers.js). */
+const TIMER_CALLBACKS = new Map([['Timeout', '_onTimeout'], ['Immediate', '_onImmediate']])
+/** Fewer new live timers than this at one location is too little to call a leak. */
+const MIN_NEW_TIMERS = 20
+/** The timers claim a growth row when they hold at least this share of its retained growth. */
+const MIN_ROW_SHARE = 0.5
+/** Steps walked along a timer list to find its TimersList head. */
+const MAX_LIST_WALK = 1 << 22
+const TOP_VARIABLES = 3
+
+/**
+ * @typedef {object} TimerTally
+ * @property {number} count      live timers with this callback location
+ * @property {number} intervals  of them, repeating (setInterval)
+ * @property {number} retained   bytes the timers retain, summed
+ * @property {SourceLocation | null} location
+ * @property {string} fn         the callback's name, '' when anonymous
+ * @property {number[]} timers   ordinals (kept for the last snapshot only)
+ */
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchForgottenTimer (input) {
+  const { result, detail, cwd } = input
+  const { analyses, ages, owners } = detail
+  const last = analyses[analyses.length - 1]
+  const tallies = analyses.map((analysis, k) => tallyTimers(analysis, cwd, k === analyses.length - 1))
+  const latest = tallies[tallies.length - 1]
+  let newTimersEverywhere = 0
+  for (const tally of latest.values()) for (const o of tally.timers) if (ages[o] !== AGE_OLD) newTimersEverywhere++
+
+  const rowOfOwner = new Int32Array(last.graph.nodeCount).fill(-1)
+  for (const g of input.candidates) for (const o of detail.groupOwners[g]) if (rowOfOwner[o] < 0) rowOfOwner[o] = g
+
+  /** @type {Match[]} */
+  const matches = []
+  for (const [key, tally] of latest) {
+    const counts = tallies.map((byKey) => byKey.get(key)?.count ?? 0)
+    const newTimers = tally.timers.filter((o) => ages[o] !== AGE_OLD)
+    if (!growsEveryStep(counts) || newTimers.length < MIN_NEW_TIMERS) continue
+    const retained = tallies.map((byKey) => byKey.get(key)?.retained ?? 0)
+
+    const group = claimedRow(input, newTimers, owners, rowOfOwner, retained)
+    const list = timerList(last, newTimers[newTimers.length - 1])
+    const head = list >= 0 ? list : newTimers[newTimers.length - 1]
+    const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { maxLength: 12 })
+    const durationMs = list >= 0 ? listDuration(last, list) : null
+    const variables = capturedVariables(last, tally.timers)
+    const repeating = tally.intervals * 2 >= tally.count
+    const callText = tally.fn === '' ? 'an anonymous callback' : tally.fn
+
+    const facts = [{
+      weight: 0.1 * (newTimers.length / newTimersEverywhere),
+      reason: `${percent(newTimers.length / newTimersEverywhere)} of the timers started since the first snapshot and still live run this callback`
+    }]
+    if (repeating) facts.push({ weight: 0.08, reason: `${tally.intervals} of ${tally.count} are intervals, which never end on their own` })
+    else facts.push({ weight: 0, reason: 'they are one-shot timeouts that have not fired yet (long delays, or re-armed)' })
+    if (group.row >= 0) facts.push({ weight: 0.05, reason: `they retain ${percent(group.share)} of growth row ${group.row + 1}'s retained growth` })
+    else facts.push({ weight: 0, reason: 'no growth row owns them: the timer list is a ring that other references also enter, so its timers are counted directly' })
+    const { confidence, reasons } = judgeGrowth(counts, facts)
+
+    const fnName = tally.fn !== '' ? tally.fn : '() => { /* ... */ }'
+    const delay = durationMs ?? 'ms'
+    matches.push({
+      group: group.row,
+      finding: {
+        signature: ID,
+        title: `${repeating ? 'Intervals' : 'Timeouts'} started with ${callText} are never cleared: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} live timers${durationMs === null ? '' : ` in the ${durationMs.toLocaleString('en-US')} ms list`}.`,
+        confidence,
+        reasons,
+        owner: { id: last.graph.nodeIds[head], name: last.classes.names[last.classOf[head]], type: last.graph.nodeTypeName(head) },
+        path,
+        evidence: {
+          unit: 'timers',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: 1,
+          intervals: tally.intervals,
+          newTimers: newTimers.length,
+          durationMs,
+          bytesPerTimer: Math.round(tally.retained / tally.count),
+          callbackVariables: variables
+        },
+        location: tally.location,
+        fix: repeating
+          ? {
+              summary: 'keep the handle and clearInterval it when the request or connection it serves ends; unref() a timer that must not keep the process alive.',
+              snippet: `const timer = setInterval(${fnName}, ${delay})\nres.on('close', () => clearInterval(timer))`
+            }
+          : {
+              summary: 'keep the handle and clearTimeout it when the work it guards ends; unref() a timer that must not keep the process alive.',
+              snippet: `const timer = setTimeout(${fnName}, ${delay})\nres.on('close', () => clearTimeout(timer))`
+            }
+      }
+    })
+  }
+  return matches
+}
+
+/**
+ * Live timers of one snapshot by the location of their callback.
+ * @param {HeapAnalysis} analysis
+ * @param {string} cwd
+ * @param {boolean} keepOrdinals
+ * @returns {Map<string, TimerTally>}
+ */
+function tallyTimers (analysis, cwd, keepOrdinals) {
+  const { graph, classOf, retainedSizes, locations } = analysis
+  const callbackOfClass = analysis.classes.names.map((name) => TIMER_CALLBACKS.get(name) ?? null)
+  /** @type {Map<string, TimerTally>} */
+  const byKey = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    const callbackName = callbackOfClass[classOf[o]]
+    if (callbackName === null || graph.nodeTypes[o] !== graph.nodeType.object) continue
+    // Cleared and fired one-shot timers are marked destroyed; the lists no longer hold them.
+    if (oddballValue(graph, propertyTarget(graph, o, '_destroyed')) !== 'false') continue
+    const callback = propertyTarget(graph, o, callbackName)
+    if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
+    const fn = unwrapBound(graph, callback)
+    const location = sourceLocation(analysis, fn, cwd)
+    const name = locations.functionName(fn)
+    const key = location === null ? `function ${name}` : locationKey(location)
+    let tally = byKey.get(key)
+    if (!tally) byKey.set(key, (tally = { count: 0, intervals: 0, retained: 0, location, fn: name, timers: [] }))
+    tally.count++
+    tally.retained += retainedSizes[o]
+    // `_repeat` is null for a timeout and the interval in ms (a Smi, no edge) for an interval.
+    const repeat = oddballValue(graph, propertyTarget(graph, o, '_repeat'))
+    if (callbackName === '_onTimeout' && repeat !== 'null' && repeat !== 'undefined') tally.intervals++
+    if (keepOrdinals) tally.timers.push(o)
+  }
+  return byKey
+}
+
+/**
+ * The growth row whose owners hold most of the new timers, when the timers explain most of its
+ * growth; row -1 otherwise.
+ * @param {SignatureInput} input
+ * @param {number[]} newTimers
+ * @param {Uint32Array} owners
+ * @param {Int32Array} rowOfOwner
+ * @param {number[]} retained
+ */
+function claimedRow (input, newTimers, owners, rowOfOwner, retained) {
+  /** @type {Map<number, number>} */
+  const votes = new Map()
+  for (const o of newTimers) {
+    const g = rowOfOwner[owners[o]]
+    if (g >= 0) votes.set(g, (votes.get(g) ?? 0) + 1)
+  }
+  let row = -1
+  let most = 0
+  for (const [g, count] of votes) if (count > most) [row, most] = [g, count]
+  if (row < 0) return { row: -1, share: 0 }
+  const growth = input.result.growth[row]
+  const rowGrowth = growth.retainedAfter - growth.retainedBefore
+  const share = rowGrowth > 0 ? Math.min(1, (retained[retained.length - 1] - retained[0]) / rowGrowth) : 0
+  return share >= MIN_ROW_SHARE ? { row, share } : { row: -1, share: 0 }
+}
+
+/**
+ * The head of the list a timer is linked into (a TimersList or ImmediateList), or -1.
+ * @param {HeapAnalysis} analysis
+ * @param {number} timer
+ */
+function timerList (analysis, timer) {
+  const { graph, classOf } = analysis
+  const timerClass = classOf[timer]
+  let current = timer
+  for (let step = 0; step < MAX_LIST_WALK; step++) {
+    const next = propertyTarget(graph, current, '_idleNext')
+    if (next < 0 || next === timer || graph.nodeTypes[next] !== graph.nodeType.object) return -1
+    if (classOf[next] !== timerClass) return next
+    current = next
+  }
+  return -1
+}
+
+/**
+ * The delay of a TimersList: its key in `timerListMap`, an element edge from a non-array object.
+ * @param {HeapAnalysis} analysis
+ * @param {number} list
+ * @returns {number | null}
+ */
+function listDuration (analysis, list) {
+  const { graph } = analysis
+  for (let slot = graph.firstRetainer[list], end = graph.firstRetainer[list + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    const source = graph.edgeSource(e)
+    if (graph.edgeTypes[e] === graph.edgeType.element && graph.nodeTypes[source] === graph.nodeType.object && graph.nodeName(source) !== 'Array') {
+      return graph.edgeNames[e]
+    }
+  }
+  return null
+}
+
+/**
+ * The variables of the callbacks' scopes that keep the most alive, summed over the timers: a
+ * variable counts the bytes of its value when only that scope holds the value.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} timers
+ * @returns {Array<{name: string, bytes: number}>}
+ */
+function capturedVariables (analysis, timers) {
+  const { graph, dominators, retainedSizes } = analysis
+  /** @type {Map<string, number>} */
+  const bytes = new Map()
+  for (const timer of timers) {
+    const callbackName = TIMER_CALLBACKS.get(analysis.classes.names[analysis.classOf[timer]]) ?? '_onTimeout'
+    const callback = propertyTarget(graph, timer, callbackName)
+    if (callback < 0) continue
+    const context = propertyTarget(graph, unwrapBound(graph, callback), 'context')
+    if (context < 0) continue
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+      const target = graph.edgeTargets[e]
+      const name = graph.edgeName(e)
+      bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes[target] : 0))
+    }
+  }
+  return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))
+}

@@ -1,0 +1,71 @@
+// growing-array: an array that only grows (a request log, samples kept "for later", a list of
+// handlers that are not event listeners). Runs last: listener lists and closure lists are arrays
+// too, and their own signatures explain them better.
+
+import { collectionGrowth, holderName } from './collection-growth.js'
+import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { commonClasses } from './held-objects.js'
+import { holderLocation } from './holder-location.js'
+/** @import {Match, Signature, SignatureInput} from './finding.js' */
+
+export const ID = 'growing-array'
+
+/** How the code at the location relates to the collection, for the card. */
+const LOCATION_ROLES = { closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder' }
+
+/** @type {Signature} */
+export const growingArray = { id: ID, match: matchGrowingArray }
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchGrowingArray (input) {
+  const { detail, cwd } = input
+  const last = detail.analyses[detail.analyses.length - 1]
+  /** @type {Match[]} */
+  const matches = []
+  for (const g of input.candidates) {
+    const growth = collectionGrowth(input, g, ['array'])
+    if (growth === null) continue
+    const { owner, path, counts, retained, share } = growth
+    const added = counts[counts.length - 1] - counts[0]
+    const elementClasses = commonClasses(last, growth.newValues)
+    const holder = holderLocation(last, path, cwd)
+    const name = holderName(path) ?? `${owner.name} @${owner.id}`
+    const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'list'
+    const facts = [{ weight: 0.15 * share, reason: `its elements hold ${percent(share)} of the growth row's retained growth` }]
+    const fresh = growth.freshShare
+    facts.push({ weight: fresh >= 0.8 ? 0.1 : 0, reason: `${percent(fresh)} of the new elements hold objects allocated after the first snapshot` })
+    const { confidence, reasons } = judgeGrowth(counts, facts)
+    matches.push({
+      group: g,
+      finding: {
+        signature: ID,
+        title: growth.ownerCount > 1
+          ? `${growth.ownerCount} arrays like ${name} only grow: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} elements in all, none removed.`
+          : `${name} (Array) only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} elements, none removed.`,
+        confidence,
+        reasons,
+        owner,
+        path,
+        evidence: {
+          unit: 'elements',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: growth.ownerCount,
+          bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
+          elementClasses,
+          locationRole: holder === null ? null : LOCATION_ROLES[holder.how]
+        },
+        location: holder === null ? null : holder.location,
+        fix: {
+          summary: 'bound it (keep the last N, as a ring buffer does) or stop keeping it: aggregate, or write records out instead of holding them.',
+          snippet: `${variable}.push(record)\nif (${variable}.length > 1000) ${variable}.shift()`
+        }
+      }
+    })
+  }
+  return matches
+}

@@ -1,0 +1,453 @@
+// listener-accumulation: one event's listener list keeps growing, usually because code running per
+// request or per connection subscribes to a long-lived emitter and never unsubscribes. Three list
+// shapes (heapsnapshot-format.md 7, and observed on Node 20):
+//
+//   EventEmitter   emitter ._events → Object .<event> → closure (one listener) | Array [i] → closure
+//   EventTarget    target .<symbol kEvents> → Map {table} → {slot} → Object .next → Listener .next
+//                  → Listener ...   (a linked list; each Listener has .callback → closure)
+//   observer list  holder .<listeners|subscribers|handlers|...> → Array [i] → closure
+//
+// The diff names one node of the list as the growth owner (the Array, the `_events` object, the
+// last Listener that existed in the baseline); the list is found from there, and its listeners are
+// counted again in every snapshot through ids that do not change.
+
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { collectionOfStore, followEdge } from './collection-entries.js'
+import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { heldClasses, recognisedClasses } from './held-objects.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
+
+export const ID = 'listener-accumulation'
+
+/** @type {Signature} */
+export const listenerAccumulation = { id: ID, match: matchListenerAccumulation }
+
+/** Property names under which event libraries keep lists of callbacks. */
+const OBSERVER_NAMES = /(?:listener|subscriber|observer|handler|callback|watcher|hook)s?$/i
+/** Event types that come from a string in the heap are shown only when they look like a name. */
+const EVENT_NAME = /^[A-Za-z][\w:.-]{0,40}$/
+const MIN_NEW_LISTENERS = 10
+/** Where listener records of event libraries keep the function. */
+const LISTENER_FIELDS = ['fn', 'listener', 'callback', 'handler']
+/** Owners of one row read per match; a row of more is summed over its largest ones. */
+const MAX_OWNERS = 100
+const EVENTS_KEY = '<symbol kEvents>'
+
+/**
+ * @typedef {object} ListenerList
+ * @property {'EventEmitter' | 'EventTarget' | 'observer list'} kind
+ * @property {number} emitter  ordinal (last snapshot) of the object the listeners are added to
+ * @property {string} event    the event name ('' when the heap does not say)
+ * @property {number} listId   V8 id that finds the list in every snapshot: the emitter (EventEmitter),
+ *                             the list's head object (EventTarget), the array (observer list)
+ */
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchListenerAccumulation (input) {
+  const { result, detail, cwd } = input
+  const { analyses, ages } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph } = last
+  /** @type {Match[]} */
+  const matches = []
+  for (const g of input.candidates) {
+    const row = result.growth[g]
+    if (!row.leak) continue
+    const ordinal = graph.findOrdinalById(row.owner.id)
+    if (ordinal < 0) continue
+    // A list's backing store stays old while it has room, and is then the owner the diff names.
+    const owner = collectionOfStore(graph, ordinal)
+    let best = null
+    for (const list of findListenerLists(graph, owner)) {
+      const counts = analyses.map((analysis) => measureList(analysis, list).count)
+      if (!growsEveryStep(counts) || counts[counts.length - 1] - counts[0] < MIN_NEW_LISTENERS) continue
+      if (best === null || counts[counts.length - 1] - counts[0] > best.counts[best.counts.length - 1] - best.counts[0]) best = { list, counts }
+    }
+    if (best === null) continue
+    // A row of several owners is one list shape repeated (a list per connection): sum the lists
+    // of the same kind and event that grew too.
+    const lists = [best.list]
+    const counts = best.counts.slice()
+    for (const other of detail.groupOwners[g].slice(0, MAX_OWNERS)) {
+      const start = collectionOfStore(graph, other)
+      if (start === owner) continue
+      const list = findListenerLists(graph, start).find((l) => l.kind === best.list.kind && l.event === best.list.event)
+      const more = list && analyses.map((analysis) => measureList(analysis, list).count)
+      if (!list || !more || !growsEveryStep(more)) continue
+      lists.push(list)
+      more.forEach((count, i) => { counts[i] += count })
+    }
+    matches.push({ group: g, finding: describe(input, g, lists, counts, last, ages, cwd) })
+  }
+  return matches
+}
+
+/**
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {ListenerList[]} lists  the row's lists, the largest first
+ * @param {number[]} counts       their listeners per snapshot, summed
+ * @param {HeapAnalysis} last
+ * @param {Uint8Array} ages
+ * @param {string} cwd
+ * @returns {import('./finding.js').Finding}
+ */
+function describe (input, g, lists, counts, last, ages, cwd) {
+  const row = input.result.growth[g]
+  const { graph } = last
+  const [list] = lists
+  const retained = input.detail.analyses.map((analysis) => lists.reduce((sum, l) => sum + measureList(analysis, l).retained, 0))
+  const fresh = lists.flatMap((l) => measureList(last, l).listeners.filter((o) => ages[o] !== AGE_OLD))
+
+  const held = heldClasses(last, fresh, ages)
+  const keeps = recognisedClasses(held)
+  const rowBytes = row.leakedBytes + row.recentBytes
+  const share = rowBytes > 0 ? Math.min(1, held.bytes / rowBytes) : 0
+
+  const { location, fromLocation } = dominantLocation(last, fresh, cwd)
+  const emitterClass = last.classes.names[last.classOf[list.emitter]]
+  const name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? retainerName(graph, list.emitter) ?? emitterClass
+
+  const facts = []
+  if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
+  else facts.push({ weight: 0.03, reason: 'an array of functions kept under a listener-like name' })
+  if (fresh.length > 0 && location !== null) {
+    const locationShare = fromLocation / fresh.length
+    facts.push({ weight: locationShare >= 0.8 ? 0.1 : 0, reason: `${fromLocation} of ${fresh.length} new listeners (${percent(locationShare)}) come from ${location.file}:${location.line}` })
+  }
+  facts.push({ weight: 0.09 * share, reason: `the new listeners keep ${percent(share)} of the row's new bytes alive` })
+  const { confidence, reasons } = judgeGrowth(counts, facts)
+
+  return {
+    signature: ID,
+    title: titleOf(list, name, emitterClass, lists.length),
+    confidence,
+    reasons,
+    owner: row.owner,
+    path: row.path,
+    evidence: {
+      unit: 'listeners',
+      counts,
+      retained,
+      perStep: perStepOf(counts),
+      ownerCount: lists.length,
+      event: list.event,
+      emitterClass,
+      listKind: list.kind,
+      newListeners: fresh.length,
+      fromLocation,
+      bytesPerListener: fresh.length > 0 ? Math.round(held.bytes / fresh.length) : 0,
+      keepsAlive: keeps,
+      locationRole: 'listener'
+    },
+    location,
+    fix: fixFor(list, name)
+  }
+}
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {string} emitterClass
+ * @param {number} listCount
+ */
+function titleOf (list, name, emitterClass, listCount) {
+  const target = listCount > 1 ? `${listCount} objects like ${name} (${emitterClass})` : `${name} (${emitterClass})`
+  if (list.kind === 'observer list') return `Functions are added to ${list.event} of ${target} over and over and never removed.`
+  const event = list.event === '' ? 'A' : `${/^[aeiou]/i.test(list.event) ? 'An' : 'A'} '${list.event}'`
+  return `${event} listener is added to ${target} over and over and never removed.`
+}
+
+/**
+ * The listener lists a growth owner belongs to, found by walking from it to the emitter.
+ * @param {HeapGraph} graph
+ * @param {number} owner
+ * @returns {ListenerList[]}
+ */
+export function findListenerLists (graph, owner) {
+  /** @type {ListenerList[]} */
+  const lists = []
+  const { property } = graph.edgeType
+  // EventEmitter: the owner is the emitter, its `_events` object, or one event's array.
+  /** @type {Array<[emitter: number, events: number, only: string | null]>} */
+  const emitters = []
+  const events = followEdge(graph, owner, property, '_events')
+  if (events >= 0) emitters.push([owner, events, null])
+  for (const r of retainersOf(graph, owner, property)) {
+    if (r.name === '_events') emitters.push([r.source, owner, null])
+    else {
+      for (const up of retainersOf(graph, r.source, property)) if (up.name === '_events') emitters.push([up.source, r.source, r.name])
+    }
+  }
+  for (const [emitter, eventsObject, only] of emitters) {
+    for (const edge of edgesOf(graph, eventsObject, property)) {
+      if (edge.name === '__proto__' || (only !== null && edge.name !== only)) continue
+      lists.push({ kind: 'EventEmitter', emitter, event: edge.name, listId: graph.nodeIds[emitter] })
+    }
+  }
+
+  // EventTarget: from a Listener back to the list head, or from the target down to its heads.
+  for (const head of eventTargetHeads(graph, owner)) {
+    const target = eventTargetOf(graph, head)
+    if (target === null) continue
+    lists.push({ kind: 'EventTarget', emitter: target.target, event: target.event, listId: graph.nodeIds[head] })
+  }
+
+  // Observer lists: an array of functions under a listener-like name.
+  if (graph.nodeName(owner) === 'Array') {
+    for (const r of retainersOf(graph, owner, property)) {
+      if (OBSERVER_NAMES.test(r.name)) lists.push({ kind: 'observer list', emitter: r.source, event: r.name, listId: graph.nodeIds[owner] })
+      else if (retainersOf(graph, r.source, property).some((up) => OBSERVER_NAMES.test(up.name))) {
+        lists.push({ kind: 'observer list', emitter: r.source, event: r.name, listId: graph.nodeIds[owner] })
+      }
+    }
+  }
+  return lists
+}
+
+/**
+ * The EventTarget list heads reachable from a growth owner.
+ * @param {HeapGraph} graph
+ * @param {number} owner
+ * @returns {number[]}
+ */
+function eventTargetHeads (graph, owner) {
+  const { property, internal } = graph.edgeType
+  if (isListener(graph, owner)) {
+    // Walk back to the head; the walk is bounded by the list's length.
+    let node = owner
+    for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) node = followEdge(graph, node, property, 'previous')
+    return node >= 0 && isHead(graph, node) ? [node] : []
+  }
+  if (isHead(graph, owner)) return [owner]
+  let map = followEdge(graph, owner, property, EVENTS_KEY)
+  if (map < 0 && retainersOf(graph, owner, property).some((r) => r.name === EVENTS_KEY)) map = owner
+  if (map < 0 && retainersOf(graph, owner, internal).some((r) => r.name === 'table')) {
+    const up = retainersOf(graph, owner, internal).find((r) => r.name === 'table')
+    if (up && retainersOf(graph, up.source, property).some((r) => r.name === EVENTS_KEY)) map = up.source
+  }
+  if (map < 0) return []
+  const table = followEdge(graph, map, internal, 'table')
+  return table < 0 ? [] : edgesOf(graph, table, internal).map((e) => e.target).filter((o) => isHead(graph, o))
+}
+
+/**
+ * @param {HeapGraph} graph
+ * @param {number} o
+ */
+function isListener (graph, o) {
+  const { property } = graph.edgeType
+  return o >= 0 && followEdge(graph, o, property, 'previous') >= 0 && followEdge(graph, o, property, 'callback') >= 0
+}
+
+/**
+ * The object at the start of an EventTarget's list for one type: `{size, next}`, held in the
+ * kEvents Map's table.
+ * @param {HeapGraph} graph
+ * @param {number} o
+ */
+function isHead (graph, o) {
+  const { property, internal } = graph.edgeType
+  return followEdge(graph, o, property, 'callback') < 0 && isListener(graph, followEdge(graph, o, property, 'next')) &&
+    retainersOf(graph, o, internal).some((r) => /^\d+$/.test(r.name))
+}
+
+/**
+ * The EventTarget and the event type of a list head.
+ * @param {HeapGraph} graph
+ * @param {number} head
+ * @returns {{target: number, event: string} | null}
+ */
+function eventTargetOf (graph, head) {
+  const { property, internal } = graph.edgeType
+  for (const slot of retainersOf(graph, head, internal)) {
+    if (!/^\d+$/.test(slot.name)) continue
+    const map = retainersOf(graph, slot.source, internal).find((r) => r.name === 'table')
+    const target = map && retainersOf(graph, map.source, property).find((r) => r.name === EVENTS_KEY)
+    if (!target) continue
+    // The key sits in the slot before its value.
+    const key = followEdge(graph, slot.source, internal, String(Number(slot.name) - 1))
+    const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
+    return { target: target.source, event: EVENT_NAME.test(type) ? type : '' }
+  }
+  return null
+}
+
+/**
+ * The list's listener closures, their count and the list's retained size in one snapshot.
+ * @param {HeapAnalysis} analysis
+ * @param {ListenerList} list
+ * @returns {{count: number, retained: number, listeners: number[]}}
+ */
+function measureList (analysis, list) {
+  const { graph, retainedSizes } = analysis
+  const { property, element } = graph.edgeType
+  const o = graph.findOrdinalById(list.listId)
+  /** @type {number[]} */
+  const listeners = []
+  if (o < 0) return { count: 0, retained: 0, listeners }
+  if (list.kind === 'EventTarget') {
+    let retained = retainedSizes[o]
+    let node = followEdge(graph, o, property, 'next')
+    for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) {
+      listeners.push(followEdge(graph, node, property, 'callback'))
+      node = followEdge(graph, node, property, 'next')
+    }
+    if (retained === 0 && listeners.length > 0) retained = retainedSizes[listeners[0]]
+    return { count: listeners.length, retained, listeners }
+  }
+  let list_ = o
+  if (list.kind === 'EventEmitter') {
+    const events = followEdge(graph, o, property, '_events')
+    list_ = events < 0 ? -1 : followEdge(graph, events, property, list.event)
+    if (list_ < 0) return { count: 0, retained: 0, listeners }
+    if (graph.nodeName(list_) !== 'Array') {
+      const single = listenerFunction(graph, list_)
+      return single < 0 ? { count: 0, retained: 0, listeners } : { count: 1, retained: retainedSizes[list_], listeners: [single] }
+    }
+  }
+  if (graph.nodeName(list_) !== 'Array') return { count: 0, retained: 0, listeners }
+  for (const edge of edgesOf(graph, list_, element)) {
+    const listener = listenerFunction(graph, edge.target)
+    if (listener >= 0) listeners.push(listener)
+  }
+  return { count: listeners.length, retained: retainedSizes[list_], listeners }
+}
+
+/**
+ * The function a list entry calls, or -1: the entry itself when it is a function (a `once` wrapper
+ * unwrapped), or the function a listener record holds (eventemitter3 keeps `{fn, context, once}`).
+ * @param {HeapGraph} graph
+ * @param {number} entry
+ */
+function listenerFunction (graph, entry) {
+  if (graph.nodeTypes[entry] === graph.nodeType.closure) return unwrapOnce(graph, entry)
+  if (graph.nodeTypes[entry] !== graph.nodeType.object) return -1
+  for (const name of LISTENER_FIELDS) {
+    const fn = followEdge(graph, entry, graph.edgeType.property, name)
+    if (fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure) return fn
+  }
+  return -1
+}
+
+/**
+ * A `once` listener is a bound wrapper whose state object holds the function that was passed.
+ * @param {HeapGraph} graph
+ * @param {number} closure
+ */
+function unwrapOnce (graph, closure) {
+  let state = followEdge(graph, closure, graph.edgeType.internal, 'bound_this')
+  if (state < 0) state = followEdge(graph, closure, graph.edgeType.shortcut, 'bound_this')
+  const listener = state < 0 ? -1 : followEdge(graph, state, graph.edgeType.property, 'listener')
+  return listener >= 0 && graph.nodeTypes[listener] === graph.nodeType.closure ? listener : closure
+}
+
+/**
+ * The source location most of the listeners come from, and how many come from it.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} closures
+ * @param {string} cwd
+ * @returns {{location: SourceLocation | null, fromLocation: number}}
+ */
+function dominantLocation (analysis, closures, cwd) {
+  /** @type {Map<string, {ordinal: number, count: number}>} */
+  const byPlace = new Map()
+  for (const o of closures) {
+    const place = analysis.locations.locationOf(o)
+    if (place === null) continue
+    const key = `${place.scriptId}:${place.line}:${place.column}`
+    const entry = byPlace.get(key)
+    if (entry) entry.count++
+    else byPlace.set(key, { ordinal: o, count: 1 })
+  }
+  let best = null
+  for (const entry of byPlace.values()) if (best === null || entry.count > best.count) best = entry
+  if (best === null) return { location: null, fromLocation: 0 }
+  const location = sourceLocation(analysis, best.ordinal, cwd)
+  return { location, fromLocation: location === null ? 0 : best.count }
+}
+
+/**
+ * The name of the variable or property that holds the node with V8 id `id` on a path.
+ * @param {Step[]} path
+ * @param {number} id
+ */
+function nameOnPath (path, id) {
+  const step = path.find((s) => s.id === id)
+  return step && (step.edgeType === 'property' || step.edgeType === 'context') ? step.edge : null
+}
+
+/**
+ * The first property or variable name that holds a node, or null.
+ * @param {HeapGraph} graph
+ * @param {number} o
+ */
+function retainerName (graph, o) {
+  const { property, context } = graph.edgeType
+  const found = retainersOf(graph, o, property).find((r) => r.name !== '__proto__') ?? retainersOf(graph, o, context)[0]
+  return found ? found.name : null
+}
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @returns {{summary: string, snippet: string}}
+ */
+function fixFor (list, name) {
+  const bare = name.replace(/^#/, '')
+  const emitter = /^[A-Za-z_$][\w$]*$/.test(bare) ? bare : 'emitter'
+  const event = list.event === '' ? 'event' : list.event
+  const note = 'Raising setMaxListeners() hides the warning, not the leak.'
+  if (list.kind === 'EventTarget') {
+    return {
+      summary: `remove the listener when the work it belongs to ends (or add it with { once: true } or { signal }). ${note}`,
+      snippet: `const onEvent = () => { /* ... */ }\n${emitter}.addEventListener('${event}', onEvent, { once: true })\nres.once('close', () => ${emitter}.removeEventListener('${event}', onEvent))`
+    }
+  }
+  if (list.kind === 'observer list') {
+    return {
+      summary: `take the function out of ${event} when the code that added it is done (return an unsubscribe function).`,
+      snippet: `const unsubscribe = subscribe(fn)  // removes fn from ${event}\nres.once('close', unsubscribe)`
+    }
+  }
+  return {
+    summary: `remove the listener when the request ends (or use once(), or pass { signal } to events.on()). ${note}`,
+    snippet: `const onEvent = () => { /* ... */ }\n${emitter}.on('${event}', onEvent)\nres.once('close', () => ${emitter}.off('${event}', onEvent))`
+  }
+}
+
+/**
+ * @param {HeapGraph} graph
+ * @param {number} o
+ * @param {number} type
+ * @returns {Array<{name: string, source: number}>}
+ */
+function retainersOf (graph, o, type) {
+  const found = []
+  for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), source: graph.edgeSource(e) })
+  }
+  return found
+}
+
+/**
+ * @param {HeapGraph} graph
+ * @param {number} o
+ * @param {number} type
+ * @returns {Array<{name: string, target: number}>}
+ */
+function edgesOf (graph, o, type) {
+  const found = []
+  for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), target: graph.edgeTargets[e] })
+  }
+  return found
+}

@@ -1,0 +1,341 @@
+// pending-promises: promises that never settle keep what waits on them. Two shapes:
+//   - one long-lived pending promise collects a reaction per call (`.then`, `await`, each input of
+//     Promise.race): a shutdown signal, a "ready" promise that failed silently. The promise's
+//     `reactions_or_result` is the newest PromiseReaction, linked to older ones, so the promise is
+//     the growth owner of every new reaction;
+//   - a collection keeps a pending promise per call (usually through its resolve function, in a
+//     list of waiters nobody resolves): each awaiting async function stays suspended with its locals.
+// A reaction's handler is the program's own function for `.then(fn)`; for `await` it is a built-in
+// whose scope holds the suspended async function, which the snapshot locates.
+
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { growsEveryStep, judgeGrowth, percent, perStepOf, retainedById } from './growth-evidence.js'
+import { holderName } from './collection-growth.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
+import { isProgramLocation, locationKey, propertyTarget, unwrapBound } from './heap-values.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
+
+export const ID = 'pending-promises'
+
+/** @type {Signature} */
+export const pendingPromises = { id: ID, match: matchPendingPromises }
+
+const REACTION = 'system / PromiseReaction'
+/** Fewer new reactions than this is too little to call a leak. */
+const MIN_NEW_REACTIONS = 20
+/** Reactions walked per promise at most. */
+const MAX_CHAIN = 1 << 24
+/** Handlers sampled per finding for its location. */
+const MAX_HANDLERS = 10_000
+/** Pending promises held by a collection must retain at least this share of the row's growth. */
+const MIN_ROW_SHARE = 0.5
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchPendingPromises (input) {
+  const { result, detail, cwd } = input
+  const { analyses, ages } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph } = last
+  /** @type {Match[]} */
+  const matches = []
+  /** @type {number[]} */
+  const otherRows = []
+  for (const g of input.candidates) {
+    const row = result.growth[g]
+    if (!row.leak) continue
+    const representative = graph.findOrdinalById(row.owner.id)
+    if (representative < 0) continue
+    const promise = pendingPromiseOf(last, representative)
+    if (promise < 0) {
+      otherRows.push(g)
+      continue
+    }
+    const promiseId = graph.nodeIds[promise]
+    const counts = analyses.map((analysis) => {
+      const o = analysis.graph.findOrdinalById(promiseId)
+      return o < 0 ? 0 : countReactions(analysis.graph, o, () => {})
+    })
+    /** @type {number[]} */
+    const handlers = []
+    let newReactions = 0
+    countReactions(graph, promise, (reaction) => {
+      if (ages[reaction] === AGE_OLD) return
+      newReactions++
+      if (handlers.length < MAX_HANDLERS) collectHandlers(graph, reaction, handlers)
+    })
+    if (!growsEveryStep(counts) || newReactions < MIN_NEW_REACTIONS) continue
+
+    const retained = retainedById(analyses, promiseId)
+    const rowGrowth = row.retainedAfter - row.retainedBefore
+    const share = rowGrowth > 0 ? Math.min(1, Math.max(0, (retained[retained.length - 1] - retained[0]) / rowGrowth)) : 0
+    const { location, locationShare } = dominantHandler(last, handlers, cwd)
+    const facts = [
+      { weight: 0, reason: 'the promise is still pending: a settled promise drops its reactions' },
+      { weight: 0.1 * share, reason: `its reactions retain ${percent(share)} of the growth row's retained growth` }
+    ]
+    if (location !== null) facts.push({ weight: 0.05 * locationShare, reason: `${percent(locationShare)} of the new reactions' program handlers come from ${location.file}:${location.line}` })
+    else facts.push({ weight: 0, reason: 'the handlers are built-in functions (await or Promise.race), so the heap does not name the code that subscribes' })
+    const { confidence, reasons } = judgeGrowth(counts, facts)
+    const name = holderName(row.path)
+    const what = name === null ? `Promise @${promiseId}` : `${name} (Promise)`
+    matches.push({
+      group: g,
+      finding: {
+        signature: ID,
+        title: `${what} never settles and collects a reaction per call: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} reactions.`,
+        confidence,
+        reasons,
+        owner: { id: promiseId, name: last.classes.names[last.classOf[promise]], type: graph.nodeTypeName(promise) },
+        path: row.path,
+        evidence: {
+          unit: 'reactions',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: 1,
+          newReactions,
+          bytesPerReaction: Math.round((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0]))
+        },
+        location,
+        fix: {
+          summary: 'do not subscribe per request to a promise that may never settle (nor race against one): listen on an AbortSignal and remove the listener when the request ends, or settle the promise.',
+          snippet: "const onAbort = () => res.destroy()\nsignal.addEventListener('abort', onAbort, { once: true })\nres.on('close', () => signal.removeEventListener('abort', onAbort))"
+        }
+      }
+    })
+  }
+  matches.push(...heldPendingPromises(input, otherRows))
+  return matches.sort((a, b) => a.group - b.group)
+}
+
+/**
+ * The collection shape: rows whose new objects are mostly pending promises that something awaits.
+ * @param {SignatureInput} input
+ * @param {number[]} rows
+ * @returns {Match[]}
+ */
+function heldPendingPromises (input, rows) {
+  const { result, detail, cwd } = input
+  const { analyses, ages, noise, owners } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph, retainedSizes } = last
+  if (rows.length === 0) return []
+  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  /** @type {Map<number, {count: number, bytes: number, handlers: number[]}>} */
+  const byRow = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (ages[o] === AGE_OLD || noise[o] === 1 || !isAwaitedPromise(last, o)) continue
+    const g = rowOfOwner[owners[o]]
+    // A promise that waits on another pending promise is part of that one's chain.
+    if (g < 0 || heldThroughNew(last, o, rowOfOwner, g, ages, isAwaitedPromise)) continue
+    let tally = byRow.get(g)
+    if (!tally) byRow.set(g, (tally = { count: 0, bytes: 0, handlers: [] }))
+    tally.count++
+    tally.bytes += retainedSizes[o]
+    if (tally.handlers.length < MAX_HANDLERS) collectHandlers(graph, propertyTarget(graph, o, 'reactions_or_result'), tally.handlers)
+  }
+  /** @type {Match[]} */
+  const matches = []
+  for (const g of rows) {
+    const tally = byRow.get(g)
+    const row = result.growth[g]
+    if (tally === undefined || tally.count < MIN_NEW_REACTIONS) continue
+    const rowGrowth = row.leakedBytes + row.recentBytes
+    const share = rowGrowth > 0 ? Math.min(1, tally.bytes / rowGrowth) : 0
+    if (share < MIN_ROW_SHARE) continue
+    const ownerIds = detail.groupOwners[g].map((o) => graph.nodeIds[o])
+    const counts = analyses.map((analysis) => countAwaitedPromises(analysis, ownerIds))
+    if (!growsEveryStep(counts)) continue
+    const retained = analyses.length === 3
+      ? [row.retainedBefore, /** @type {number} */ (row.retainedMiddle), row.retainedAfter]
+      : [row.retainedBefore, row.retainedAfter]
+    const { location, locationShare } = dominantHandler(last, tally.handlers, cwd)
+    const facts = [
+      { weight: 0.1 * share, reason: `pending promises retain ${percent(share)} of the growth row's new objects` },
+      { weight: 0, reason: 'each is awaited or has handlers and none has settled: whatever waits on them stays suspended' }
+    ]
+    if (location !== null) facts.push({ weight: 0.05 * locationShare, reason: `${percent(locationShare)} of them are awaited by code at ${location.file}:${location.line}` })
+    const { confidence, reasons } = judgeGrowth(counts, facts)
+    const name = holderName(row.path)
+    const list = name !== null && /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'waiters'
+    const where = location === null || location.function === '' ? '' : ` (awaited in ${location.function})`
+    matches.push({
+      group: g,
+      finding: {
+        signature: ID,
+        title: `Promises that never settle are kept in ${name === null ? row.owner.name : `${name} (${row.owner.name})`}${where}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} pending promises.`,
+        confidence,
+        reasons,
+        owner: row.owner,
+        path: row.path,
+        evidence: {
+          unit: 'promises',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: row.ownerCount,
+          newPromises: tally.count,
+          bytesPerPromise: Math.round(tally.bytes / tally.count)
+        },
+        location,
+        fix: {
+          summary: 'settle every promise you hand out: resolve or reject the waiters (on success, error and timeout) and remove them from the list, or give each wait a deadline.',
+          snippet: `for (const waiter of ${list}.splice(0)) waiter.resolve(value) // on success\nfor (const waiter of ${list}.splice(0)) waiter.reject(error) // on failure and on timeout`
+        }
+      }
+    })
+  }
+  return matches
+}
+
+/**
+ * A pending promise that something waits on: its reactions slot holds a PromiseReaction.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isAwaitedPromise (analysis, o) {
+  if (!isPromise(analysis, o)) return false
+  const head = propertyTarget(analysis.graph, o, 'reactions_or_result')
+  return head >= 0 && analysis.graph.nodeName(head) === REACTION
+}
+
+/**
+ * Awaited pending promises the owners keep alive in one snapshot.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} ownerIds
+ */
+function countAwaitedPromises (analysis, ownerIds) {
+  const present = ownerIds.map((id) => analysis.graph.findOrdinalById(id)).filter((o) => o >= 0)
+  if (present.length === 0) return 0
+  const inside = markDominatedBy(analysis, present)
+  let count = 0
+  for (let o = 0; o < inside.length; o++) if (inside[o] === DOMINATED && isAwaitedPromise(analysis, o)) count++
+  return count
+}
+
+/**
+ * The handler closures of one reaction (not of the reactions linked after it).
+ * @param {HeapGraph} graph
+ * @param {number} reaction
+ * @param {number[]} handlers
+ */
+function collectHandlers (graph, reaction, handlers) {
+  if (reaction < 0) return
+  for (let e = graph.firstEdge[reaction], end = graph.firstEdge[reaction + 1]; e < end; e++) {
+    const target = graph.edgeTargets[e]
+    if (graph.nodeTypes[target] === graph.nodeType.closure) handlers.push(unwrapBound(graph, target))
+  }
+}
+
+/**
+ * The pending promise with reactions that `ordinal` is, or whose reaction list it is part of; -1.
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ */
+function pendingPromiseOf (analysis, ordinal) {
+  const { graph } = analysis
+  let current = ordinal
+  // An old reaction of the list can be the owner when the promise itself is shared: climb to it.
+  for (let step = 0; step < MAX_CHAIN && graph.nodeName(current) === REACTION; step++) {
+    let up = -1
+    for (let slot = graph.firstRetainer[current], end = graph.firstRetainer[current + 1]; slot < end; slot++) {
+      const source = graph.retainerSource(slot)
+      if (graph.nodeName(source) === REACTION || isPromise(analysis, source)) up = source
+    }
+    if (up < 0) return -1
+    current = up
+  }
+  if (!isPromise(analysis, current)) return -1
+  const head = propertyTarget(graph, current, 'reactions_or_result')
+  return head >= 0 && graph.nodeName(head) === REACTION ? current : -1
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isPromise (analysis, o) {
+  return analysis.graph.nodeTypes[o] === analysis.graph.nodeType.object && analysis.classes.names[analysis.classOf[o]] === 'Promise'
+}
+
+/**
+ * Walks the reaction list of a pending promise, newest first; returns its length.
+ * @param {HeapGraph} graph
+ * @param {number} promise
+ * @param {(reaction: number) => void} visit
+ */
+function countReactions (graph, promise, visit) {
+  let reaction = propertyTarget(graph, promise, 'reactions_or_result')
+  let count = 0
+  while (reaction >= 0 && graph.nodeName(reaction) === REACTION && count < MAX_CHAIN) {
+    visit(reaction)
+    count++
+    // The `next` slot is the one edge to another reaction.
+    let next = -1
+    for (let e = graph.firstEdge[reaction], end = graph.firstEdge[reaction + 1]; e < end; e++) {
+      const target = graph.edgeTargets[e]
+      if (target !== reaction && graph.nodeName(target) === REACTION) {
+        next = target
+        break
+      }
+    }
+    reaction = next
+  }
+  return count
+}
+
+/**
+ * Where a handler's code is: its own function, or for the built-in handlers of `await` the
+ * suspended async function (a generator object) its scope holds.
+ * @param {HeapAnalysis} analysis
+ * @param {number} fn
+ * @param {string} cwd
+ * @returns {SourceLocation | null}
+ */
+function handlerLocation (analysis, fn, cwd) {
+  const own = sourceLocation(analysis, fn, cwd)
+  if (isProgramLocation(own)) return own
+  const { graph } = analysis
+  const context = propertyTarget(graph, fn, 'context')
+  if (context < 0) return null
+  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+    const target = graph.edgeTargets[e]
+    if (graph.nodeTypes[target] !== graph.nodeType.object || graph.nodeName(target) === 'system / Context') continue
+    // A suspended async function names its function; other objects name their constructor.
+    const fn = propertyTarget(graph, target, 'function')
+    const location = sourceLocation(analysis, fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure ? fn : target, cwd)
+    if (isProgramLocation(location)) return location
+  }
+  return null
+}
+
+/**
+ * The program location most new handlers share.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} handlers
+ * @param {string} cwd
+ * @returns {{location: SourceLocation | null, locationShare: number}}
+ */
+function dominantHandler (analysis, handlers, cwd) {
+  /** @type {Map<string, {location: SourceLocation, count: number}>} */
+  const byKey = new Map()
+  let located = 0
+  for (const fn of handlers) {
+    const location = handlerLocation(analysis, fn, cwd)
+    if (!isProgramLocation(location)) continue
+    located++
+    const key = locationKey(location)
+    const tally = byKey.get(key)
+    if (tally) tally.count++
+    else byKey.set(key, { location, count: 1 })
+  }
+  let best = null
+  for (const tally of byKey.values()) if (best === null || tally.count > best.count) best = tally
+  return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / located }
+}

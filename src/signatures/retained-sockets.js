@@ -1,0 +1,225 @@
+// retained-sockets: connections kept after they close. A server that tracks its sockets (for a
+// graceful shutdown, a broadcast, per-client state) and forgets to drop them on 'close' keeps each
+// Socket with its streams' state, listeners and buffers. Recognised by the class of the objects the
+// row holds (net.Socket, tls.TLSSocket: objects with readable and writable stream state) and by
+// their handle: a closed socket's `_handle` is null.
+
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { collectionOfStore } from './collection-entries.js'
+import { holderName } from './collection-growth.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
+import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
+import { holderLocation } from './holder-location.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {Match, Signature, SignatureInput} from './finding.js' */
+/** @import {HolderLocation} from './holder-location.js' */
+
+export const ID = 'retained-sockets'
+
+/** @type {Signature} */
+export const retainedSockets = { id: ID, match: matchRetainedSockets }
+
+const SOCKET_CLASSES = new Set(['Socket', 'TLSSocket'])
+/** Fewer new sockets than this is too little to call a leak. */
+const MIN_NEW_SOCKETS = 20
+/** The sockets must retain at least this share of the row's new objects. */
+const MIN_ROW_SHARE = 0.5
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchRetainedSockets (input) {
+  const { result, detail, cwd } = input
+  const { analyses, ages, noise, owners } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph, retainedSizes } = last
+  const rows = input.candidates.filter((g) => result.growth[g].leak)
+  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  const isSocket = socketClasses(last)
+  /** @type {Map<number, {count: number, closed: number, bytes: number, sample: number}>} new sockets per row */
+  const fresh = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (ages[o] === AGE_OLD || noise[o] === 1 || !isSocketNode(last, o, isSocket)) continue
+    const g = rowOfOwner[owners[o]]
+    // Sockets reached through captured variables are a closure's doing (closure-retention).
+    if (g < 0 || heldThroughNew(last, o, rowOfOwner, g, ages, isScopeNode)) continue
+    let tally = fresh.get(g)
+    if (!tally) fresh.set(g, (tally = { count: 0, closed: 0, bytes: 0, sample: o }))
+    tally.count++
+    tally.bytes += retainedSizes[o]
+    if (isClosed(last, o)) tally.closed++
+  }
+  /** @type {Match[]} */
+  const matches = []
+  for (const g of rows) {
+    const row = result.growth[g]
+    const tally = fresh.get(g)
+    if (tally === undefined || tally.count < MIN_NEW_SOCKETS) continue
+    const { closed, bytes, sample } = tally
+    const newSockets = tally.count
+    const rowGrowth = row.leakedBytes + row.recentBytes
+    const share = rowGrowth > 0 ? Math.min(1, bytes / rowGrowth) : 0
+    if (share < MIN_ROW_SHARE) continue
+
+    const ownerIds = detail.groupOwners[g].map((o) => graph.nodeIds[o])
+    const tallies = analyses.map((analysis) => countSockets(analysis, ownerIds))
+    const counts = tallies.map((t) => t.sockets)
+    if (!growsEveryStep(counts)) continue
+    const retained = tallies.map((t) => t.bytes)
+
+    const representative = graph.findOrdinalById(row.owner.id)
+    const collection = representative < 0 ? -1 : collectionOfStore(graph, representative)
+    let path = row.path
+    if (collection !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[collection]) path = path.slice(0, -1)
+    const owner = collection < 0 ? row.owner : { id: graph.nodeIds[collection], name: last.classes.names[last.classOf[collection]], type: graph.nodeTypeName(collection) }
+    const name = holderName(path) ?? `${owner.name} @${owner.id}`
+    const holder = connectionListener(last, sample, path, cwd) ?? holderLocation(last, path, cwd)
+    const closedShare = closed / newSockets
+    const facts = [
+      { weight: 0.1 * share, reason: `the sockets retain ${percent(share)} of the growth row's new objects` },
+      closed > 0
+        ? { weight: 0.08 * closedShare, reason: `${percent(closedShare)} of the new sockets are closed (no handle): nothing but this reference keeps them` }
+        : { weight: 0, reason: 'the new sockets are still open: a connection pool or long-lived clients may explain them' }
+    ]
+    if (holder !== null) facts.push({ weight: 0.02, reason: `held by code at ${holder.location.file}:${holder.location.line}` })
+    const { confidence, reasons } = judgeGrowth(counts, facts)
+    const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'connections'
+    matches.push({
+      group: g,
+      finding: {
+        signature: ID,
+        title: `${closed > 0 ? 'Closed sockets' : 'Sockets'} are kept in ${name} (${owner.name}): ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} sockets, ${closed.toLocaleString('en-US')} of the new ones closed.`,
+        confidence,
+        reasons,
+        owner,
+        path,
+        evidence: {
+          unit: 'sockets',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: row.ownerCount,
+          newSockets,
+          closedSockets: closed,
+          bytesPerSocket: Math.round(bytes / newSockets),
+          locationRole: holder === null ? null : holder.how === 'closure' ? 'function that receives or holds the sockets' : 'constructor of its holder'
+        },
+        location: holder === null ? null : holder.location,
+        fix: {
+          summary: `drop a socket from ${name} when it closes (and destroy idle ones you no longer need).`,
+          snippet: removalSnippet(owner.name, variable)
+        }
+      }
+    })
+  }
+  return matches
+}
+
+/**
+ * The program's 'connection' listener on the server the sockets came from, when it closes over the
+ * scope that holds the collection (or is the only program listener): the code that receives each
+ * socket, which the heap knows, unlike the line that stores it.
+ * @param {HeapAnalysis} analysis
+ * @param {number} socket
+ * @param {Step[]} path ends at the collection
+ * @param {string} cwd
+ * @returns {HolderLocation | null}
+ */
+function connectionListener (analysis, socket, path, cwd) {
+  const { graph } = analysis
+  const server = socket < 0 ? -1 : propertyTarget(graph, socket, 'server')
+  const events = server < 0 ? -1 : propertyTarget(graph, server, '_events')
+  const listeners = events < 0 ? -1 : propertyTarget(graph, events, 'connection')
+  if (listeners < 0) return null
+  /** @type {number[]} */
+  const candidates = []
+  if (graph.nodeTypes[listeners] === graph.nodeType.closure) candidates.push(unwrapBound(graph, listeners))
+  else {
+    for (let e = graph.firstEdge[listeners], end = graph.firstEdge[listeners + 1]; e < end; e++) {
+      const target = graph.edgeTargets[e]
+      if (graph.edgeTypes[e] === graph.edgeType.element && graph.nodeTypes[target] === graph.nodeType.closure) candidates.push(unwrapBound(graph, target))
+    }
+  }
+  const holderStep = path.length >= 2 ? path[path.length - 2] : null
+  const holderContext = holderStep !== null && holderStep.node === 'system / Context' ? graph.findOrdinalById(holderStep.id) : -1
+  const located = candidates.filter((fn) => isProgramLocation(sourceLocation(analysis, fn, cwd)))
+  const chosen = located.find((fn) => holderContext >= 0 && propertyTarget(graph, fn, 'context') === holderContext) ??
+    (located.length === 1 ? located[0] : -1)
+  const location = chosen < 0 ? null : sourceLocation(analysis, chosen, cwd)
+  return location === null ? null : { location, how: 'closure' }
+}
+
+/**
+ * Closures and their scopes.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isScopeNode (analysis, o) {
+  return analysis.graph.nodeTypes[o] === analysis.graph.nodeType.closure || analysis.graph.nodeName(o) === 'system / Context'
+}
+
+/**
+ * Class indexes of socket classes, as flags.
+ * @param {HeapAnalysis} analysis
+ */
+function socketClasses (analysis) {
+  return Uint8Array.from(analysis.classes.names, (name) => (SOCKET_CLASSES.has(name) ? 1 : 0))
+}
+
+/**
+ * A Socket is a duplex stream: it has both stream states.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ * @param {Uint8Array} isSocket
+ */
+function isSocketNode (analysis, o, isSocket) {
+  const { graph } = analysis
+  return isSocket[analysis.classOf[o]] === 1 && graph.nodeTypes[o] === graph.nodeType.object &&
+    propertyTarget(graph, o, '_readableState') >= 0 && propertyTarget(graph, o, '_writableState') >= 0
+}
+
+/**
+ * A closed (or never connected) socket has no handle: `_handle` (a symbol in newer Node) is null.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isClosed (analysis, o) {
+  const { graph } = analysis
+  let handle = propertyTarget(graph, o, '_handle')
+  if (handle < 0) handle = propertyTarget(graph, o, '<symbol kHandle>')
+  return handle >= 0 && oddballValue(graph, handle) === 'null'
+}
+
+/**
+ * Sockets the owners keep alive in one snapshot, and the bytes they retain.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} ownerIds
+ */
+function countSockets (analysis, ownerIds) {
+  const present = ownerIds.map((id) => analysis.graph.findOrdinalById(id)).filter((o) => o >= 0)
+  if (present.length === 0) return { sockets: 0, bytes: 0 }
+  const inside = markDominatedBy(analysis, present)
+  const isSocket = socketClasses(analysis)
+  let sockets = 0
+  let bytes = 0
+  for (let o = 0; o < inside.length; o++) {
+    if (inside[o] !== DOMINATED || !isSocketNode(analysis, o, isSocket)) continue
+    sockets++
+    bytes += analysis.retainedSizes[o]
+  }
+  return { sockets, bytes }
+}
+
+/**
+ * @param {string} kind the collection's class
+ * @param {string} variable
+ */
+function removalSnippet (kind, variable) {
+  if (kind === 'Map') return `${variable}.set(id, socket)\nsocket.once('close', () => ${variable}.delete(id))`
+  if (kind === 'Array') return `${variable}.push(socket)\nsocket.once('close', () => ${variable}.splice(${variable}.indexOf(socket), 1))`
+  return `${variable}.add(socket)\nsocket.once('close', () => ${variable}.delete(socket))`
+}

@@ -1,0 +1,14 @@
+// Diffs an assertion's snapshots on a worker thread: the analysis allocates far more than the code
+// under test, and none of it should stay in the heap that the next assertion measures.
+import { parentPort, workerData } from 'node:worker_threads'
+import { diffSnapshots } from '../report/diff-report.js'
+
+/** @type {{files: string[], cwd: string, thresholds: {minObjects: number, minBytes: number}}} */
+const { files, cwd, thresholds } = workerData
+try {
+  const report = await diffSnapshots(files, { top: 0, cwd, parallel: false, ...thresholds })
+  parentPort?.postMessage({ report })
+} catch (error) {
+  const { message, code, name } = /** @type {{message?: string, code?: string, name?: string}} */ (error ?? {})
+  parentPort?.postMessage({ error: { message: String(message ?? error), code, name } })
+}

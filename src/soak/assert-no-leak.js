@@ -1,0 +1,168 @@
+// assertNoLeak: the three-snapshot technique around a function, in the test's own process.
+import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { Worker } from 'node:worker_threads'
+import { writeSnapshotFile } from '../agent/write-snapshot.js'
+import { InvalidArgumentError, LeakAssertionError, LeakdiffError, describeValue } from '../errors.js'
+import { parseBytes } from '../report/format.js'
+import { evaluateGates, summarizeViolations } from '../report/gates.js'
+import { renderDiffReport } from '../report/render-diff.js'
+import { settleHeap } from './settle-heap.js'
+/** @import {DiffReport} from '../report/diff-report.js' */
+
+const WORKER = new URL('./analyze-worker.js', import.meta.url)
+
+/**
+ * @typedef {object} AssertNoLeakOptions
+ * @property {number} [iterations]  calls of `fn` between two snapshots (default 1000)
+ * @property {number} [warmup]      calls before the first snapshot, so caches, JIT and lazy
+ *   initialisation settle (default: `iterations`)
+ * @property {number | string} [maxGrowth]  bytes, or text like '2 MB': the retained growth of
+ *   leaking owners allowed (default 0: any leaking owner fails); see measureGrowth in gates.js
+ * @property {string[]} [allow]     signature ids, or substrings of an owner's retainer path or class
+ *   name, that do not fail the assertion
+ * @property {string} [keepSnapshots]  a directory to keep the three snapshots in (created 0700),
+ *   to open them in Chrome DevTools; without it they go to a private temporary directory that is
+ *   removed afterwards
+ * @property {number} [top]         growth and class rows kept in the report (default 10; 0: all)
+ */
+
+/** @type {Promise<unknown>} */
+let queue = Promise.resolve()
+let runs = 0
+
+/**
+ * Calls `fn(i)` (awaiting what it returns) `warmup` times, takes a heap snapshot, calls it
+ * `iterations` more times, snapshots, and once more, then diffs the three snapshots on a worker
+ * thread. Rejects with a LeakAssertionError (code LEAKDIFF_LEAK, `report` attached) whose message is
+ * the text report when a leak signature matched or the retained growth of leaking owners passes
+ * `maxGrowth`; resolves with the report otherwise. Assertions in one process run one at a time;
+ * other code running meanwhile (concurrent tests) is measured too.
+ * @param {(i: number) => unknown} fn  gets the iteration number, from 0 over all three phases
+ * @param {AssertNoLeakOptions} [options]
+ * @returns {Promise<DiffReport>}
+ */
+export function assertNoLeak (fn, options = {}) {
+  const settings = checkOptions(fn, options)
+  const run = queue.then(() => measure(fn, settings))
+  queue = run.catch(() => {})
+  return run
+}
+
+/**
+ * @param {unknown} fn
+ * @param {AssertNoLeakOptions} options
+ */
+function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth = 0, allow = [], keepSnapshots, top = 10 }) {
+  if (typeof fn !== 'function') throw new InvalidArgumentError(`Expected \`fn\` to be a function, got ${describeValue(fn)}`)
+  if (!Number.isSafeInteger(iterations) || iterations < 1) throw new InvalidArgumentError(`Expected \`iterations\` to be an integer >= 1, got ${describeValue(iterations)}`)
+  if (!Number.isSafeInteger(warmup) || warmup < 0) throw new InvalidArgumentError(`Expected \`warmup\` to be an integer >= 0, got ${describeValue(warmup)}`)
+  const maxBytes = parseBytes(maxGrowth)
+  if (Number.isNaN(maxBytes)) throw new InvalidArgumentError(`Expected \`maxGrowth\` to be bytes (a number >= 0 or text like '2 MB'), got ${describeValue(maxGrowth)}`)
+  if (!Array.isArray(allow) || !allow.every((entry) => typeof entry === 'string' && entry !== '')) {
+    throw new InvalidArgumentError(`Expected \`allow\` to be an array of signature ids or path substrings, got ${describeValue(allow)}`)
+  }
+  if (keepSnapshots !== undefined && (typeof keepSnapshots !== 'string' || keepSnapshots === '')) {
+    throw new InvalidArgumentError(`Expected \`keepSnapshots\` to be a directory path, got ${describeValue(keepSnapshots)}`)
+  }
+  if (!Number.isSafeInteger(top) || top < 0) throw new InvalidArgumentError(`Expected \`top\` to be an integer >= 0, got ${describeValue(top)}`)
+  return { iterations, warmup, maxGrowth: maxBytes, allow, keepSnapshots, top }
+}
+
+/**
+ * @param {(i: number) => unknown} fn
+ * @param {ReturnType<typeof checkOptions>} settings
+ * @returns {Promise<DiffReport>}
+ */
+async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshots, top }) {
+  const dir = keepSnapshots ?? await mkdtemp(join(tmpdir(), 'leakdiff-assert-'))
+  if (keepSnapshots) await mkdir(keepSnapshots, { recursive: true, mode: 0o700 })
+  else await chmod(dir, 0o700)
+  const stem = `leakdiff-assert-${process.pid}-${Date.now()}-${++runs}`
+  /** @type {string[]} */
+  const files = []
+  try {
+    let i = 0
+    for (const count of [warmup, iterations, iterations]) {
+      for (const end = i + count; i < end; i++) {
+        const result = fn(i)
+        if (isThenable(result)) await result
+      }
+      await settleHeap()
+      files.push(await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`)))
+    }
+    const report = await analyze(files, thresholdsFor(iterations))
+    const gates = evaluateGates(report, { failOn: 'any', maxGrowth, allow })
+    const shown = top === 0 ? report : { ...report, growth: report.growth.slice(0, top), classes: report.classes.slice(0, top) }
+    if (!gates.ok) {
+      const text = renderDiffReport(shown, { format: 'text', color: false, width: 100 })
+      const kept = keepSnapshots ? `\nSnapshots kept in ${keepSnapshots}.\n` : ''
+      throw new LeakAssertionError(`assertNoLeak: ${summarizeViolations(gates)}\n\n${text}${kept}`, { report: shown })
+    }
+    return shown
+  } finally {
+    if (keepSnapshots === undefined) await rm(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * The diff's leak thresholds for a loop of `iterations` calls. The defaults (64 kB and 50 objects)
+ * are for services under uneven load; in a loop, a leak keeps something per call, so a group that
+ * gained at least one object per ten calls and 8 kB, and still grew in the last step, is one.
+ * @param {number} iterations
+ */
+function thresholdsFor (iterations) {
+  return { minObjects: Math.max(10, Math.floor(iterations / 10)), minBytes: 8 * 1024 }
+}
+
+/**
+ * Writes a snapshot from its own task, so that nothing of the caller is on the stack (V8 lists
+ * objects on the stack under `(Stack roots)`).
+ * @param {string} path
+ * @returns {Promise<string>}
+ */
+function snapshotFromFreshTask (path) {
+  return new Promise((resolve, reject) => {
+    setImmediate(() => {
+      try {
+        writeSnapshotFile(path)
+        resolve(path)
+      } catch (error) {
+        reject(error)
+      }
+    })
+  })
+}
+
+/**
+ * @param {string[]} files
+ * @param {{minObjects: number, minBytes: number}} thresholds
+ * @returns {Promise<DiffReport>}
+ */
+function analyze (files, thresholds) {
+  return new Promise((resolve, reject) => {
+    const worker = new Worker(WORKER, { workerData: { files, cwd: process.cwd(), thresholds } })
+    let settled = false
+    worker.once('message', (/** @type {{report?: DiffReport, error?: {message: string, code?: string}}} */ message) => {
+      settled = true
+      if (message.report) resolve(message.report)
+      else reject(new LeakdiffError(`Expected to diff the assertion's snapshots, but the analysis failed: ${message.error?.message}`, { code: message.error?.code ?? 'LEAKDIFF_ERROR' }))
+    })
+    worker.once('error', (error) => {
+      settled = true
+      reject(new LeakdiffError(`Expected to diff the assertion's snapshots, but the analysis thread failed: ${error.message}`, { cause: error }))
+    })
+    worker.once('exit', (code) => {
+      if (!settled) reject(new LeakdiffError(`Expected a report from the analysis thread, but it exited with code ${code}`))
+    })
+  })
+}
+
+/**
+ * @param {unknown} value
+ * @returns {value is PromiseLike<unknown>}
+ */
+function isThenable (value) {
+  return typeof value === 'object' && value !== null && typeof /** @type {{then?: unknown}} */ (value).then === 'function'
+}

@@ -1,0 +1,107 @@
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { readXml } from '../helpers/xml.js'
+
+const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
+const run = promisify(execFile)
+
+/**
+ * Runs the CLI without the parent's colour and CI settings; resolves whatever the exit code.
+ * @param {string[]} args
+ * @param {Record<string, string>} [env]
+ */
+async function leakdiff (args, env = {}) {
+  const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, ...inherited } = process.env
+  try {
+    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env } })
+    return { stdout, stderr, code: 0 }
+  } catch (error) {
+    const { stdout, stderr, code } = /** @type {any} */ (error)
+    return { stdout, stderr, code }
+  }
+}
+
+// diff/listeners leaks a `config` listener per request (listener-accumulation); diff/churn keeps nothing.
+const leaky = captureFixture('diff/listeners').then(({ files }) => files)
+const clean = captureFixture('diff/churn').then(({ files }) => files)
+
+test('without gates the verdict decides (exit 1 on a leak); gates decide when given, with one line on stderr after the report', async (t) => {
+  const files = await leaky
+  const [plain, any, other, tight] = await Promise.all([
+    leakdiff(files),
+    leakdiff([...files, '--fail-on', 'any']),
+    leakdiff([...files, '--fail-on', 'unbounded-collection,growing-array', '--max-growth', '5MB']),
+    leakdiff([...files, '--max-growth', '10kB'])
+  ])
+  t.is(plain.code, 1)
+  t.regex(plain.stderr, /^leakdiff: verdict leak: /)
+  t.is(any.code, 1)
+  t.regex(any.stdout, /listener-accumulation {3}confidence/)
+  t.regex(any.stderr, /^leakdiff: leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+\n$/)
+  t.is(any.stderr.split('\n').length, 2)
+  t.false(any.stdout.includes('::error'), 'no annotations outside GitHub Actions')
+  t.is(other.code, 0, other.stderr)
+  t.is(other.stderr, '')
+  t.regex(other.stdout, /^leakdiff 3 snapshots/)
+  t.is(tight.code, 1)
+  t.regex(tight.stderr, /^leakdiff: retained growth of leaking owners \d.+ passes max-growth 10\.0 kB \(largest: Array @\d+\)\n$/)
+})
+
+test('a clean diff passes every gate; bad gate values are usage errors (exit 2) before any snapshot is read', async (t) => {
+  const files = await clean
+  const [passes, badSize, badList] = await Promise.all([
+    leakdiff([...files, '--fail-on', 'any', '--max-growth', '0']),
+    leakdiff([...files, '--max-growth', 'lots']),
+    leakdiff(['missing-a.heapsnapshot', 'missing-b.heapsnapshot', '--fail-on', ','])
+  ])
+  t.is(passes.code, 0, passes.stderr)
+  t.is(badSize.code, 2)
+  t.regex(badSize.stderr, /^leakdiff: --max-growth expects a size like 5MB/)
+  t.is(badList.code, 2)
+  t.regex(badList.stderr, /^leakdiff: --fail-on expects 'any' or signature ids/)
+})
+
+test('--format junit: a well-formed test suite whose failed case carries the finding card', async (t) => {
+  const { stdout, code } = await leakdiff([...await leaky, '--format', 'junit', '--fail-on', 'any'])
+  t.is(code, 1)
+  const elements = readXml(stdout)
+  t.is(elements[0].name, 'testsuites')
+  const cases = elements.filter((e) => e.name === 'testcase')
+  t.is(cases.length, 1)
+  t.regex(cases[0].attributes.name, /^finding listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+$/)
+  const failure = elements.find((e) => e.name === 'failure')
+  t.deepEqual(failure?.parents, ['testsuites', 'testsuite', 'testcase'])
+  t.regex(failure?.text ?? '', /listeners +100 → 1,100 → 2,100/)
+  t.regex(failure?.text ?? '', /fix {2}/)
+})
+
+test('GITHUB_ACTIONS: ::error annotations on stdout (stderr with --format json) and the markdown report in the step summary', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-gh-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const summary = join(dir, 'summary.md')
+  const files = await leaky
+  const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }
+  const [text, json] = await Promise.all([
+    leakdiff([...files, '--fail-on', 'any'], env),
+    leakdiff([...files, '--fail-on', 'any', '--format', 'json'], env)
+  ])
+  t.is(text.code, 1)
+  const annotations = text.stdout.split('\n').filter((line) => line.startsWith('::'))
+  t.is(annotations.length, 1)
+  t.regex(annotations[0], /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::A 'config' listener is added to bus .+ Fix: /)
+  const markdown = await readFile(summary, 'utf8')
+  t.regex(markdown, /^## leakdiff: LEAK/)
+  t.regex(markdown, /`listener-accumulation` at `fixtures\/programs\/diff\/listeners\.js:13:\d+`/)
+  t.regex(markdown, /\*\*Failed:\*\* leak found: listener-accumulation/)
+
+  t.is(JSON.parse(json.stdout).findings[0].signature, 'listener-accumulation')
+  t.regex(json.stderr, /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,/m)
+  // Both runs appended to the file, as a job's steps do.
+  t.is((await readFile(summary, 'utf8')).split('## leakdiff: LEAK').length, 3)
+})

@@ -1,0 +1,90 @@
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { createServer, get } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { readXml } from '../helpers/xml.js'
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const CLI = join(ROOT, 'cli', 'leakdiff.js')
+const run = promisify(execFile)
+const LEAK_LINE = readFileSync(join(ROOT, 'fixtures', 'soak', 'leaky-server.js'), 'utf8').split('\n').findIndex((line) => line.endsWith('// leak: listener')) + 1
+
+/** @returns {Promise<number>} a port free on 127.0.0.1 a moment ago */
+function freePort () {
+  return new Promise((resolve) => {
+    const server = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = /** @type {import('node:net').AddressInfo} */ (server.address())
+      server.close(() => resolve(port))
+    })
+  })
+}
+
+/**
+ * Runs `leakdiff soak` from the package root with its own TMPDIR (to see that it cleans up) and PORT.
+ * @param {import('ava').ExecutionContext} t
+ * @param {(port: number) => string[]} args
+ */
+async function soak (t, args) {
+  const port = await freePort()
+  const temp = await mkdtemp(join(tmpdir(), 'leakdiff-soak-test-'))
+  t.teardown(() => rm(temp, { recursive: true, force: true }))
+  const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, NODE_OPTIONS, ...env } = process.env
+  const result = await run(process.execPath, [CLI, 'soak', ...args(port)], { cwd: ROOT, env: { ...env, NO_COLOR: '1', TMPDIR: temp, PORT: String(port) }, timeout: 60_000 })
+    .then(({ stdout, stderr }) => ({ stdout, stderr, code: 0 }), (/** @type {any} */ error) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }))
+  return { ...result, port, leftovers: await readdir(temp) }
+}
+
+/** @param {number} port @returns {Promise<boolean>} */
+function answers (port) {
+  return new Promise((resolve) => {
+    get({ host: '127.0.0.1', port, path: '/', agent: false }, (res) => { res.resume(); resolve(true) }).on('error', () => resolve(false))
+  })
+}
+
+test('a server that leaks a listener per request: exit 1, the card with its source line, the service stopped, nothing left behind', async (t) => {
+  const { stdout, stderr, code, port, leftovers } = await soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '300', '--interval', '200ms', '--', 'node', 'fixtures/soak/leaky-server.js'])
+  t.is(code, 1, stderr)
+  t.regex(stdout, /^leakdiff 3 snapshots/)
+  t.regex(stdout, /\n1 {2}listener-accumulation {3}confidence \d\.\d\d\n {3}fixtures\/soak\/leaky-server\.js:(\d+):\d+/)
+  t.true(stdout.includes(`fixtures/soak/leaky-server.js:${LEAK_LINE}:`))
+  t.regex(stdout, /listeners +\d+ → \d+ → \d+ +\(\+300 per step\)/)
+  const lines = stderr.trimEnd().split('\n')
+  t.regex(lines.at(-1) ?? '', new RegExp(`^leakdiff: leak found: listener-accumulation at fixtures/soak/leaky-server\\.js:${LEAK_LINE}:\\d+: `))
+  t.deepEqual(leftovers, [])
+  t.false(await answers(port))
+})
+
+test('its fixed twin under a --load command: exit 0, and --format junit is a passing, well-formed suite', async (t) => {
+  const { stdout, stderr, code, leftovers } = await soak(t, (port) => [
+    '--ready', `http://127.0.0.1:${port}/`, '--load', `node fixtures/soak/load.js http://127.0.0.1:${port}/items 300`,
+    '--interval', '200ms', '--format', 'junit', '--', 'node', 'fixtures/soak/fixed-server.js'
+  ])
+  t.is(code, 0, stderr)
+  const elements = readXml(stdout)
+  const suite = elements.find((e) => e.name === 'testsuite')
+  t.is(suite?.attributes.name, 'leakdiff soak')
+  t.is(suite?.attributes.failures, '0')
+  t.deepEqual(elements.filter((e) => e.name === 'testcase').map((e) => e.attributes.name), ['max-growth'])
+  t.deepEqual(leftovers, [])
+})
+
+test('a service that dies under load: exit 2 with one line naming its last words; a bad command line: exit 2', async (t) => {
+  const dies = 'let n = 0; require("node:http").createServer((q, s) => { if (++n === 20) { console.error("Error: lost the database"); process.exit(3) } s.end("ok") }).listen(Number(process.env.PORT), "127.0.0.1")'
+  const [died, noCommand, remote] = await Promise.all([
+    soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '100', '--', 'node', '-e', dies]),
+    soak(t, () => ['--requests', 'http://127.0.0.1:9/']),
+    soak(t, () => ['--requests', 'http://example.com/', '--', 'node', 'server.js'])
+  ])
+  t.is(died.code, 2)
+  t.regex(died.stderr, /^leakdiff: The service exited with code 3 (during|after) (the warm-up|round 1 of the load): Error: lost the database\n$/)
+  t.deepEqual(died.leftovers, [])
+  t.is(noCommand.code, 2)
+  t.regex(noCommand.stderr, /^leakdiff: Expected the service's command after --/)
+  t.is(remote.code, 2)
+  t.regex(remote.stderr, /^leakdiff: Expected `requests` to be an http:\/\/ URL on this machine/)
+})

@@ -1,0 +1,106 @@
+// Readable retainer paths: a module-level variable reads as `module <file> → <name>`, even where
+// Node's internals reach it in fewer hops, and the full path stays a chain of real edges.
+import test from 'ava'
+import { diffSnapshots } from 'leakdiff'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { NO_DISTANCE } from '../../src/analysis/distances.js'
+import { retainerPath } from '../../src/analysis/retainer-paths.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+/** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
+/** @import {Step} from '../../src/analysis/retainer-paths.js' */
+
+const httpSeen = captureFixture('diff/http-seen')
+const lastAnalysis = httpSeen.then(({ files }) => parseSnapshot(files[2])).then((data) => analyzeHeap(data))
+
+test('diff/http-seen (ESM): the array reads as the module\'s variable, not as a timer list', async (t) => {
+  const { files } = await httpSeen
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'leak', report.reason)
+  const [top] = report.growth
+  t.is(top.pathText, '(GC roots) → module fixtures/programs/diff/http-seen.js → seen (Array)')
+  const anchor = top.path.findLast((step) => step.module !== undefined)
+  t.true(anchor?.module?.endsWith('/fixtures/programs/diff/http-seen.js'))
+  t.is(anchor?.node, 'system / Context')
+  t.is(top.path.at(-1)?.edge, 'seen')
+
+  // The case is real: the shortest path runs through Node's internals (timers, the server).
+  const analysis = await lastAnalysis
+  const shortest = retainerPath(analysis, analysis.graph.findOrdinalById(top.owner.id), { maxLength: Infinity })
+  t.true(shortest.some((step) => ['Timeout', 'TimersList', 'Server', 'Immediate'].includes(step.node)), JSON.stringify(shortest.map((s) => s.node)))
+})
+
+test('diff/cjs/flag-store (CommonJS): module scope of the wrapper function, then the listener list', async (t) => {
+  const { files } = await captureFixture('diff/cjs/flag-store')
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'leak', report.reason)
+  t.is(report.growth[0].pathText, '(GC roots) → module fixtures/programs/diff/cjs/flag-store.js → flagStore (FlagStore) → _events → change (Array)')
+})
+
+test('the leaky fixtures read as module variables', async (t) => {
+  const expected = {
+    'diff/map-cache': '(GC roots) → module fixtures/programs/diff/map-cache.js → cache (Map)',
+    'diff/array-log': '(GC roots) → module fixtures/programs/diff/array-log.js → log (Array)',
+    'diff/object-cache': '(GC roots) → module fixtures/programs/diff/object-cache.js → sessions (Object)',
+    'diff/listeners': '(GC roots) → module fixtures/programs/diff/listeners.js → bus (EventEmitter) → _events → config (Array)'
+  }
+  for (const [program, text] of Object.entries(expected)) {
+    const { files } = await captureFixture(program)
+    const report = await diffSnapshots(files)
+    t.is(report.growth[0].pathText, text, program)
+  }
+})
+
+test('every readable path is a chain of real non-weak edges from the root to its node', async (t) => {
+  const analysis = await lastAnalysis
+  const { graph, distances } = analysis
+  let checked = 0
+  let viaModule = 0
+  /** @type {string[]} */
+  const bad = []
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (o === graph.rootOrdinal || distances[o] === NO_DISTANCE) continue
+    const path = retainerPath(analysis, o, { maxLength: Infinity, readable: true })
+    if (!isChain(analysis, path, o) && bad.length < 3) bad.push(`@${graph.nodeIds[o]}: ${JSON.stringify(path)}`)
+    if (path.some((step) => step.module !== undefined)) viaModule++
+    checked++
+  }
+  t.true(checked > 10_000)
+  t.deepEqual(bad, [])
+  t.true(viaModule > 0)
+})
+
+test('a long readable path keeps its module scope and what follows it', async (t) => {
+  const analysis = await lastAnalysis
+  const { files } = await httpSeen
+  const report = await diffSnapshots(files)
+  const owner = analysis.graph.findOrdinalById(report.growth[0].owner.id)
+  const full = retainerPath(analysis, owner, { maxLength: Infinity, readable: true })
+  const anchor = full.findLastIndex((step) => step.module !== undefined)
+  t.true(anchor > 3, `the module scope is ${anchor} steps deep`)
+  const short = retainerPath(analysis, owner, { maxLength: 4, readable: true })
+  t.is(short.length, 4)
+  t.deepEqual(short.slice(-2), full.slice(anchor))
+  t.is(short[1].edgeType, 'elided')
+  t.deepEqual(short[0], full[0])
+})
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {Step[]} path
+ * @param {number} target
+ */
+function isChain ({ graph }, path, target) {
+  let from = graph.rootOrdinal
+  for (const step of path) {
+    const to = graph.findOrdinalById(step.id)
+    let found = false
+    for (let e = graph.firstEdge[from]; e < graph.firstEdge[from + 1] && !found; e++) {
+      found = graph.edgeTargets[e] === to && graph.edgeTypeName(e) === step.edgeType && graph.edgeName(e) === step.edge
+    }
+    if (!found || step.edgeType === 'weak') return false
+    from = to
+  }
+  return from === target
+}

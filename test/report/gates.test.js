@@ -1,0 +1,87 @@
+import test from 'ava'
+import { diffSnapshots, evaluateGates, measureGrowth, summarizeViolations, parseFailOn, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { readXml } from '../helpers/xml.js'
+
+// diff/listeners adds a `config` listener to a module-level emitter per request; diff/churn keeps nothing.
+const leaky = captureFixture('diff/listeners').then(({ files }) => diffSnapshots(files, { top: 0 }))
+const clean = captureFixture('diff/churn').then(({ files }) => diffSnapshots(files, { top: 0 }))
+
+test('growth is the retained growth of the leaking rows only', async (t) => {
+  const report = await leaky
+  const leaking = report.growth.filter((row) => row.leak)
+  t.true(leaking.length > 0)
+  t.is(measureGrowth(report.growth), leaking.reduce((sum, row) => sum + Math.max(0, row.retainedAfter - row.retainedBefore), 0))
+  t.true(measureGrowth(report.growth) > 100_000)
+  t.is(measureGrowth((await clean).growth), 0)
+})
+
+test('default gates fail a leaking report on the finding and on the growth; a clean one passes', async (t) => {
+  const report = await leaky
+  const result = evaluateGates(report, DEFAULT_GATES)
+  t.false(result.ok)
+  t.deepEqual(result.violations.map((check) => check.gate), ['finding', 'max-growth'])
+  t.is(result.violations[0].finding?.signature, 'listener-accumulation')
+  t.regex(summarizeViolations(result), /^leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+ \(and 1 more failed check\)$/)
+  t.true(evaluateGates(await clean, DEFAULT_GATES).ok)
+  t.is(summarizeViolations(evaluateGates(await clean, DEFAULT_GATES)), '')
+})
+
+test('fail-on names signatures; max-growth is a limit in bytes; allow waves findings and owners through', async (t) => {
+  const report = await leaky
+  t.true(evaluateGates(report, { failOn: ['unbounded-collection'] }).ok)
+  t.false(evaluateGates(report, { failOn: ['unbounded-collection', 'listener-accumulation'] }).ok)
+  const growth = measureGrowth(report.growth)
+  t.true(evaluateGates(report, { maxGrowth: growth }).ok)
+  const over = evaluateGates(report, { maxGrowth: growth - 1 })
+  t.regex(over.violations[0].message, /^retained growth of leaking owners .+ passes max-growth .+ \(largest: Array @\d+\)$/)
+  // By signature id: the finding and the growth row it explains are both allowed.
+  const bySignature = evaluateGates(report, { ...DEFAULT_GATES, allow: ['listener-accumulation'] })
+  t.true(bySignature.ok, summarizeViolations(bySignature))
+  t.true(bySignature.checks[0].allowed)
+  // By a piece of the owner's path.
+  t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['_events'] }).ok)
+  t.false(evaluateGates(report, { ...DEFAULT_GATES, allow: ['no-such-path'] }).ok)
+})
+
+test('the verdict gate is the diff\'s own judgement', async (t) => {
+  t.false(evaluateGates(await leaky, { verdict: true }).ok)
+  t.true(evaluateGates(await clean, { verdict: true }).ok)
+  t.deepEqual(evaluateGates(await leaky, {}).checks.map((check) => check.ok), [true])
+})
+
+test('bad gates throw LEAKDIFF_INVALID_ARG; parseFailOn reads lists', async (t) => {
+  const report = await clean
+  t.throws(() => evaluateGates(report, { maxGrowth: -1 }), { code: 'LEAKDIFF_INVALID_ARG' })
+  t.throws(() => evaluateGates(report, { failOn: /** @type {any} */ ('listener-accumulation') }), { code: 'LEAKDIFF_INVALID_ARG' })
+  t.deepEqual(parseFailOn('listener-accumulation, unbounded-collection'), ['listener-accumulation', 'unbounded-collection'])
+  t.is(parseFailOn('growing-array,any'), 'any')
+  t.throws(() => parseFailOn(' , '), { code: 'LEAKDIFF_INVALID_ARG' })
+})
+
+test('JUnit: well-formed, one test case per check, the failure carries the card', async (t) => {
+  const report = await leaky
+  const elements = readXml(renderJunitReport(report, evaluateGates(report, DEFAULT_GATES)))
+  const suite = elements.find((e) => e.name === 'testsuite')
+  t.is(suite?.attributes.tests, '2')
+  t.is(suite?.attributes.failures, '2')
+  const cases = elements.filter((e) => e.name === 'testcase')
+  t.deepEqual(cases.map((e) => e.attributes.classname), ['leakdiff.finding', 'leakdiff.max-growth'])
+  const failures = elements.filter((e) => e.name === 'failure')
+  t.is(failures.length, 2)
+  t.regex(failures[0].text, /listener-accumulation {3}confidence/)
+  t.regex(failures[0].text, /fixtures\/programs\/diff\/listeners\.js:13:\d+/)
+  t.regex(failures[0].text, /bus \(EventEmitter\)|\.bus/)
+  const passing = readXml(renderJunitReport(await clean, evaluateGates(await clean, DEFAULT_GATES)))
+  t.is(passing.find((e) => e.name === 'testsuite')?.attributes.failures, '0')
+  t.is(passing.filter((e) => e.name === 'failure').length, 0)
+})
+
+test('GitHub annotations: one ::error per finding with a location, escaped, and one per other failed gate', async (t) => {
+  const report = await leaky
+  const lines = renderGithubAnnotations(report, evaluateGates(report, DEFAULT_GATES)).trimEnd().split('\n')
+  t.is(lines.length, 2)
+  t.regex(lines[0], /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::A 'config' listener .+ Fix: .+$/)
+  t.regex(lines[1], /^::error title=leakdiff%3A max-growth::retained growth of leaking owners /)
+  t.is(renderGithubAnnotations(report, evaluateGates(report, { ...DEFAULT_GATES, allow: ['listener-accumulation'] })), '')
+})

@@ -1,0 +1,100 @@
+// The agent's sidecars in the diff: capture times, the process, the rate of growth and the time to
+// the heap limit; sidecars that name different processes force a comparison by class totals.
+import test from 'ava'
+import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+const series = captureFixture('diff/agent-series')
+
+/**
+ * @param {string} snapshot
+ * @returns {Promise<any>}
+ */
+async function sidecarOf (snapshot) {
+  return JSON.parse(await readFile(snapshot.replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
+}
+
+/**
+ * Copies the series into a new directory, changing sidecars on the way.
+ * @param {string[]} files
+ * @param {(meta: any, index: number) => any} change
+ */
+async function copySeries (files, change) {
+  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-sidecars-'))
+  const copies = []
+  for (const [i, file] of files.entries()) {
+    const copy = join(dir, `${i + 1}.heapsnapshot`)
+    await copyFile(file, copy)
+    const meta = change(await sidecarOf(file), i)
+    if (meta !== undefined) await writeFile(copy.replace(/\.heapsnapshot$/, '.meta.json'), typeof meta === 'string' ? meta : JSON.stringify(meta))
+    copies.push(copy)
+  }
+  return copies
+}
+
+test('sidecars give capture times, the process, the rate and the time to the heap limit', async (t) => {
+  const { files, report: printed } = await series
+  const metas = await Promise.all(files.map(sidecarOf))
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'leak', report.reason)
+  report.snapshots.forEach((snapshot, i) => {
+    t.is(snapshot.takenAt, metas[i].takenAt)
+    t.is(snapshot.takenAtSource, 'sidecar')
+    t.is(snapshot.pid, printed.pid)
+  })
+  t.deepEqual(report.process, { pid: printed.pid, hostname: metas[0].hostname, nodeVersion: process.version, script: metas[0].script })
+  const rate = /** @type {NonNullable<typeof report.rate>} */ (report.rate)
+  const minutes = (Date.parse(metas[2].takenAt) - Date.parse(metas[0].takenAt)) / 60_000
+  t.is(rate.minutes, minutes)
+  t.is(rate.bytes, report.snapshots[2].totalSize - report.snapshots[0].totalSize)
+  t.true(rate.bytesPerMinute > 0)
+  t.is(rate.limit?.kind, 'heap')
+  t.is(rate.limit?.bytes, printed.limit)
+  t.is(rate.limit?.used, metas[2].heapStatistics.used_heap_size)
+  t.is(rate.limit?.minutesToLimit, (printed.limit - metas[2].heapStatistics.used_heap_size) / rate.bytesPerMinute)
+
+  const text = renderDiffReport(report, { color: false })
+  const lines = text.split('\n')
+  t.regex(lines[0], new RegExp(`^leakdiff 3 snapshots of pid ${printed.pid} on `))
+  t.true(text.includes(`${metas[0].takenAt.slice(11, 19)} → ${metas[1].takenAt.slice(11, 19)} → ${metas[2].takenAt.slice(11, 19)} UTC`))
+  t.regex(text, /retained in \d+ s \(\+[\d.]+ [kMG]?B\/min\)/)
+  t.regex(text, /at this rate the heap reaches its [\d.]+ GB limit in about /)
+  t.regex(renderDiffReport(report, { format: 'markdown' }), /- at this rate the heap reaches its/)
+})
+
+test('sidecars naming two pids: a warning and a comparison by class totals, whatever the ids say', async (t) => {
+  const { files } = await series
+  const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, pid: meta.pid + i }))
+  const report = await diffSnapshots(copies)
+  t.is(report.comparison, 'aggregates')
+  t.is(report.verdict, 'inconclusive')
+  t.deepEqual(report.growth, [])
+  t.is(report.process, null)
+  t.regex(report.warnings.join('\n'), /sidecars name different processes \(pids \d+ and \d+\)/)
+  // The ids do line up (it is one process): said too, so that the user can check the files.
+  t.regex(report.warnings.join('\n'), /as in one process; the sidecars may belong to other snapshots/)
+})
+
+test('the same pid after a restart is another process', async (t) => {
+  const { files } = await series
+  const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, uptimeSeconds: i === 1 ? meta.uptimeSeconds + 3600 : meta.uptimeSeconds }))
+  const report = await diffSnapshots(copies)
+  t.is(report.comparison, 'aggregates')
+  t.regex(report.warnings.join('\n'), /started at .* \(a restart\)/)
+})
+
+test('without sidecars the time is the file\'s and there is no rate; a broken sidecar is ignored with a warning', async (t) => {
+  const { files } = await series
+  const copies = await copySeries(files.slice(0, 2), (meta, i) => (i === 0 ? undefined : '{"kind": "something else"}'))
+  const report = await diffSnapshots(copies)
+  t.is(report.comparison, 'ids')
+  t.is(report.snapshots[0].takenAtSource, 'mtime')
+  t.is(report.snapshots[1].takenAtSource, 'mtime')
+  t.is(report.rate, null)
+  t.is(report.process, null)
+  t.regex(report.warnings.join('\n'), /ignored .*2\.meta\.json: expected a leakdiff sidecar/)
+  t.regex(renderDiffReport(report, { color: false }).split('\n')[0], /^leakdiff 2 snapshots: 1\.heapsnapshot → 2\.heapsnapshot$/)
+})

@@ -1,0 +1,81 @@
+import test from 'ava'
+import { diffSnapshots } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+
+const ID = 'pending-promises'
+const WARMUP = 50
+const PER_ROUND = 300
+
+/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
+const reports = new Map()
+
+/**
+ * One report per program, shared by the tests of this file.
+ * @param {string} program
+ */
+function reportOf (program) {
+  let report = reports.get(program)
+  if (!report) {
+    report = captureFixture(program).then(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT }))
+    reports.set(program, report)
+  }
+  return report
+}
+
+test('a reaction per request on a promise that never settles: the promise, its reactions per snapshot and the handler', async (t) => {
+  const report = await reportOf('signatures/pending-promises')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.owner.name, 'Promise')
+  t.is(finding.path.at(-1)?.edge, 'shuttingDown')
+  t.is(finding.path.at(-1)?.id, finding.owner.id)
+
+  const expected = markedPosition('signatures/pending-promises', '// leak: a reaction per request', '() =>')
+  t.deepEqual(finding.location, { ...expected, function: '' })
+
+  const { evidence } = finding
+  t.is(evidence.unit, 'reactions')
+  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.is(evidence.perStep, PER_ROUND)
+  t.is(evidence.ownerCount, 1)
+  t.is(evidence.newReactions, 2 * PER_ROUND)
+  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  // Each reaction's handler keeps its response (and the socket) alive.
+  t.true(/** @type {number} */ (evidence.bytesPerReaction) > 1000, `bytesPerReaction ${evidence.bytesPerReaction}`)
+  t.true(finding.reasons.some((reason) => /still pending/.test(reason)))
+  t.true(finding.confidence >= 0.85, String(finding.confidence))
+  t.regex(finding.fix.snippet, /removeEventListener\('abort', onAbort\)/)
+})
+
+test('the fixed twin listens on an AbortSignal and removes its listener: no finding', async (t) => {
+  const report = await reportOf('signatures/pending-promises-fixed')
+  t.deepEqual(report.findings, [])
+})
+
+test('waiters nobody settles: the list, the pending promises per snapshot and the async function that awaits them', async (t) => {
+  const report = await reportOf('signatures/pending-waiters')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.owner.name, 'Array')
+  t.is(finding.path.at(-1)?.edge, 'waiters')
+  t.is(finding.path.at(-1)?.id, finding.owner.id)
+
+  // The handler of `await` is built in; its scope holds the suspended async function, which is located.
+  const expected = markedPosition('signatures/pending-waiters', '// awaits a config that never comes', '(req, res)')
+  t.deepEqual(finding.location, { ...expected, function: 'handleRequest' })
+
+  const { evidence } = finding
+  t.is(evidence.unit, 'promises')
+  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.is(evidence.perStep, PER_ROUND)
+  t.is(evidence.newPromises, 2 * PER_ROUND)
+  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  t.true(finding.confidence >= 0.8, String(finding.confidence))
+  t.regex(finding.fix.snippet, /waiters\.splice\(0\)/)
+})
+
+test('the fixed twin rejects its waiters when the load fails: no finding', async (t) => {
+  const report = await reportOf('signatures/pending-waiters-fixed')
+  t.deepEqual(report.findings, [])
+})

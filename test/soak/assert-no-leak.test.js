@@ -1,0 +1,91 @@
+import test from 'ava'
+import { EventEmitter } from 'node:events'
+import { readFileSync } from 'node:fs'
+import { access, mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { assertNoLeak, LeakAssertionError } from 'leakdiff'
+
+const FILE = fileURLToPath(import.meta.url)
+// The line of the leaking listener below, found by its marker so that edits above it cannot break the test.
+const LEAK_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// leak: listener')) + 1
+
+const bus = new EventEmitter()
+bus.setMaxListeners(0)
+
+/** @param {number} i */
+function subscribe (i) {
+  const state = { i, tags: [i, i + 1] }
+  bus.on('reload', () => state.i) // leak: listener
+}
+
+test.serial('a function that adds a listener per call fails with the listener-accumulation card and its source line; keepSnapshots keeps the files, 0600', async (t) => {
+  const keep = await mkdtemp(join(tmpdir(), 'leakdiff-keep-'))
+  t.teardown(() => rm(keep, { recursive: true, force: true }))
+  const error = await t.throwsAsync(assertNoLeak(subscribe, { iterations: 300, warmup: 50, keepSnapshots: join(keep, 'snaps') }), { instanceOf: LeakAssertionError })
+  t.is(error.code, 'LEAKDIFF_LEAK')
+  const [first] = error.message.split('\n')
+  t.regex(first, /^assertNoLeak: leak found: listener-accumulation at /)
+  const where = `${relative(process.cwd(), FILE)}:${LEAK_LINE}:`
+  t.true(first.includes(where), `${first} names ${where}`)
+  // The card: signature, location, the evidence rows and the fix; no colour.
+  t.regex(error.message, /\n1 {2}listener-accumulation {3}confidence /)
+  t.true(error.message.includes(`   ${where}`))
+  t.regex(error.message, /listeners +\d+ → \d+ → \d+/)
+  t.false(error.message.includes('\x1b['))
+  const report = /** @type {any} */ (error.report)
+  t.is(report.verdict, 'leak')
+  t.is(report.findings[0].signature, 'listener-accumulation')
+  t.is(report.findings[0].location.line, LEAK_LINE)
+  t.deepEqual(report.growth[0].path.slice(-3).map((/** @type {any} */ step) => step.edge), ['bus', '_events', 'reload'])
+  // Three iterations' worth of listeners per step: the counter and the callback are not what grows.
+  t.true(report.findings[0].evidence.counts[2] - report.findings[0].evidence.counts[1] >= 300)
+
+  const kept = (await readdir(join(keep, 'snaps'))).sort()
+  t.is(kept.length, 3)
+  t.deepEqual(kept.map((name) => name.replace(/^leakdiff-assert-\d+-\d+-\d+-/, '')), ['1of3.heapsnapshot', '2of3.heapsnapshot', '3of3.heapsnapshot'])
+  for (const name of kept) t.is((await stat(join(keep, 'snaps', name))).mode & 0o777, 0o600)
+  t.is((await stat(join(keep, 'snaps'))).mode & 0o777, 0o700)
+})
+
+test.serial('allow: a leak of an allowed signature passes, and so does the growth it explains', async (t) => {
+  const report = await assertNoLeak(subscribe, { iterations: 300, warmup: 50, allow: ['listener-accumulation'] })
+  t.is(report.verdict, 'leak')
+  t.is(report.findings[0].signature, 'listener-accumulation')
+})
+
+test.serial('an async function that allocates and frees a lot passes and resolves with a clean report; its snapshots are removed', async (t) => {
+  const scratch = new Map()
+  const report = await assertNoLeak(async (i) => {
+    // Per call: a Map of 100 objects, strings, a buffer, a promise chain and a turn of the event loop, all dropped.
+    const batch = new Map()
+    for (let k = 0; k < 100; k++) batch.set(`key-${i}-${k}`, { k, text: `value ${i * k}`, list: [k, i] })
+    scratch.set(i % 10, batch)
+    const buffer = Buffer.alloc(256, i)
+    await new Promise((resolve) => { setImmediate(resolve) })
+    await Promise.all([1, 2, 3].map(async (n) => n * buffer[0]))
+  }, { iterations: 300, warmup: 50 })
+  t.is(report.verdict, 'clean', report.reason)
+  t.deepEqual(report.findings, [])
+  t.false(report.growth.some((row) => row.leak))
+  t.is(report.snapshots.length, 3)
+  for (const { path } of report.snapshots) await t.throwsAsync(access(path), { code: 'ENOENT' })
+})
+
+test('bad options are rejected at once with LEAKDIFF_INVALID_ARG', (t) => {
+  for (const [fn, options] of /** @type {Array<[any, any]>} */ ([
+    ['not a function', {}],
+    [() => {}, { iterations: 0 }],
+    [() => {}, { warmup: -1 }],
+    [() => {}, { maxGrowth: 'lots' }],
+    [() => {}, { allow: 'listener-accumulation' }],
+    [() => {}, { keepSnapshots: '' }]
+  ])) {
+    t.throws(() => assertNoLeak(fn, options), { code: 'LEAKDIFF_INVALID_ARG' }, JSON.stringify(options))
+  }
+})
+
+test.serial('the function\'s own errors reject the assertion as they are', async (t) => {
+  await t.throwsAsync(assertNoLeak(async (i) => { if (i === 3) throw new TypeError('boom at 3') }, { iterations: 10 }), { instanceOf: TypeError, message: 'boom at 3' })
+})
