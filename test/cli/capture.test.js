@@ -15,9 +15,10 @@ const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
  * @returns {Promise<{stdout: string, stderr: string, code: number}>}
  */
 function leakdiff (args, options = {}) {
-  // NODE_V8_COVERAGE (set by c8) would make a CLI run as another user fail to write coverage.
+  // A CLI run as another user cannot write c8's coverage files; child_process copies
+  // NODE_V8_COVERAGE into every child's environment unless the environment names it, so blank it.
   const { FORCE_COLOR, NO_COLOR, LEAKDIFF_DIR, ...inherited } = process.env
-  if (options.uid !== undefined) delete inherited.NODE_V8_COVERAGE
+  if (options.uid !== undefined && inherited.NODE_V8_COVERAGE !== undefined) inherited.NODE_V8_COVERAGE = ''
   return new Promise((resolve) => {
     execFile(process.execPath, [CLI, ...args], { ...options, env: { ...inherited, NO_COLOR: '1' } }, (error, stdout, stderr) => {
       resolve({ stdout, stderr, code: error ? Number(/** @type {{code?: unknown}} */ (error).code) : 0 })
