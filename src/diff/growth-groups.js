@@ -83,9 +83,10 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   candidates.sort((a, b) => (leakedSize[b] + recentSize[b]) - (leakedSize[a] + recentSize[a]))
   candidates.length = Math.min(candidates.length, MAX_OWNERS)
 
-  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number}>} */
+  const ownGrowth = exclusiveGrowth(candidates, baseline, last)
+  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, own: number}>} */
   const byShape = new Map()
-  for (const o of candidates) {
+  for (const [k, o] of candidates.entries()) {
     const path = retainerPath(last, o, { maxLength: PATH_LENGTH, readable: true })
     const shape = pathShape(path)
     const before = retainedOf(baseline, graph.nodeIds[o])
@@ -109,7 +110,8 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
         entryClass: null,
         leak: false,
         ordinals: [],
-        best: after - before
+        best: after - before,
+        own: 0
       }
       byShape.set(shape, group)
     } else if (after - before > group.best) {
@@ -118,6 +120,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
       group.best = after - before
     }
     group.ownerCount++
+    group.own += ownGrowth[k]
     group.ordinals.push(o)
     group.leakedObjects += leakedCount[o]
     group.leakedBytes += leakedSize[o]
@@ -131,14 +134,49 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   const groups = [...byShape.values()]
   addTopClasses(last, ages, noise, owners, groups)
   for (const group of groups) group.leak = passes(group, thresholds)
-  groups.sort((a, b) => Number(b.leak) - Number(a.leak) || (b.retainedAfter - b.retainedBefore) - (a.retainedAfter - a.retainedBefore) || b.leakedBytes - a.leakedBytes)
+  groups.sort((a, b) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
   return {
-    groups: groups.map(({ ordinals, best, ...group }) => group),
+    groups: groups.map(({ ordinals, best, own, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
     owners,
     leakedObjects,
     leakedBytes
   }
+}
+
+/** Dominator steps searched above an owner for an enclosing owner (long linked lists end the search). */
+const MAX_CLIMB = 10_000
+
+/**
+ * Each owner's retained growth without the growth of the owners nested inside it: a module scope
+ * that dominates a growing Map would otherwise rank above the Map with the Map's own growth.
+ * @param {number[]} candidates owner ordinals in the last snapshot
+ * @param {HeapAnalysis} baseline
+ * @param {HeapAnalysis} last
+ * @returns {Float64Array} per candidate, in the same order
+ */
+function exclusiveGrowth (candidates, baseline, last) {
+  const { graph, dominators, retainedSizes } = last
+  const growth = new Float64Array(candidates.length)
+  /** @type {Map<number, number>} owner ordinal -> candidate number; at most MAX_OWNERS entries */
+  const index = new Map()
+  for (const [k, o] of candidates.entries()) {
+    growth[k] = retainedSizes[o] - retainedOf(baseline, graph.nodeIds[o])
+    index.set(o, k)
+  }
+  const own = Float64Array.from(growth)
+  for (const [k, o] of candidates.entries()) {
+    let up = o
+    for (let step = 0; step < MAX_CLIMB && up !== graph.rootOrdinal; step++) {
+      up = dominators[up]
+      const enclosing = index.get(up)
+      if (enclosing !== undefined) {
+        own[enclosing] -= Math.max(0, growth[k])
+        break
+      }
+    }
+  }
+  return own
 }
 
 /**

@@ -179,10 +179,21 @@ const CONVINCING = 0.5
  */
 function judgeWithFindings (diff, findings) {
   const sure = findings.filter((f) => f.confidence >= CONVINCING)
-  if (diff.verdict === 'leak' || sure.length === 0) return { verdict: diff.verdict, reason: diff.reason }
-  const top = sure[0]
-  const more = sure.length > 1 ? ` and ${sure.length - 1} more finding${sure.length === 2 ? '' : 's'}` : ''
-  return { verdict: 'leak', reason: `${top.signature}: ${top.title.replace(/\.$/, '')}${more} (the growth thresholds alone said: ${diff.reason})` }
+  if (sure.length === 0) return { verdict: diff.verdict, reason: diff.reason }
+  const named = sure.slice(0, 3).map((f) => `${f.signature} in ${ownerText(f)}`).join(', ')
+  const more = sure.length > 3 ? ` and ${sure.length - 3} more` : ''
+  const reason = `${sure.length} finding${sure.length === 1 ? '' : 's'}: ${named}${more}`
+  if (diff.verdict === 'leak') return { verdict: 'leak', reason: `${reason}; ${diff.reason}` }
+  return { verdict: 'leak', reason: `${reason} (the size thresholds alone said: ${diff.reason})` }
+}
+
+/**
+ * The owner as the code names it: the last property or variable on its path, and its class.
+ * @param {Finding} finding
+ */
+function ownerText (finding) {
+  const named = finding.path.findLast((step) => step.edgeType === 'property' || step.edgeType === 'context')
+  return named && named.id === finding.owner.id ? `${named.edge} (${finding.owner.name})` : `${finding.owner.name} @${finding.owner.id}`
 }
 
 /**

@@ -41,7 +41,7 @@ function renderText (report, c, width) {
   lines.push(...renderFindingCards(report.findings, c, (text, indent, first) => wrap(text, width, indent, first), width))
 
   if (report.growth.length > 0) {
-    lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth)`))
+    lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth not counting nested owners)`))
     report.growth.forEach((g, i) => {
       const mark = g.leak ? c.red('leak') : c.dim('ok')
       const owners = g.ownerCount > 1 ? ` ×${formatCount(g.ownerCount)} owners` : ''

@@ -117,3 +117,16 @@ test('diff/per-user-history: twenty owners with one path shape are one row', asy
   t.is(top.recentObjects, 3000)
   t.is(report.growth.filter((g) => g.leak).length, 1)
 })
+
+test('diff/nested-owners: an owner nested in another ranks by its own growth, not below its container', async (t) => {
+  const report = await reportOf('diff/nested-owners')
+  t.is(report.verdict, 'leak', report.reason)
+  const rows = report.growth.filter((g) => g.leak)
+  // The module scope holds the shared keys and dominates both containers, so its retained growth is
+  // the largest; ranked by what it alone adds, it comes after the cache, which holds the bodies.
+  const scope = rows.findIndex((g) => g.owner.name === 'system / Context')
+  t.true(scope > 0, `rows ${rows.map((g) => g.owner.name)}`)
+  t.deepEqual(rows[0].path.slice(-1).map((step) => step.edge), ['cache'])
+  const scopeGrowth = rows[scope].retainedAfter - rows[scope].retainedBefore
+  t.true(scopeGrowth > rows[0].retainedAfter - rows[0].retainedBefore)
+})

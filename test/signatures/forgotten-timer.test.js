@@ -31,7 +31,7 @@ test('an interval per request that is never cleared: the timer list, the callbac
   t.deepEqual(report.findings.map((f) => f.signature), [ID])
   // No growth row passes the thresholds here; the finding alone makes it a leak.
   t.is(report.verdict, 'leak', report.reason)
-  t.regex(report.reason, /^forgotten-timer: /)
+  t.regex(report.reason, /^1 finding: forgotten-timer in /)
   const [finding] = report.findings
   // The 30 s list also holds the http.Server's own connection check, which the server references:
   // the ring of timers has two entries, so no growth row owns the timers and the finding stands alone.
