@@ -29,6 +29,14 @@ export const GATE_OPTIONS = {
     type: /** @type {const} */ ('string'),
     describe: 'Exit 1 when leaking owners retain more new memory than this: 5MB, 512kB, 1048576',
     coerce: (/** @type {string | string[]} */ value) => parseBytes(Array.isArray(value) ? value.at(-1) ?? '' : value)
+  },
+  allow: {
+    type: /** @type {const} */ ('string'),
+    describe: 'Findings and owners no gate counts, separated by commas: signature ids, or parts of an owner\'s retainer path or class name',
+    coerce: (/** @type {string | string[]} */ value) => (Array.isArray(value) ? value : [value])
+      .flatMap((part) => String(part).split(','))
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== '')
   }
 }
 
@@ -37,8 +45,9 @@ export const GATE_OPTIONS = {
  * @param {Record<string, unknown>} argv
  * @returns {true}
  */
-export function checkGateOptions ({ failOn, maxGrowth }) {
+export function checkGateOptions ({ failOn, maxGrowth, allow }) {
   if (Array.isArray(failOn) && failOn.length === 0) throw new UsageError('--fail-on expects \'any\' or signature ids separated by commas')
+  if (Array.isArray(allow) && allow.length === 0) throw new UsageError('--allow expects signature ids or parts of a retainer path, separated by commas')
   if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB or 1048576 (bytes)')
   return true
 }
@@ -47,13 +56,14 @@ export function checkGateOptions ({ failOn, maxGrowth }) {
  * Writes the report (to --output or stdout), applies the gates, writes CI output and sets the exit
  * code: 1 when a gate fails, with its reason as one line on stderr.
  * @param {DiffReport} report
- * @param {{format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number}} argv
+ * @param {{format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
  * @param {{defaultGates: Gates, suiteName?: string}} options  defaultGates: when neither
- *   --fail-on nor --max-growth is given
+ *   --fail-on nor --max-growth is given; --allow applies to either
  */
 export async function emitReport (report, argv, { defaultGates, suiteName = 'leakdiff' }) {
   const given = argv.failOn !== undefined || argv.maxGrowth !== undefined
-  const gates = evaluateGates(report, given ? { failOn: argv.failOn, maxGrowth: argv.maxGrowth } : defaultGates)
+  const allow = argv.allow ?? []
+  const gates = evaluateGates(report, given ? { failOn: argv.failOn, maxGrowth: argv.maxGrowth, allow } : { ...defaultGates, allow: [...(defaultGates.allow ?? []), ...allow] })
   const color = argv.output ? false : argv.color
   const text = argv.format === 'junit'
     ? renderJunitReport(report, gates, { name: suiteName })

@@ -22,7 +22,7 @@ export function builder (yargs) {
 
 /**
  * @param {{snapshots: string[], top: number, format: string, output?: string, color?: boolean,
- *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number}} argv
+ *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
  */
 export async function handler (argv) {
   const { snapshots } = argv

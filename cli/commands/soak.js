@@ -35,7 +35,7 @@ export function builder (yargs) {
 /**
  * @param {{_: Array<string | number>, service?: string[], requests?: string, count: number, concurrency: number, warmup?: number,
  *   load?: string, ready?: string, readyTimeout: string, series: number, interval: string, keepSnapshots?: string,
- *   top: number, format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number}} argv
+ *   top: number, format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
  */
 export async function handler (argv) {
   // yargs leaves what follows `--` in argv._, after the command's name.

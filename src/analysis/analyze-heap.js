@@ -1,8 +1,8 @@
 // The whole per-snapshot analysis: retainers -> page-owned flags -> essential edges -> dominators
 // -> shallow sizes -> retained sizes -> distances -> locations and class names -> Summary (DevTools'
-// order, except that shallow sizes wait for the dominators, which do not use them). Each stage's
-// scratch arrays go out of scope as soon as the stage ends, so the peak is the columns, the
-// retainer index, the results so far and one stage's scratch.
+// order, except that shallow sizes wait for the dominators, which do not use them). The peak is the
+// dominator stage: the columns, the retainer index and the dominator algorithm's arrays. After it
+// the retainer index is dropped and the finished arrays are reused, so later stages stay below.
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -64,21 +64,23 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 
   stage('retainers')
   const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
+  graph.buildRetainerIndex()
   const userRoots = findUserRoots(graph)
 
-  const { dominators, shallowSizes, retainedSizes, order } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
+  const { dominators, shallowSizes, retainedSizes, order, spare } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
 
+  // From here on, the memory of arrays that are done (the DFS order, the dominator algorithm's
+  // scratch) holds the queue, the results and the summary's links: allocating new ones would leave
+  // the peak to whenever the garbage collector frees the old.
   stage('distances')
-  const distances = computeDistances(graph, userRoots)
+  const distances = computeDistances(graph, userRoots, { scratch: order, storage: spare[2] })
 
   stage('class names')
   const locations = new NodeLocations(graph)
-  const classNames = computeClassNames(graph, locations, { interfaceDefinitions })
+  const classNames = computeClassNames(graph, locations, { interfaceDefinitions, storage: spare[0] })
 
   stage('summary')
-  // The DFS order is no longer needed: its 4 bytes per node serve the summary's scratch, which
-  // would otherwise raise the peak at the very end.
-  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal, { scratch: order })
+  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal, { scratch: [order, spare[1]] })
 
   return {
     graph,
@@ -98,8 +100,8 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 
 /**
  * Essential edges, dominators, shallow sizes and retained sizes. A function of its own so that the
- * edge bitset and the page flags are garbage as soon as it returns (the DFS order is handed back
- * for reuse as scratch); shallow sizes come after the dominators (which do not need them) so that
+ * edge bitset and the page flags are garbage as soon as it returns (the DFS order and the
+ * dominator algorithm's finished arrays are handed back for reuse); shallow sizes come after the dominators (which do not need them) so that
  * their 8 bytes per node are not held during the dominator scratch.
  * @param {HeapGraph} graph
  * @param {boolean} hasUserRoots
@@ -108,11 +110,17 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
  */
 function dominatorStages (graph, hasUserRoots, warnings, stage) {
   stage('essential edges')
-  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
+  // One array serves as the page-owned DFS stack and then holds the dominators, so that the stack
+  // is not still waiting for the garbage collector when the dominator stage sets the peak.
+  const scratch = [new Uint32Array(graph.nodeCount + 1)]
+  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph, { scratch: scratch[0] }))
   stage('dominators')
-  const { dominators, order } = buildDominators(graph, essential, { warnings })
+  const { dominators, order, spare } = buildDominators(graph, essential, { warnings, scratch })
+  // Nothing below reads retainers: their 4 bytes per node and per edge would otherwise stay to the
+  // end, where the results pile up. Later readers (paths, signatures) get them rebuilt on first use.
+  graph.releaseRetainers()
   stage('shallow sizes')
-  const shallowSizes = computeShallowSizes(graph, { hasUserRoots })
+  const shallowSizes = computeShallowSizes(graph, { hasUserRoots, scratch: spare })
   stage('retained sizes')
-  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes), order }
+  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes), order, spare }
 }

@@ -39,8 +39,8 @@ const NONE = 0xffffffff
  * @param {Uint32Array} dominators
  * @param {Int32Array} distances
  * @param {number} rootOrdinal
- * @param {{scratch?: Uint32Array}} [options] scratch: an array of at least one entry per node that
- *   the caller no longer needs, used (and overwritten) instead of allocating one
+ * @param {{scratch?: Uint32Array[]}} [options] scratch: up to two arrays of at least one entry per
+ *   node that the caller no longer needs, used (and overwritten) instead of allocating them
  * @returns {ClassSummary}
  */
 export function summarizeClasses (classNames, shallowSizes, retainedSizes, dominators, distances, rootOrdinal, { scratch } = {}) {
@@ -62,7 +62,7 @@ export function summarizeClasses (classNames, shallowSizes, retainedSizes, domin
 
   // The dominator tree as first-child / next-sibling links, walked without a stack: down to the
   // first child, else on to the next sibling, else back up through `dominators`.
-  const { firstChild, nextSibling } = linkDominatedNodes(dominators, rootOrdinal, scratch)
+  const { firstChild, nextSibling } = linkDominatedNodes(dominators, rootOrdinal, scratch ?? [])
   const open = new Uint8Array(classCount)
   const openClasses = new Uint32Array(classCount)
   const openNodes = new Uint32Array(classCount)
@@ -122,12 +122,14 @@ export function classRows (summary) {
  * as a child. Children come in ascending ordinal order.
  * @param {Uint32Array} dominators
  * @param {number} rootOrdinal
- * @param {Uint32Array} [scratch] reused for the sibling links when it is long enough
+ * @param {Uint32Array[]} scratch reused for the sibling links, then the first children, when long enough
  */
 function linkDominatedNodes (dominators, rootOrdinal, scratch) {
   const nodeCount = dominators.length
-  const firstChild = new Uint32Array(nodeCount).fill(NONE)
-  const nextSibling = scratch && scratch.length >= nodeCount ? scratch.subarray(0, nodeCount).fill(NONE) : new Uint32Array(nodeCount).fill(NONE)
+  const reuse = (/** @type {Uint32Array | undefined} */ array) =>
+    (array && array.length >= nodeCount ? array.subarray(0, nodeCount) : new Uint32Array(nodeCount)).fill(NONE)
+  const nextSibling = reuse(scratch[0])
+  const firstChild = reuse(scratch[1])
   for (let o = nodeCount - 1; o >= 0; o--) {
     if (o === rootOrdinal) continue
     const d = dominators[o]

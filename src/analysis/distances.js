@@ -19,11 +19,16 @@ export const BASE_SYSTEM_DISTANCE = 100000000
 /**
  * @param {HeapGraph} graph
  * @param {number[]} userRoots ordinals (findUserRoots)
+ * @param {{scratch?: Uint32Array, storage?: Uint32Array}} [options] arrays of at least one entry
+ *   per node that the caller no longer needs: `scratch` becomes the BFS queue, `storage` the
+ *   memory of the result, instead of allocating them
  * @returns {Int32Array} distance per ordinal
  */
-export function computeDistances (graph, userRoots) {
-  const distances = new Int32Array(graph.nodeCount).fill(NO_DISTANCE)
-  const queue = new Uint32Array(graph.nodeCount)
+export function computeDistances (graph, userRoots, { scratch, storage } = {}) {
+  const distances = (storage && storage.length >= graph.nodeCount
+    ? new Int32Array(storage.buffer, storage.byteOffset, graph.nodeCount)
+    : new Int32Array(graph.nodeCount)).fill(NO_DISTANCE)
+  const queue = scratch && scratch.length >= graph.nodeCount ? scratch : new Uint32Array(graph.nodeCount)
   const filter = new DistanceFilter(graph)
   let length = 0
   for (const ordinal of userRoots) {

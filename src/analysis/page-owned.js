@@ -10,15 +10,17 @@ import { isDocumentDomTreesRoot } from './roots.js'
 /**
  * One byte per node: 1 = page-owned.
  * @param {HeapGraph} graph
+ * @param {{scratch?: Uint32Array}} [options] scratch: an array of at least one entry per node, used
+ *   (and overwritten) as the DFS stack instead of allocating one
  * @returns {Uint8Array}
  */
-export function markPageOwnedNodes (graph) {
+export function markPageOwnedNodes (graph, { scratch } = {}) {
   const { nodeCount, firstEdge, edgeTargets, edgeTypes, rootOrdinal } = graph
   const weakType = graph.edgeType.weak
   const shortcutType = graph.edgeType.shortcut
   const elementType = graph.edgeType.element
   const pageOwned = new Uint8Array(nodeCount)
-  const stack = new Uint32Array(nodeCount)
+  const stack = scratch && scratch.length >= nodeCount ? scratch : new Uint32Array(nodeCount)
   let top = 0
   for (let e = firstEdge[rootOrdinal]; e < firstEdge[rootOrdinal + 1]; e++) {
     const type = edgeTypes[e]

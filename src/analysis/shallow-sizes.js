@@ -9,6 +9,8 @@
 // so the visiting order does not matter; nodes that own themselves never change state and are
 // scanned in one pass, and only foldable nodes go on the worklist (at most twice each).
 
+import { toFloat64Sizes } from '../parse/large-sizes.js'
+
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 const UNVISITED = 0xffffffff
@@ -16,11 +18,13 @@ const SEVERAL_OWNERS = 0xfffffffe
 
 /**
  * @param {HeapGraph} graph
- * @param {{hasUserRoots: boolean}} options whether the root has a user root (findUserRoots)
- * @returns {Float64Array} bytes per ordinal; the graph's raw selfSizes when nothing is folded
+ * @param {{hasUserRoots: boolean, scratch?: Uint32Array[]}} options whether the root has a user
+ *   root (findUserRoots); scratch: up to two arrays the caller no longer needs, used (and
+ *   overwritten) for the owners and the worklist when they are long enough
+ * @returns {Float64Array} bytes per ordinal, exact; the raw self sizes when nothing is folded
  */
-export function computeShallowSizes (graph, { hasUserRoots }) {
-  if (!hasUserRoots) return graph.selfSizes
+export function computeShallowSizes (graph, { hasUserRoots, scratch = [] }) {
+  if (!hasUserRoots) return toFloat64Sizes(graph.selfSizes, graph.largeSelfSizes)
   const { nodeCount, nodeTypes, nodeNames, firstEdge, edgeTargets, edgeTypes, selfSizes, rootOrdinal } = graph
   const hiddenType = graph.nodeType.hidden
   const arrayType = graph.nodeType.array
@@ -29,7 +33,7 @@ export function computeShallowSizes (graph, { hasUserRoots }) {
   const weakType = graph.edgeType.weak
   const externalStringData = graph.strings.indexOf('system / ExternalStringData')
 
-  const owners = new Uint32Array(nodeCount)
+  const owners = scratch[0] && scratch[0].length >= nodeCount ? scratch[0] : new Uint32Array(nodeCount)
   let foldable = 0
   for (let o = 0; o < nodeCount; o++) {
     const type = nodeTypes[o]
@@ -41,7 +45,7 @@ export function computeShallowSizes (graph, { hasUserRoots }) {
     }
   }
 
-  const worklist = new Uint32Array(2 * foldable)
+  const worklist = scratch[1] && scratch[1].length >= 2 * foldable ? scratch[1] : new Uint32Array(2 * foldable)
   let top = 0
   for (let start = 0; start < nodeCount; start++) {
     if (owners[start] !== start) continue
@@ -66,7 +70,7 @@ export function computeShallowSizes (graph, { hasUserRoots }) {
     }
   }
 
-  const shallow = Float64Array.from(selfSizes)
+  const shallow = toFloat64Sizes(selfSizes, graph.largeSelfSizes)
   for (let o = 0; o < nodeCount; o++) {
     const owner = owners[o]
     if (owner === UNVISITED || owner === SEVERAL_OWNERS || owner === o) continue

@@ -9,7 +9,7 @@
 //   edgeTypes      [ ...                    ]      same positions: type index, name index / number
 //   edgeNames      [ ...                    ]
 //
-// Retainers (built here with a counting sort), CSR by target ordinal:
+// Retainers (built on first use with a counting sort; releaseRetainers drops them), CSR by target ordinal:
 //
 //   firstRetainer  [ 0 | 0 | 2 | ... | E ]          n + 1 entries; node o is retained by slots
 //                        |                          firstRetainer[o] .. firstRetainer[o+1]-1
@@ -26,10 +26,12 @@
 //   sourceSamples  [ s0 | s16 | s32 | ... ]          ceil(E / 16) entries: source of edges 0, 16, 32, ...
 
 import { InvalidArgumentError } from '../errors.js'
+import { sizeAt } from '../parse/large-sizes.js'
 import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
 
 /** @import {SnapshotData, SnapshotMeta} from '../parse/snapshot-data.js' */
 /** @import {StringTable} from '../parse/string-table.js' */
+/** @import {LargeSizes} from '../parse/large-sizes.js' */
 
 /**
  * Node type enum values, looked up by name in `meta` (-1 when this V8 does not have the type).
@@ -72,9 +74,13 @@ export class HeapGraph {
   #byId
   /** @type {Uint32Array | undefined} */
   #retainerNodes
+  /** @type {Uint32Array | undefined} */
+  #firstRetainer
+  /** @type {Uint32Array | undefined} */
+  #retainerEdges
 
   /**
-   * Takes over the columns of `data` (no copy) and builds the retainer index.
+   * Takes over the columns of `data` (no copy). The retainer index is built on first use.
    * @param {SnapshotData} data
    */
   constructor (data) {
@@ -95,8 +101,13 @@ export class HeapGraph {
     /** @readonly */ this.nodeTypes = data.nodeTypes
     /** @readonly */ this.nodeNames = data.nodeNames
     /** @readonly */ this.nodeIds = data.nodeIds
-    /** @readonly raw self_size in bytes (see analysis/shallow-sizes.js for the DevTools-adjusted one) */
+    /**
+     * @readonly raw self_size in bytes, LARGE_SIZE for sizes of 2^32 - 1 and more: read exact
+     * sizes with selfSize(ordinal) (see analysis/shallow-sizes.js for the DevTools-adjusted ones)
+     */
     this.selfSizes = data.selfSizes
+    /** @readonly @type {LargeSizes} the exact sizes the selfSizes column marks with LARGE_SIZE */
+    this.largeSelfSizes = data.largeSelfSizes
     /** @readonly */ this.detachedness = data.detachedness
     /** @readonly */ this.firstEdge = data.firstEdge
     /** @readonly */ this.edgeTypes = data.edgeTypes
@@ -139,13 +150,63 @@ export class HeapGraph {
       weak: edgeTypeIndex('weak')
     })
 
-    const { firstRetainer, retainerEdges } = buildRetainers(data.edgeTargets, data.nodeCount)
-    /** @readonly n + 1 entries: node o is retained by slots firstRetainer[o] .. firstRetainer[o+1]-1 */
-    this.firstRetainer = firstRetainer
-    /** @readonly per retainer slot: the edge number */
-    this.retainerEdges = retainerEdges
     /** @readonly source ordinal of every SOURCE_SAMPLE_STEP-th edge (see edgeSource) */
     this.sourceSamples = sampleSources(data.firstEdge, data.nodeCount, data.edgeCount)
+  }
+
+  /**
+   * n + 1 entries: node o is retained by slots firstRetainer[o] .. firstRetainer[o+1]-1. Built
+   * with retainerEdges on first use (4 bytes per node and per edge).
+   * @returns {Uint32Array}
+   */
+  get firstRetainer () {
+    if (!this.#firstRetainer) this.#buildRetainers()
+    return /** @type {Uint32Array} */ (this.#firstRetainer)
+  }
+
+  /**
+   * Per retainer slot: the edge number. Built with firstRetainer on first use.
+   * @returns {Uint32Array}
+   */
+  get retainerEdges () {
+    if (!this.#retainerEdges) this.#buildRetainers()
+    return /** @type {Uint32Array} */ (this.#retainerEdges)
+  }
+
+  /** Whether the retainer index is built (it is built on first use). */
+  get hasRetainers () {
+    return this.#firstRetainer !== undefined
+  }
+
+  /**
+   * Drops the retainer index (and retainerNodes). The next use of firstRetainer or retainerEdges
+   * builds it again, so this only trades time for memory: analyzeHeap calls it once the dominators
+   * are done, since nothing after them in its pipeline reads retainers.
+   */
+  releaseRetainers () {
+    this.#firstRetainer = undefined
+    this.#retainerEdges = undefined
+    this.#retainerNodes = undefined
+  }
+
+  /** Builds the retainer index now, unless it is built (firstRetainer and retainerEdges do on first use). */
+  buildRetainerIndex () {
+    if (!this.#firstRetainer) this.#buildRetainers()
+  }
+
+  #buildRetainers () {
+    const { firstRetainer, retainerEdges } = buildRetainers(this.edgeTargets, this.nodeCount)
+    this.#firstRetainer = firstRetainer
+    this.#retainerEdges = retainerEdges
+  }
+
+  /**
+   * The node's exact raw self size in bytes (selfSizes[ordinal], or its side-list value when
+   * the column holds LARGE_SIZE).
+   * @param {number} ordinal
+   */
+  selfSize (ordinal) {
+    return sizeAt(this.selfSizes, this.largeSelfSizes, ordinal)
   }
 
   /**

@@ -40,9 +40,9 @@ export class NodeView {
     return this.graph.nodeTypeName(this.ordinal)
   }
 
-  /** Raw self_size in bytes. */
+  /** Raw self_size in bytes, exact. */
   get selfSize () {
-    return this.graph.selfSizes[this.ordinal]
+    return this.graph.selfSize(this.ordinal)
   }
 
   get edgeCount () {

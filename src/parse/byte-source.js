@@ -58,13 +58,19 @@ async function openFile (path) {
   const gzip = headBytes === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
   let consumed = 0
 
-  /** @returns {AsyncGenerator<Buffer>} */
-  async function * readRaw () {
+  /**
+   * @param {boolean} reuse read into two buffers in turn instead of a fresh one per read: the parser
+   *   keeps a reference to a chunk only until the next one, and a fresh 1 MiB buffer per read left
+   *   about 40 MB of freed but still resident malloc memory behind (measured on the 201 MB bench
+   *   file). Not for gzip input: zlib may still hold a chunk when the next is read.
+   * @returns {AsyncGenerator<Buffer>}
+   */
+  async function * readRaw (reuse) {
     try {
       let position = 0
-      while (true) {
-        // A fresh buffer per read: the parser may keep a reference to a chunk until the next one.
-        const buffer = Buffer.allocUnsafe(CHUNK_BYTES)
+      const buffers = reuse ? [Buffer.allocUnsafeSlow(CHUNK_BYTES), Buffer.allocUnsafeSlow(CHUNK_BYTES)] : []
+      for (let turn = 0; ; turn ^= 1) {
+        const buffer = reuse ? buffers[turn] : Buffer.allocUnsafe(CHUNK_BYTES)
         const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position)
         if (bytesRead === 0) return
         position += bytesRead
@@ -83,7 +89,7 @@ async function openFile (path) {
     totalBytes: info.size,
     gzip,
     bytesRead: () => consumed,
-    chunks: gzip ? gunzip(readRaw(), path) : readRaw()
+    chunks: gzip ? gunzip(readRaw(false), path) : readRaw(true)
   }
 }
 

@@ -1,4 +1,5 @@
 /** @import {StringTable} from './string-table.js' */
+/** @import {LargeSizes} from './large-sizes.js' */
 
 /**
  * `snapshot.meta` as V8 writes it. Field and enum tables are read from here, never hard-coded.
@@ -35,7 +36,8 @@
  * @property {Uint8Array} nodeTypes      index into nodeTypeNames
  * @property {Uint32Array} nodeNames     index into strings
  * @property {Uint32Array} nodeIds       V8 SnapshotObjectId
- * @property {Float64Array} selfSizes    exact self_size (V8 keeps 48 bits; values pass 2^32)
+ * @property {Uint32Array} selfSizes     self_size in bytes; LARGE_SIZE (2^32 - 1) marks a size kept in largeSelfSizes
+ * @property {LargeSizes} largeSelfSizes  the exact self sizes of 2^32 - 1 bytes and more (V8 keeps 48 bits), usually none
  * @property {Uint8Array} detachedness   0 unknown, 1 attached, 2 detached (all 0 when the field is absent)
  * @property {Uint32Array} firstEdge     nodeCount + 1 prefix sums of edge_count
  * @property {Uint8Array} edgeTypes      index into edgeTypeNames

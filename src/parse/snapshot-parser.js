@@ -1,5 +1,6 @@
 import { SnapshotFormatError } from '../errors.js'
 import { StringTable } from './string-table.js'
+import { LARGE_SIZE } from './large-sizes.js'
 import {
   readHeader, NODE_TYPE, NODE_NAME, NODE_ID, NODE_SELF_SIZE, NODE_EDGE_COUNT, NODE_DETACHEDNESS,
   EDGE_TYPE, EDGE_NAME, EDGE_TO_NODE, LOCATION_OBJECT, LOCATION_SCRIPT, LOCATION_LINE, LOCATION_COLUMN
@@ -110,7 +111,11 @@ export class SnapshotParser {
   #nodeTypes = new Uint8Array(0)
   #nodeNames = new Uint32Array(0)
   #nodeIds = new Uint32Array(0)
-  #selfSizes = new Float64Array(0)
+  #selfSizes = new Uint32Array(0)
+  /** @type {number[]} ordinals of the self sizes >= LARGE_SIZE, ascending */
+  #largeOrdinals = []
+  /** @type {number[]} */
+  #largeSizes = []
   #detachedness = new Uint8Array(0)
   #firstEdge = new Uint32Array(1)
   #edgeTypes = new Uint8Array(0)
@@ -185,6 +190,7 @@ export class SnapshotParser {
       nodeNames: this.#nodeNames,
       nodeIds: this.#nodeIds,
       selfSizes: this.#selfSizes,
+      largeSelfSizes: { ordinals: Uint32Array.from(this.#largeOrdinals), sizes: Float64Array.from(this.#largeSizes) },
       detachedness: this.#detachedness,
       firstEdge: this.#firstEdge,
       edgeTypes: this.#edgeTypes,
@@ -383,7 +389,7 @@ export class SnapshotParser {
       this.#nodeTypes = new Uint8Array(nodeCount)
       this.#nodeNames = new Uint32Array(nodeCount)
       this.#nodeIds = new Uint32Array(nodeCount)
-      this.#selfSizes = new Float64Array(nodeCount)
+      this.#selfSizes = new Uint32Array(nodeCount)
       this.#detachedness = new Uint8Array(nodeCount)
       this.#firstEdge = new Uint32Array(nodeCount + 1)
       this.#edgeTypes = new Uint8Array(edgeCount)
@@ -566,7 +572,8 @@ export class SnapshotParser {
         nodeNames[row] = name
         if (name > maxName) maxName = name
         nodeIds[row] = id
-        selfSizes[row] = self
+        if (self < LARGE_SIZE) selfSizes[row] = self
+        else this.#putLargeSize(selfSizes, row, self)
         detachedness[row] = detached > 255 ? 255 : detached
         firstEdge[++row] = rowEnd
         edgeEnd = rowEnd
@@ -605,7 +612,9 @@ export class SnapshotParser {
         nodeNames[row] = name
         if (name > maxName) maxName = name
         nodeIds[row] = id
-        selfSizes[row] = values[selfAt]
+        const self = values[selfAt]
+        if (self < LARGE_SIZE) selfSizes[row] = self
+        else this.#putLargeSize(selfSizes, row, self)
         if (detachedAt >= 0) detachedness[row] = Math.min(values[detachedAt], 255)
         firstEdge[++row] = rowEnd
         edgeEnd = rowEnd
@@ -765,7 +774,8 @@ export class SnapshotParser {
         this.#nodeIds[row] = value
         break
       case NODE_SELF_SIZE:
-        this.#selfSizes[row] = value
+        if (value < LARGE_SIZE) this.#selfSizes[row] = value
+        else this.#putLargeSize(this.#selfSizes, row, value)
         break
       case NODE_EDGE_COUNT: {
         const end = this.#firstEdge[row] + value
@@ -781,6 +791,19 @@ export class SnapshotParser {
       this.#field = 0
       this.#row = row + 1
     }
+  }
+
+  /**
+   * A self size the Uint32 column cannot hold: the column gets the LARGE_SIZE mark, the exact
+   * value goes to the side list. Rows arrive in order, so the list stays sorted.
+   * @param {Uint32Array} selfSizes
+   * @param {number} row
+   * @param {number} size
+   */
+  #putLargeSize (selfSizes, row, size) {
+    selfSizes[row] = LARGE_SIZE
+    this.#largeOrdinals.push(row)
+    this.#largeSizes.push(size)
   }
 
   /** @param {number} value @param {number} start */

@@ -3,7 +3,7 @@
 import { InvalidArgumentError, describeValue } from '../errors.js'
 import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
-import { renderPath } from './render-path.js'
+import { renderFoldedPath, renderPath } from './render-path.js'
 /** @import {DiffReport} from './diff-report.js' */
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
 /** @import {Finding} from '../signatures/finding.js' */
@@ -14,9 +14,11 @@ import { renderPath } from './render-path.js'
  * @typedef {object} Gates
  * @property {'any' | string[]} [failOn]  findings of these signature ids (or of any) fail
  * @property {number} [maxGrowth]  bytes: the report's growth (see measureGrowth) may not pass this
- * @property {string[]} [allow]    signature ids, or substrings of an owner's retainer path (as
- *   renderPath writes it, `(root) → global .cache → Map`) or of its class name, that no gate counts
- * @property {boolean} [verdict]   the diff's verdict `leak` fails
+ * @property {string[]} [allow]    signature ids, or substrings of an owner's class name or of its
+ *   retainer path as the report prints it (`(GC roots) → module src/cache.js → cache (Map)`, see
+ *   renderFoldedPath) or in DevTools' notation (`(root) → global .cache → Map`, renderPath), that no gate counts
+ * @property {boolean} [verdict]   the diff's verdict `leak` fails; without `failOn`, each finding
+ *   not allowed fails with it, so that every failed check names what failed
  */
 
 /**
@@ -26,6 +28,8 @@ import { renderPath } from './render-path.js'
  * @property {'finding' | 'max-growth' | 'verdict'} gate
  * @property {boolean} ok
  * @property {boolean} allowed  the finding or growth was waved through by `allow`
+ * @property {boolean} gated    false for a finding that no gate judges (not in `failOn`, or a
+ *   verdict that is not `leak`): reported, neither passed nor failed
  * @property {string} message   one line: what was found against what was allowed
  * @property {Finding} [finding]
  */
@@ -76,40 +80,47 @@ export function evaluateGates (report, { failOn, maxGrowth, allow = [], verdict 
   /** @type {GateCheck[]} */
   const checks = []
   const allowedOwners = new Set()
+  const findingsJudged = failOn === undefined && verdict && report.verdict === 'leak'
+  let unallowedFindings = 0
   for (const finding of report.findings) {
     const allowed = allows(allow, finding.signature, finding.owner.name, finding.path)
     if (allowed) allowedOwners.add(finding.owner.id)
-    const gated = failOn === 'any' || (Array.isArray(failOn) && failOn.includes(finding.signature))
+    else unallowedFindings++
+    const gated = failOn === 'any' || (Array.isArray(failOn) && failOn.includes(finding.signature)) || findingsJudged
     const where = locationText(finding.location)
     checks.push({
       name: `finding ${finding.signature} at ${where}`,
       gate: 'finding',
       ok: allowed || !gated,
       allowed,
+      gated,
       message: `${finding.signature} at ${where}: ${finding.title}${allowed ? ' (allowed)' : ''}`,
       finding
     })
   }
-  const rows = report.growth.filter((row) => !allowedOwners.has(row.owner.id) && !allows(allow, undefined, row.owner.name, row.path))
+  const rows = report.growth.filter((row) => !allowedOwners.has(row.owner.id) && !allows(allow, undefined, row.owner.name, row.path, row.pathText))
   const growth = measureGrowth(rows)
   if (maxGrowth !== undefined) {
     const top = rows.find((row) => row.leak)
-    const held = top ? ` (largest: ${top.owner.name} @${top.owner.id})` : ''
+    const held = top ? ` (largest: ${top.pathText ?? renderFoldedPath(top.path)})` : ''
     checks.push({
       name: 'max-growth',
       gate: 'max-growth',
       ok: growth <= maxGrowth,
       allowed: false,
+      gated: true,
       message: `retained growth of leaking owners ${formatBytes(growth)} ${growth <= maxGrowth ? 'within' : 'passes'} max-growth ${formatBytes(maxGrowth)}${held}`
     })
   }
   if (verdict) {
-    const leaking = rows.some((row) => row.leak)
+    // A leak verdict rests on leaking rows and on findings; when `allow` covers all of them, it passes.
+    const leaking = rows.some((row) => row.leak) || unallowedFindings > 0
     checks.push({
       name: 'verdict',
       gate: 'verdict',
       ok: report.verdict !== 'leak' || !leaking,
       allowed: report.verdict === 'leak' && !leaking,
+      gated: true,
       message: `verdict ${report.verdict}: ${report.reason}`
     })
   }
@@ -141,13 +152,18 @@ export function parseFailOn (text) {
 }
 
 /**
+ * Whether an `allow` entry names the signature, or is part of the owner's class name or of its path
+ * as the report prints it or in DevTools' notation.
  * @param {string[]} allow
  * @param {string | undefined} signature
  * @param {string} ownerName
  * @param {import('../analysis/retainer-paths.js').Step[]} path
+ * @param {string} [pathText]  the path as the report prints it, when the caller has it
  */
-function allows (allow, signature, ownerName, path) {
+function allows (allow, signature, ownerName, path, pathText) {
   if (allow.length === 0) return false
-  const text = renderPath(path)
-  return allow.some((entry) => entry === signature || ownerName.includes(entry) || text.includes(entry))
+  if (allow.some((entry) => entry === signature || ownerName.includes(entry))) return true
+  const readable = pathText ?? renderFoldedPath(path)
+  const devtools = renderPath(path)
+  return allow.some((entry) => readable.includes(entry) || devtools.includes(entry))
 }

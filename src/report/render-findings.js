@@ -1,6 +1,7 @@
 // Finding cards: where to look first, then what it is, the evidence, and the fix (report-example.md).
 // Cards read only the findings: the facts a signature put in `evidence` are turned into one short
-// phrase here (evidenceNote), never looked up in the heap.
+// phrase here (evidenceNote), and its `notes` are printed a line each after the numbers they
+// explain, so a new signature's facts need no change here; nothing is looked up in the heap.
 import { formatBytes, formatCount } from './format.js'
 import { renderFoldedPath } from './render-path.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
@@ -75,6 +76,7 @@ export function renderFindingCards (findings, c, wrap, width = 80) {
     const note = evidenceNote(evidence)
     lines.push(...wrap(`${evidence.counts.map((n) => formatCount(n)).join(' → ')}${per}${note === '' ? '' : `   ${note}`}`, '               ', `   ${evidence.unit.padEnd(11)} `))
     lines.push(`   ${'retained'.padEnd(11)} ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
+    for (const note of evidenceNotes(evidence)) lines.push(...wrap(note, '     ', '   - '))
     lines.push(...wrap(`${c.green('fix')}  ${finding.fix.summary}`, '        ', '   '))
     for (const line of finding.fix.snippet.split('\n')) if (line !== '') lines.push(...breakCode(line, '          ', width))
     lines.push('')
@@ -98,7 +100,9 @@ export function renderFindingCardsMarkdown (findings) {
     lines.push(`- path: \`${renderFoldedPath(finding.path).replaceAll('`', "'")}\``)
     const note = evidenceNote(evidence)
     lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${note})`}`)
-    lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`, '')
+    lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
+    for (const note of evidenceNotes(evidence)) lines.push(`- ${note}`)
+    lines.push('')
     lines.push(`**Fix:** ${finding.fix.summary}`, '')
     if (finding.fix.snippet !== '') lines.push('```js', finding.fix.snippet.replace(/\n$/, ''), '```', '')
   })
@@ -126,6 +130,15 @@ function breakCode (code, indent, width) {
   }
   lines.push(prefix + rest)
   return lines
+}
+
+/**
+ * The signature's own facts, one short phrase each (`evidence.notes`), in its order.
+ * @param {Finding['evidence']} evidence
+ * @returns {string[]}
+ */
+export function evidenceNotes (evidence) {
+  return stringList(evidence.notes).filter((note) => note !== '')
 }
 
 /** @param {unknown} value */

@@ -1,5 +1,8 @@
 // JUnit XML for CI systems that read test reports (GitLab, Jenkins, Azure, CircleCI): one test
 // suite, one test case per gate check. A failed check carries its finding card as the failure text.
+// The cases agree with the exit code: a finding fails unless `allow` covers it (then it is skipped,
+// "allowed") or no gate judges it (skipped, "not gated": not in --fail-on, or a verdict that is not
+// a leak); a finding never shows as a passing case.
 import { Chalk } from 'chalk'
 import { renderFindingCards } from './render-findings.js'
 /** @import {DiffReport} from './diff-report.js' */
@@ -17,14 +20,17 @@ export function renderJunitReport (report, gates, { name = 'leakdiff' } = {}) {
   const failures = gates.violations.length
   const cases = gates.checks.map((check) => {
     const open = `  <testcase classname="${xml(`${name}.${check.gate}`)}" name="${xml(check.name)}">`
-    if (check.ok) return check.allowed ? `${open}\n    <skipped message="${xml(check.message)}"/>\n  </testcase>` : `${open}</testcase>`
+    if (check.ok) {
+      const skip = check.allowed ? check.message : check.gate === 'finding' && !check.gated ? `not gated: ${check.message}` : null
+      return skip === null ? `${open}</testcase>` : `${open}\n    <skipped message="${xml(skip)}"/>\n  </testcase>`
+    }
     const body = check.finding
       ? renderFindingCards([check.finding], plain, (text, indent, first = '') => [first + text]).join('\n')
       : `${check.message}\n\n${report.reason}`
     return `${open}\n    <failure message="${xml(check.message)}" type="${xml(check.gate)}">${xml(body)}</failure>\n  </testcase>`
   })
   if (cases.length === 0) cases.push(`  <testcase classname="${xml(`${name}.verdict`)}" name="${xml(`verdict ${report.verdict}`)}"></testcase>`)
-  const skipped = gates.checks.filter((check) => check.ok && check.allowed).length
+  const skipped = gates.checks.filter((check) => check.ok && (check.allowed || !check.gated)).length
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="${xml(name)}" tests="${cases.length}" failures="${failures}">`,

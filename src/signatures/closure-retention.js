@@ -13,6 +13,7 @@ import { AGE_OLD } from '../diff/growth-owners.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { holderLocation } from './holder-location.js'
 import { isProgramLocation, propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
@@ -179,7 +180,11 @@ function closuresOfOneFunction (input, g, byFunction) {
       ownerCount: row.ownerCount,
       bytesPerClosure: Math.round(bestBytes / closures.length),
       capturedVariables: variables,
-      rowShare
+      rowShare,
+      notes: notesOf([
+        `captures ${namedBytes(variables)} (all closures together)`,
+        `~${bytesText(bestBytes / closures.length)} per closure`
+      ])
     },
     location,
     fix: {
@@ -251,7 +256,8 @@ function growingScope (input, g, context) {
       perStep: perStepOf(counts),
       ownerCount: row.ownerCount,
       capturedVariables: top,
-      rowShare: share
+      rowShare: share,
+      notes: notesOf([`the scope holds ${namedBytes(top)} of new objects`])
     },
     location,
     fix: {

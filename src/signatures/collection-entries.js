@@ -30,7 +30,7 @@ const SET_ENTRY_SLOTS = 2
  * @returns {{kind: 'Map' | 'Set', capacity: number, firstEntrySlot: number, entrySlots: number} | null}
  */
 export function hashTableLayout (graph, table) {
-  const slots = (graph.selfSizes[table] - TABLE_HEADER_BYTES) / TAGGED_BYTES - HEADER_SLOTS
+  const slots = (graph.selfSize(table) - TABLE_HEADER_BYTES) / TAGGED_BYTES - HEADER_SLOTS
   for (const [kind, entrySlots] of /** @type {const} */ ([['Map', MAP_ENTRY_SLOTS], ['Set', SET_ENTRY_SLOTS]])) {
     // slots = C/2 + k*C
     const capacity = slots / (entrySlots + 0.5)
@@ -91,12 +91,13 @@ export function collectionOfStore (graph, ordinal) {
 }
 
 /**
- * Calls `visit(keyOrdinal, valueOrdinal)` for every entry of a collection that has an edge (-1 for
- * a key or value without one), and returns the number of entries seen.
+ * Calls `visit(keyOrdinal, valueOrdinal, name)` for every entry of a collection that has an edge (-1
+ * for a key or value without one; `name` is the property name of a plain object's entry, else
+ * null), and returns the number of entries seen.
  * @param {HeapGraph} graph
  * @param {number} ordinal the collection
  * @param {CollectionKind} kind
- * @param {(key: number, value: number) => void} [visit]
+ * @param {(key: number, value: number, name: string | null) => void} [visit]
  */
 export function forEachEntry (graph, ordinal, kind, visit) {
   const { firstEdge, edgeTypes, edgeTargets } = graph
@@ -123,7 +124,7 @@ export function forEachEntry (graph, ordinal, kind, visit) {
       if (part === 0) keys[entry] = edgeTargets[e]
       else values[entry] = edgeTargets[e]
     }
-    if (visit) for (let i = 0; i < capacity; i++) if (seen[i] === 1) visit(keys[i], values[i])
+    if (visit) for (let i = 0; i < capacity; i++) if (seen[i] === 1) visit(keys[i], values[i], null)
     return count
   }
   if (kind === 'array') {
@@ -131,7 +132,7 @@ export function forEachEntry (graph, ordinal, kind, visit) {
     for (let e = firstEdge[ordinal], end = firstEdge[ordinal + 1]; e < end; e++) {
       if (edgeTypes[e] !== graph.edgeType.element) continue
       length = Math.max(length, graph.edgeNames[e] + 1)
-      visit?.(-1, edgeTargets[e])
+      visit?.(-1, edgeTargets[e], null)
     }
     return length
   }
@@ -141,7 +142,7 @@ export function forEachEntry (graph, ordinal, kind, visit) {
     const type = edgeTypes[e]
     if (type === graph.edgeType.element || (type === graph.edgeType.property && graph.edgeNames[e] !== proto)) {
       count++
-      visit?.(-1, edgeTargets[e])
+      visit?.(-1, edgeTargets[e], type === graph.edgeType.property ? graph.edgeName(e) : null)
     }
   }
   return count

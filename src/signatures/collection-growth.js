@@ -5,6 +5,7 @@ import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {CollectionKind} from './collection-entries.js' */
 /** @import {SignatureInput} from './finding.js' */
 
@@ -14,6 +15,9 @@ const MAX_OWNERS = 100
 const MIN_NEW_ENTRIES = 10
 /** Entries sampled for their key and value classes. */
 const MAX_SAMPLES = 10_000
+/** Keys shown to a person, and how much of each. */
+const MAX_SAMPLE_KEYS = 3
+const MAX_KEY_CHARS = 80
 
 /**
  * @typedef {object} CollectionGrowth
@@ -28,6 +32,7 @@ const MAX_SAMPLES = 10_000
  * @property {number[]} newValues  ordinals of values of new entries, sampled
  * @property {number} freshShare   of the entries the largest collection gained, the share whose key or
  *                                 value was allocated after the baseline (0..1)
+ * @property {string[]} sampleKeys a few string keys of new entries, as the program wrote them
  */
 
 /**
@@ -47,8 +52,20 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   const graphs = analyses.map((analysis) => analysis.graph)
   const representative = graph.findOrdinalById(row.owner.id)
   if (representative < 0) return null
-  const first = collectionOfStore(graph, representative)
-  const kind = collectionKind(graph, first)
+  let first = collectionOfStore(graph, representative)
+  let kind = collectionKind(graph, first)
+  let path = row.path
+  // An object that keeps the same entries in two collections (an index by id and one by name, a map
+  // and its eviction list) dominates them, and is the owner the diff names. The collection that
+  // grew is then one of its fields.
+  const field = kind === 'object' && !growsEveryStep(entryCountsById(graphs, row.owner.id, kind))
+    ? growingField(graphs, first, kinds)
+    : null
+  if (field !== null) {
+    first = field.ordinal
+    kind = field.kind
+    path = [...path, { edge: field.edge, edgeType: field.edgeType, node: last.classes.names[last.classOf[first]], nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
+  }
   if (kind === null || !kinds.includes(kind)) return null
 
   const counts = analyses.map(() => 0)
@@ -56,7 +73,7 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   let ownerCount = 0
   let firstAdded = 0
   const seen = new Set()
-  for (const owner of [representative, ...detail.groupOwners[g].slice(0, MAX_OWNERS)]) {
+  for (const owner of [first, ...detail.groupOwners[g].slice(0, MAX_OWNERS)]) {
     const collection = collectionOfStore(graph, owner)
     if (seen.has(collection) || collectionKind(graph, collection) !== kind) continue
     seen.add(collection)
@@ -77,17 +94,22 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   /** @type {number[]} */
   const newValues = []
   let freshEntries = 0
-  forEachEntry(graph, first, kind, (key, value) => {
+  /** @type {string[]} */
+  const sampleKeys = []
+  forEachEntry(graph, first, kind, (key, value, name) => {
     const fresh = (key >= 0 && ages[key] !== AGE_OLD) || (value >= 0 && ages[value] !== AGE_OLD)
     if (!fresh) return
     freshEntries++
+    if (sampleKeys.length < MAX_SAMPLE_KEYS) {
+      const text = name ?? (key >= 0 && isString(graph, key) ? graph.nodeName(key) : null)
+      if (text !== null && text !== '') sampleKeys.push(text.length > MAX_KEY_CHARS ? `${text.slice(0, MAX_KEY_CHARS - 1)}…` : text)
+    }
     if (newKeys.length + newValues.length >= MAX_SAMPLES) return
     if (key >= 0) newKeys.push(key)
     if (value >= 0) newValues.push(value)
   })
-  let path = row.path
   // The diff named the collection's backing store; the collection is the step before it.
-  if (first !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[first]) path = path.slice(0, -1)
+  if (field === null && first !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[first]) path = path.slice(0, -1)
   return {
     kind,
     owner: { id: graph.nodeIds[first], name: last.classes.names[last.classOf[first]], type: graph.nodeTypeName(first) },
@@ -98,8 +120,49 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
     share,
     newKeys,
     newValues,
-    freshShare: firstAdded > 0 ? Math.min(1, freshEntries / firstAdded) : 0
+    freshShare: firstAdded > 0 ? Math.min(1, freshEntries / firstAdded) : 0,
+    sampleKeys
   }
+}
+
+/**
+ * The field of `holder` that is a collection of one of `kinds` and gained the most entries in
+ * every step, or null.
+ * @param {HeapGraph[]} graphs oldest first
+ * @param {number} holder ordinal in the last graph
+ * @param {CollectionKind[]} kinds
+ * @returns {{ordinal: number, kind: CollectionKind, edge: string, edgeType: string} | null}
+ */
+function growingField (graphs, holder, kinds) {
+  const graph = graphs[graphs.length - 1]
+  const { property, internal } = graph.edgeType
+  let best = null
+  let bestAdded = MIN_NEW_ENTRIES - 1
+  for (let e = graph.firstEdge[holder], end = graph.firstEdge[holder + 1]; e < end; e++) {
+    const type = graph.edgeTypes[e]
+    if (type !== property && type !== internal) continue
+    const name = graph.edgeName(e)
+    if (name === '__proto__' || name === 'map' || name === 'properties' || name === 'elements') continue
+    const ordinal = graph.edgeTargets[e]
+    const kind = collectionKind(graph, ordinal)
+    if (kind === null || !kinds.includes(kind)) continue
+    const counts = entryCountsById(graphs, graph.nodeIds[ordinal], kind)
+    const added = counts[counts.length - 1] - counts[0]
+    if (!growsEveryStep(counts) || added <= bestAdded) continue
+    best = { ordinal, kind, edge: name, edgeType: type === property ? 'property' : 'internal' }
+    bestAdded = added
+  }
+  return best
+}
+
+/**
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ */
+function isString (graph, ordinal) {
+  const type = graph.nodeTypes[ordinal]
+  const { string, concatenatedString, slicedString } = graph.nodeType
+  return type === string || type === concatenatedString || type === slicedString
 }
 
 /**

@@ -16,13 +16,16 @@
 /**
  * Per-snapshot numbers behind a finding. `counts` are what the signature counts (listeners,
  * entries, elements, closures, timers), one per snapshot, oldest first; `retained` are the
- * owners' retained sizes in each snapshot. Matchers add fields of their own.
+ * owners' retained sizes in each snapshot. `notes` are the signature's facts a person needs that
+ * the counts do not say, a short phrase each ("captures res (1.2 MB)", "650 intervals of 30 s"),
+ * printed one per line on the cards (evidence-notes.js builds them). Matchers add fields of their own.
  * @typedef {object} FindingEvidence
  * @property {string} unit           what `counts` count: 'listeners', 'entries', ...
  * @property {number[]} counts
  * @property {number[]} retained     bytes
  * @property {number} perStep        average growth of `counts` per step between snapshots
  * @property {number} ownerCount     owners behind the finding (a grouped row has several)
+ * @property {string[]} notes        short phrases, one per card line, in reading order
  */
 
 /**

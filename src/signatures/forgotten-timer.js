@@ -10,6 +10,7 @@
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { locationKey, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -104,7 +105,12 @@ export function matchForgottenTimer (input) {
           newTimers: newTimers.length,
           durationMs,
           bytesPerTimer: Math.round(tally.retained / tally.count),
-          callbackVariables: variables
+          callbackVariables: variables,
+          notes: notesOf([
+            `${tally.intervals > 0 ? `${countText(tally.intervals)} intervals` : ''}${tally.intervals > 0 && tally.intervals < tally.count ? ' and ' : ''}${tally.intervals < tally.count ? `${countText(tally.count - tally.intervals)} pending timeouts` : ''}${durationMs === null ? '' : ` of ${durationText(durationMs)}`}, ~${bytesText(tally.retained / tally.count)} each`,
+            `${countText(newTimers.length)} started since the first snapshot and still live`,
+            variables.length > 0 && `the callback captures ${namedBytes(variables)}`
+          ])
         },
         location: tally.location,
         fix: repeating

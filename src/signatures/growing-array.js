@@ -4,6 +4,7 @@
 
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { holderLocation } from './holder-location.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
@@ -57,6 +58,10 @@ export function matchGrowingArray (input) {
           ownerCount: growth.ownerCount,
           bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
           elementClasses,
+          notes: notesOf([
+            `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
+            growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`
+          ]),
           locationRole: holder === null ? null : LOCATION_ROLES[holder.how]
         },
         location: holder === null ? null : holder.location,

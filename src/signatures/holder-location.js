@@ -46,7 +46,7 @@ export function holderLocation (analysis, path, cwd) {
  * @param {number} context
  * @param {number} preferredId
  */
-function closureOverContext (analysis, context, preferredId) {
+export function closureOverContext (analysis, context, preferredId) {
   const { graph, locations } = analysis
   const contextName = graph.strings.indexOf('context')
   let best = -1

@@ -9,11 +9,20 @@
 // of one function is claimed by it only when those closures' captured variables hold most of the
 // row's growth (then what the closure captures is the fix, beside the bound); closures that hold
 // little (a callback capturing a number) are left to the collection matchers.
+//
+// middleware-accumulation comes first: a router's stack of Layer records or a client's interceptor
+// records under `handlers` would also pass for an observer list, but registering once at start-up
+// is their fix; it leaves bare functions under listener names and listener records to
+// listener-accumulation. async-context-retention comes before pending-promises: when a promise
+// created in a request's AsyncLocalStorage context is what keeps the request's store, the store is
+// most of what leaks and leaving the context is the fix.
 
+import { asyncContextRetention } from './async-context-retention.js'
 import { closureRetention } from './closure-retention.js'
 import { forgottenTimer } from './forgotten-timer.js'
 import { growingArray } from './growing-array.js'
 import { listenerAccumulation } from './listener-accumulation.js'
+import { middlewareAccumulation } from './middleware-accumulation.js'
 import { pendingPromises } from './pending-promises.js'
 import { retainedSockets } from './retained-sockets.js'
 import { unboundedCollection } from './unbounded-collection.js'
@@ -22,8 +31,10 @@ import { unboundedCollection } from './unbounded-collection.js'
 
 /** @type {Signature[]} */
 export const SIGNATURES = [
+  middlewareAccumulation,
   listenerAccumulation,
   forgottenTimer,
+  asyncContextRetention,
   pendingPromises,
   retainedSockets,
   closureRetention,

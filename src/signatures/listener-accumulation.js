@@ -5,16 +5,25 @@
 //   EventEmitter   emitter ._events → Object .<event> → closure (one listener) | Array [i] → closure
 //   EventTarget    target .<symbol kEvents> → Map {table} → {slot} → Object .next → Listener .next
 //                  → Listener ...   (a linked list; each Listener has .callback → closure)
-//   observer list  holder .<listeners|subscribers|handlers|...> → Array [i] → closure
+//   observer list  holder .<listeners|subscribers|handlers|...> → Array [i] → closure | record
+//   event map      holder .<name> → Map {table} → {slot} → Array [i] → closure | record (mitt and
+//                  other registries keyed by event name)
+//
+// A record is an object that leads to the function within a few property steps: eventemitter3's
+// `{fn, context}`, axios' `{fulfilled, rejected}`, an rxjs Subscriber (→ destination →
+// partialObserver → next). The function the program wrote is preferred over library functions.
 //
 // The diff names one node of the list as the growth owner (the Array, the `_events` object, the
 // last Listener that existed in the baseline); the list is found from there, and its listeners are
 // counted again in every snapshot through ids that do not change.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
-import { collectionOfStore, followEdge } from './collection-entries.js'
+import { collectionKind, collectionOfStore, followEdge } from './collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { countText, notesOf } from './evidence-notes.js'
 import { heldClasses, recognisedClasses } from './held-objects.js'
+import { UNSUBSCRIBE_METHODS, offeredMethod } from './heap-methods.js'
+import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -27,19 +36,22 @@ export const ID = 'listener-accumulation'
 export const listenerAccumulation = { id: ID, match: matchListenerAccumulation }
 
 /** Property names under which event libraries keep lists of callbacks. */
-const OBSERVER_NAMES = /(?:listener|subscriber|observer|handler|callback|watcher|hook)s?$/i
+const OBSERVER_NAMES = /(?:listener|subscriber|observer|handler|callback|watcher|hook|interceptor)s?$/i
 /** Event types that come from a string in the heap are shown only when they look like a name. */
 const EVENT_NAME = /^[A-Za-z][\w:.-]{0,40}$/
 const MIN_NEW_LISTENERS = 10
-/** Where listener records of event libraries keep the function. */
+/** Where listener records of event libraries keep the function, tried before any other field. */
 const LISTENER_FIELDS = ['fn', 'listener', 'callback', 'handler']
+/** Property steps from a listener record to the function it calls, and nodes looked at on the way. */
+const MAX_RECORD_DEPTH = 3
+const MAX_RECORD_NODES = 64
 /** Owners of one row read per match; a row of more is summed over its largest ones. */
 const MAX_OWNERS = 100
 const EVENTS_KEY = '<symbol kEvents>'
 
 /**
  * @typedef {object} ListenerList
- * @property {'EventEmitter' | 'EventTarget' | 'observer list'} kind
+ * @property {'EventEmitter' | 'EventTarget' | 'observer list' | 'event map'} kind
  * @property {number} emitter  ordinal (last snapshot) of the object the listeners are added to
  * @property {string} event    the event name ('' when the heap does not say)
  * @property {number} listId   V8 id that finds the list in every snapshot: the emitter (EventEmitter),
@@ -113,7 +125,22 @@ function describe (input, g, lists, counts, last, ages, cwd) {
 
   const { location, fromLocation } = dominantLocation(last, fresh, cwd)
   const emitterClass = last.classes.names[last.classOf[list.emitter]]
-  const name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? retainerName(graph, list.emitter) ?? emitterClass
+  let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? retainerName(graph, list.emitter) ?? emitterClass
+  // The object that offers the way out: the emitter, or for an event map the object holding the Map
+  // (mitt's `emitter.all`); a list entry that is a record may carry its own (a Subscription).
+  let remover = list.emitter
+  if (list.kind === 'event map') {
+    const up = retainersOf(graph, list.emitter, graph.edgeType.property).find((r) => r.name !== '__proto__')
+    if (up) {
+      remover = up.source
+      const holder = nameOnPath(row.path, graph.nodeIds[up.source]) ?? retainerName(graph, up.source)
+      if (holder !== null) name = `${holder}.${name}`
+    }
+  }
+  const listArray = graph.findOrdinalById(list.listId)
+  const firstEntry = listArray >= 0 && list.kind !== 'EventTarget' ? edgesOf(graph, listArray, graph.edgeType.element)[0]?.target ?? -1 : -1
+  const recordVerb = firstEntry >= 0 && graph.nodeTypes[firstEntry] === graph.nodeType.object ? offeredMethod(graph, firstEntry, UNSUBSCRIBE_METHODS) : null
+  const verb = offeredMethod(graph, remover, UNSUBSCRIBE_METHODS)
 
   const facts = []
   if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
@@ -145,10 +172,14 @@ function describe (input, g, lists, counts, last, ages, cwd) {
       fromLocation,
       bytesPerListener: fresh.length > 0 ? Math.round(held.bytes / fresh.length) : 0,
       keepsAlive: keeps,
-      locationRole: 'listener'
+      locationRole: 'listener',
+      notes: notesOf([
+        `${countText(fresh.length)} listeners added since the first snapshot${location === null ? '' : `, ${countText(fromLocation)} of them by this function`}`,
+        lists.length > 1 && `${countText(lists.length)} ${emitterClass} objects whose ${list.event === '' ? '' : `'${list.event}' `}list grew, summed`
+      ])
     },
     location,
-    fix: fixFor(list, name)
+    fix: fixFor(list, name, verb, recordVerb)
   }
 }
 
@@ -202,6 +233,8 @@ export function findListenerLists (graph, owner) {
 
   // Observer lists: an array of functions under a listener-like name.
   if (graph.nodeName(owner) === 'Array') {
+    const registry = eventMapOf(graph, owner)
+    if (registry !== null) lists.push({ kind: 'event map', emitter: registry.map, event: registry.event, listId: graph.nodeIds[owner] })
     for (const r of retainersOf(graph, owner, property)) {
       if (OBSERVER_NAMES.test(r.name)) lists.push({ kind: 'observer list', emitter: r.source, event: r.name, listId: graph.nodeIds[owner] })
       else if (retainersOf(graph, r.source, property).some((up) => OBSERVER_NAMES.test(up.name))) {
@@ -210,6 +243,26 @@ export function findListenerLists (graph, owner) {
     }
   }
   return lists
+}
+
+/**
+ * The Map an array is a value of, and the string key it is stored under, or null.
+ * @param {HeapGraph} graph
+ * @param {number} array
+ * @returns {{map: number, event: string} | null}
+ */
+function eventMapOf (graph, array) {
+  const { internal } = graph.edgeType
+  for (const slot of retainersOf(graph, array, internal)) {
+    if (!/^\d+$/.test(slot.name)) continue
+    const map = collectionOfStore(graph, slot.source)
+    if (map === slot.source || collectionKind(graph, map) !== 'Map') continue
+    // The key sits in the slot before its value.
+    const key = followEdge(graph, slot.source, internal, String(Number(slot.name) - 1))
+    const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
+    return { map, event: EVENT_NAME.test(type) ? type : '' }
+  }
+  return null
 }
 
 /**
@@ -309,13 +362,13 @@ function measureList (analysis, list) {
     list_ = events < 0 ? -1 : followEdge(graph, events, property, list.event)
     if (list_ < 0) return { count: 0, retained: 0, listeners }
     if (graph.nodeName(list_) !== 'Array') {
-      const single = listenerFunction(graph, list_)
+      const single = listenerFunction(analysis, list_)
       return single < 0 ? { count: 0, retained: 0, listeners } : { count: 1, retained: retainedSizes[list_], listeners: [single] }
     }
   }
   if (graph.nodeName(list_) !== 'Array') return { count: 0, retained: 0, listeners }
   for (const edge of edgesOf(graph, list_, element)) {
-    const listener = listenerFunction(graph, edge.target)
+    const listener = listenerFunction(analysis, edge.target, list.kind === 'observer list')
     if (listener >= 0) listeners.push(listener)
   }
   return { count: listeners.length, retained: retainedSizes[list_], listeners }
@@ -323,18 +376,48 @@ function measureList (analysis, list) {
 
 /**
  * The function a list entry calls, or -1: the entry itself when it is a function (a `once` wrapper
- * unwrapped), or the function a listener record holds (eventemitter3 keeps `{fn, context, once}`).
- * @param {HeapGraph} graph
+ * unwrapped), or the function a listener record leads to (eventemitter3 keeps `{fn, context, once}`,
+ * an rxjs Subscriber keeps it three steps down). A record's search is breadth first over property
+ * edges, bounded, and prefers a function of the program over one of a library or of Node.
+ * @param {HeapAnalysis} analysis
  * @param {number} entry
+ * @param {boolean} [deep] search records beyond the usual fields: only for lists whose name already
+ *   says they hold callbacks, since almost any object reaches some function in a few steps
  */
-function listenerFunction (graph, entry) {
+function listenerFunction (analysis, entry, deep = false) {
+  const { graph } = analysis
   if (graph.nodeTypes[entry] === graph.nodeType.closure) return unwrapOnce(graph, entry)
   if (graph.nodeTypes[entry] !== graph.nodeType.object) return -1
   for (const name of LISTENER_FIELDS) {
     const fn = followEdge(graph, entry, graph.edgeType.property, name)
     if (fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure) return fn
   }
-  return -1
+  if (!deep) return -1
+  const { property } = graph.edgeType
+  const proto = graph.strings.indexOf('__proto__')
+  const seen = new Set([entry])
+  let level = [entry]
+  let fallback = -1
+  for (let depth = 1; depth <= MAX_RECORD_DEPTH && level.length > 0; depth++) {
+    /** @type {number[]} */
+    const next = []
+    for (const o of level) {
+      for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end && seen.size < MAX_RECORD_NODES; e++) {
+        if (graph.edgeTypes[e] !== property || graph.edgeNames[e] === proto) continue
+        const target = graph.edgeTargets[e]
+        if (seen.has(target)) continue
+        seen.add(target)
+        if (graph.nodeTypes[target] === graph.nodeType.closure) {
+          const place = analysis.locations.locationOf(target)
+          const script = place?.scriptName ?? ''
+          if (script !== '' && !script.startsWith('node:') && packageOf(script) === null) return target
+          if (fallback < 0) fallback = target
+        } else if (graph.nodeTypes[target] === graph.nodeType.object) next.push(target)
+      }
+    }
+    level = next
+  }
+  return fallback
 }
 
 /**
@@ -398,11 +481,27 @@ function retainerName (graph, o) {
 /**
  * @param {ListenerList} list
  * @param {string} name
+ * @param {string | null} verb        the removal method the emitter (or registry holder) offers
+ * @param {string | null} recordVerb  the one a list entry offers (a Subscription's unsubscribe)
  * @returns {{summary: string, snippet: string}}
  */
-function fixFor (list, name) {
+function fixFor (list, name, verb, recordVerb) {
   const bare = name.replace(/^#/, '')
   const emitter = /^[A-Za-z_$][\w$]*$/.test(bare) ? bare : 'emitter'
+  const owner = /^[A-Za-z_$][\w$]*/.exec(bare)?.[0] ?? 'emitter'
+  if (recordVerb !== null) {
+    return {
+      summary: `keep what the call that added it returned and call its ${recordVerb}() when the request ends; each entry of ${list.event === '' ? 'the list' : list.event} is such a handle, and none was ever released.`,
+      snippet: `const handle = ${owner}.subscribe(onValue)  // the call that adds to ${list.event === '' ? 'the list' : list.event}\nres.once('close', () => handle.${recordVerb}())`
+    }
+  }
+  if (verb !== null && (list.kind === 'observer list' || list.kind === 'event map')) {
+    const event = list.kind === 'event map' && list.event !== '' ? `'${list.event}', ` : ''
+    return {
+      summary: `remove the function with ${owner}.${verb}() when the code that added it is done.`,
+      snippet: `const onEvent = () => { /* ... */ }\n${owner}.on(${event}onEvent)\nres.once('close', () => ${owner}.${verb}(${event}onEvent))`
+    }
+  }
   const event = list.event === '' ? 'event' : list.event
   const note = 'Raising setMaxListeners() hides the warning, not the leak.'
   if (list.kind === 'EventTarget') {
@@ -411,7 +510,7 @@ function fixFor (list, name) {
       snippet: `const onEvent = () => { /* ... */ }\n${emitter}.addEventListener('${event}', onEvent, { once: true })\nres.once('close', () => ${emitter}.removeEventListener('${event}', onEvent))`
     }
   }
-  if (list.kind === 'observer list') {
+  if (list.kind === 'observer list' || list.kind === 'event map') {
     return {
       summary: `take the function out of ${event} when the code that added it is done (return an unsubscribe function).`,
       snippet: `const unsubscribe = subscribe(fn)  // removes fn from ${event}\nres.once('close', unsubscribe)`

@@ -10,6 +10,7 @@
 
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf, retainedById } from './growth-evidence.js'
+import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { isProgramLocation, locationKey, propertyTarget, unwrapBound } from './heap-values.js'
@@ -100,7 +101,11 @@ export function matchPendingPromises (input) {
           perStep: perStepOf(counts),
           ownerCount: 1,
           newReactions,
-          bytesPerReaction: Math.round((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0]))
+          bytesPerReaction: Math.round((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])),
+          notes: notesOf([
+            `${countText(newReactions)} reactions added since the first snapshot, ~${bytesText((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0]))} each`,
+            location === null && 'handlers are await or Promise.race built-ins: the heap does not name the caller'
+          ])
         },
         location,
         fix: {
@@ -181,7 +186,10 @@ function heldPendingPromises (input, rows) {
           perStep: perStepOf(counts),
           ownerCount: row.ownerCount,
           newPromises: tally.count,
-          bytesPerPromise: Math.round(tally.bytes / tally.count)
+          bytesPerPromise: Math.round(tally.bytes / tally.count),
+          notes: notesOf([
+            `${countText(tally.count)} new pending promises, ~${bytesText(tally.bytes / tally.count)} each, none settled`
+          ])
         },
         location,
         fix: {

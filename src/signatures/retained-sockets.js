@@ -9,6 +9,7 @@ import { collectionOfStore } from './collection-entries.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { holderLocation } from './holder-location.js'
 import { sourceLocation } from './source-location.js'
@@ -106,6 +107,10 @@ export function matchRetainedSockets (input) {
           newSockets,
           closedSockets: closed,
           bytesPerSocket: Math.round(bytes / newSockets),
+          notes: notesOf([
+            `${countText(newSockets)} new sockets, ${closed === newSockets ? 'all' : closed === 0 ? 'none' : countText(closed)} closed, still referenced`,
+            `~${bytesText(bytes / newSockets)} per socket`
+          ]),
           locationRole: holder === null ? null : holder.how === 'closure' ? 'function that receives or holds the sockets' : 'constructor of its holder'
         },
         location: holder === null ? null : holder.location,

@@ -15,6 +15,7 @@ import { startService } from './service.js'
 /** @import {Service} from './service.js' */
 
 const REGISTER = new URL('../register.js', import.meta.url).href
+const WATCH_PARENT = new URL('./watch-parent.js', import.meta.url).href
 const SIGNAL = 'SIGUSR2'
 
 /**
@@ -72,7 +73,9 @@ export async function runSoak (options) {
   try {
     const env = {
       ...settings.env,
-      NODE_OPTIONS: `${settings.env.NODE_OPTIONS ?? ''} --import=${REGISTER}`.trim(),
+      // watch-parent ends the service if this process dies without stopping it (SIGKILL).
+      NODE_OPTIONS: `${settings.env.NODE_OPTIONS ?? ''} --import=${REGISTER} --import=${WATCH_PARENT}`.trim(),
+      LEAKDIFF_SOAK_PARENT: String(process.pid),
       LEAKDIFF_DIR: dir,
       LEAKDIFF_SIGNAL: SIGNAL,
       LEAKDIFF_SERIES: '1',

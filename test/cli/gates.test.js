@@ -40,7 +40,8 @@ test('without gates the verdict decides (exit 1 on a leak); gates decide when gi
     leakdiff([...files, '--max-growth', '10kB'])
   ])
   t.is(plain.code, 1)
-  t.regex(plain.stderr, /^leakdiff: verdict leak: /)
+  // On a leak verdict, the finding it rests on is what failed.
+  t.regex(plain.stderr, /^leakdiff: leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+ \(and 1 more failed check\)\n$/)
   t.is(any.code, 1)
   t.regex(any.stdout, /listener-accumulation {3}confidence/)
   t.regex(any.stderr, /^leakdiff: leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+\n$/)
@@ -50,7 +51,40 @@ test('without gates the verdict decides (exit 1 on a leak); gates decide when gi
   t.is(other.stderr, '')
   t.regex(other.stdout, /^leakdiff 3 snapshots/)
   t.is(tight.code, 1)
-  t.regex(tight.stderr, /^leakdiff: retained growth of leaking owners \d.+ passes max-growth 10\.0 kB \(largest: Array @\d+\)\n$/)
+  t.regex(tight.stderr, /^leakdiff: retained growth of leaking owners \d.+ passes max-growth 10\.0 kB \(largest: \(GC roots\) → module fixtures\/programs\/diff\/listeners\.js → bus \(EventEmitter\) → _events → config \(Array\)\)\n$/)
+})
+
+test('--allow waves a signature or a piece of the printed path through, with or without other gates', async (t) => {
+  const files = await leaky
+  const [bySignature, byPath, withGate, other, empty] = await Promise.all([
+    leakdiff([...files, '--allow', 'listener-accumulation']),
+    leakdiff([...files, '--allow', 'unbounded-collection, bus (EventEmitter) → _events']),
+    leakdiff([...files, '--fail-on', 'any', '--max-growth', '0', '--allow', 'listener-accumulation', '--format', 'junit']),
+    leakdiff([...files, '--allow', 'unbounded-collection']),
+    leakdiff([...files, '--allow', ' , '])
+  ])
+  t.is(bySignature.code, 0, bySignature.stderr)
+  t.is(bySignature.stderr, '')
+  t.regex(bySignature.stdout, /listener-accumulation {3}confidence/, 'the finding is still reported')
+  t.is(byPath.code, 0, byPath.stderr)
+  t.is(withGate.code, 0, withGate.stderr)
+  const skipped = readXml(withGate.stdout).filter((e) => e.name === 'skipped')
+  t.is(skipped.length, 1)
+  t.regex(skipped[0].attributes.message, /^listener-accumulation at .+ \(allowed\)$/)
+  t.is(other.code, 1)
+  t.is(empty.code, 2)
+  t.regex(empty.stderr, /^leakdiff: --allow expects signature ids/)
+})
+
+test('a leak that only a finding shows (forgotten timers, no growth row over the thresholds): exit 1, and JUnit fails the finding', async (t) => {
+  const { files } = await captureFixture('signatures/forgotten-timer')
+  const [text, junit] = await Promise.all([leakdiff(files), leakdiff([...files, '--format', 'junit'])])
+  t.is(text.code, 1, text.stderr)
+  t.regex(text.stderr, /^leakdiff: leak found: forgotten-timer at /)
+  t.is(junit.code, 1)
+  const elements = readXml(junit.stdout)
+  t.is(elements.find((e) => e.name === 'testsuite')?.attributes.failures, '2')
+  t.deepEqual(elements.filter((e) => e.name === 'failure').map((e) => e.attributes.type), ['finding', 'verdict'])
 })
 
 test('a clean diff passes every gate; bad gate values are usage errors (exit 2) before any snapshot is read', async (t) => {

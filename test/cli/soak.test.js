@@ -1,7 +1,7 @@
 import test from 'ava'
-import { execFile } from 'node:child_process'
+import { execFile, spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, readdir, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { createServer, get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -87,4 +87,47 @@ test('a service that dies under load: exit 2 with one line naming its last words
   t.regex(noCommand.stderr, /^leakdiff: Expected the service's command after --/)
   t.is(remote.code, 2)
   t.regex(remote.stderr, /^leakdiff: Expected `requests` to be an http:\/\/ URL on this machine/)
+})
+
+test('--allow on soak: the listener leak waved through by its signature passes (exit 0), still reported', async (t) => {
+  const { stdout, stderr, code, leftovers } = await soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '300', '--interval', '200ms',
+    '--allow', 'listener-accumulation', '--', 'node', 'fixtures/soak/leaky-server.js'])
+  t.is(code, 0, stderr)
+  t.regex(stdout, /listener-accumulation {3}confidence/)
+  t.deepEqual(leftovers, [])
+})
+
+/** @param {number} pid */
+function isRunning (pid) {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+test('leakdiff SIGKILLed during a soak: the service, in its own process group, ends by itself', async (t) => {
+  const port = await freePort()
+  const temp = await mkdtemp(join(tmpdir(), 'leakdiff-soak-kill-'))
+  t.teardown(() => rm(temp, { recursive: true, force: true }))
+  const pidFile = join(temp, 'service.pid')
+  const server = 'require("node:fs").writeFileSync(process.env.PID_FILE, String(process.pid)); require("node:http").createServer((q, s) => s.end("ok")).listen(Number(process.env.PORT), "127.0.0.1")'
+  const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, NODE_OPTIONS, ...env } = process.env
+  // Enough load that the soak is still running when it is killed.
+  const leakdiff = spawn(process.execPath, [CLI, 'soak', '--requests', `http://127.0.0.1:${port}/`, '--count', '1000000', '--', 'node', '-e', server],
+    { cwd: ROOT, env: { ...env, TMPDIR: temp, PORT: String(port), PID_FILE: pidFile }, stdio: 'ignore' })
+  t.teardown(() => leakdiff.kill('SIGKILL'))
+  let pid = 0
+  for (let i = 0; i < 200 && !(pid > 0 && await answers(port)); i++) {
+    await new Promise((resolve) => setTimeout(resolve, 50))
+    pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'))
+  }
+  if (!(pid > 0)) return t.fail('the service did not start')
+  t.teardown(() => { if (isRunning(pid)) process.kill(pid, 'SIGKILL') })
+  leakdiff.kill('SIGKILL')
+  const deadline = Date.now() + 5000
+  while (isRunning(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
+  t.false(isRunning(pid), `service ${pid} still runs 5 s after leakdiff was killed`)
+  t.false(await answers(port))
 })

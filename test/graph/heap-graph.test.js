@@ -104,3 +104,15 @@ test('a graph needs a root inside the node range', async (t) => {
   const error = t.throws(() => new HeapGraph({ ...data, rootOrdinal: data.nodeCount }))
   t.is(/** @type {any} */ (error).code, 'LEAKDIFF_INVALID_ARG')
 })
+
+test('released retainers come back the same on first use', async (t) => {
+  const data = await captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0]))
+  const graph = new HeapGraph(data)
+  t.false(graph.hasRetainers, 'built on first use, not by the constructor')
+  const firstRetainer = graph.firstRetainer.slice()
+  const retainerEdges = graph.retainerEdges.slice()
+  graph.releaseRetainers()
+  t.false(graph.hasRetainers)
+  t.deepEqual(graph.retainerEdges, retainerEdges)
+  t.deepEqual(graph.firstRetainer, firstRetainer)
+})

@@ -6,6 +6,8 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { getHeapSnapshot } from 'node:v8'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { LARGE_SIZE, sizeAt } from '../../src/parse/large-sizes.js'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 /** @type {string} */
@@ -137,11 +139,19 @@ test('self sizes past 2^32 stay exact', async (t) => {
   const nf = json.snapshot.meta.node_fields.length
   const selfAt = json.snapshot.meta.node_fields.indexOf('self_size')
   const ordinal = 40
+  const before = json.nodes[ordinal * nf + selfAt]
   json.nodes[ordinal * nf + selfAt] = 5368709120
   const file = join(scratch, 'big-self.heapsnapshot')
   await writeFile(file, JSON.stringify(json))
   const data = await parseSnapshot(file)
-  t.is(data.selfSizes[ordinal], 5368709120)
+  t.is(data.selfSizes[ordinal], LARGE_SIZE, 'the column marks it')
+  t.deepEqual(Array.from(data.largeSelfSizes.ordinals), [ordinal])
+  t.is(sizeAt(data.selfSizes, data.largeSelfSizes, ordinal), 5368709120)
+  t.is(sizeAt(data.selfSizes, data.largeSelfSizes, ordinal + 1), json.nodes[(ordinal + 1) * nf + selfAt])
+  // Through the analysis (shallow sizes, retained sizes) the 5 GiB arrive to the byte.
+  const total = analyzeHeap(data).totalSize
+  const originalTotal = analyzeHeap(await parseSnapshot(mixed)).totalSize
+  t.is(total - originalTotal, 5368709120 - before)
 })
 
 const META = {

@@ -34,20 +34,35 @@ test('fail-on names signatures; max-growth is a limit in bytes; allow waves find
   const growth = measureGrowth(report.growth)
   t.true(evaluateGates(report, { maxGrowth: growth }).ok)
   const over = evaluateGates(report, { maxGrowth: growth - 1 })
-  t.regex(over.violations[0].message, /^retained growth of leaking owners .+ passes max-growth .+ \(largest: Array @\d+\)$/)
+  // The largest owner as the report prints its path.
+  const largest = report.growth.find((row) => row.leak)
+  t.is(over.violations[0].message.split(' (largest: ')[1], `${largest?.pathText})`)
+  t.regex(over.violations[0].message, /^retained growth of leaking owners .+ passes max-growth .+ \(largest: \(GC roots\) → module .+ → config \(Array\)\)$/)
   // By signature id: the finding and the growth row it explains are both allowed.
   const bySignature = evaluateGates(report, { ...DEFAULT_GATES, allow: ['listener-accumulation'] })
   t.true(bySignature.ok, summarizeViolations(bySignature))
   t.true(bySignature.checks[0].allowed)
   // By a piece of the owner's path.
   t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['_events'] }).ok)
+  // A piece of the path as the report prints it (folded, with classes), and in DevTools' notation.
+  t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['bus (EventEmitter) → _events'] }).ok)
+  t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['->bus → EventEmitter ._events'] }).ok)
   t.false(evaluateGates(report, { ...DEFAULT_GATES, allow: ['no-such-path'] }).ok)
 })
 
-test('the verdict gate is the diff\'s own judgement', async (t) => {
-  t.false(evaluateGates(await leaky, { verdict: true }).ok)
+test('the verdict gate is the diff\'s own judgement; on a leak each finding not allowed fails with it', async (t) => {
+  const leaking = evaluateGates(await leaky, { verdict: true })
+  t.false(leaking.ok)
+  t.deepEqual(leaking.violations.map((check) => check.gate), ['finding', 'verdict'])
+  t.true(leaking.checks.every((check) => check.gated))
+  t.regex(summarizeViolations(leaking), /^leak found: listener-accumulation at .+ \(and 1 more failed check\)$/)
+  // Allowing the finding allows the verdict it rests on.
+  const allowed = evaluateGates(await leaky, { verdict: true, allow: ['listener-accumulation'] })
+  t.true(allowed.ok, summarizeViolations(allowed))
+  t.deepEqual(allowed.checks.map((check) => [check.gate, check.allowed]), [['finding', true], ['verdict', true]])
   t.true(evaluateGates(await clean, { verdict: true }).ok)
-  t.deepEqual(evaluateGates(await leaky, {}).checks.map((check) => check.ok), [true])
+  // No gate at all: the finding is reported but judged by nothing.
+  t.deepEqual(evaluateGates(await leaky, {}).checks.map((check) => [check.ok, check.gated]), [[true, false]])
 })
 
 test('bad gates throw LEAKDIFF_INVALID_ARG; parseFailOn reads lists', async (t) => {
@@ -75,6 +90,30 @@ test('JUnit: well-formed, one test case per check, the failure carries the card'
   const passing = readXml(renderJunitReport(await clean, evaluateGates(await clean, DEFAULT_GATES)))
   t.is(passing.find((e) => e.name === 'testsuite')?.attributes.failures, '0')
   t.is(passing.filter((e) => e.name === 'failure').length, 0)
+})
+
+test('JUnit agrees with the exit code: with the verdict gate a finding fails; allowed or not gated, it is skipped, never passing', async (t) => {
+  const report = await leaky
+  const suiteOf = (/** @type {Parameters<typeof evaluateGates>[1]} */ gates) => {
+    const elements = readXml(renderJunitReport(report, evaluateGates(report, gates)))
+    // A case's outcome is its child element (failure, skipped), or none for a passing case.
+    const cases = elements.flatMap((e, i) => e.name !== 'testcase'
+      ? []
+      : [{ classname: e.attributes.classname, outcome: elements[i + 1]?.parents.at(-1) === 'testcase' ? elements[i + 1].name : 'passed' }])
+    return { suite: elements.find((e) => e.name === 'testsuite')?.attributes, cases }
+  }
+  const verdict = suiteOf({ verdict: true })
+  t.deepEqual(verdict.cases, [{ classname: 'leakdiff.finding', outcome: 'failure' }, { classname: 'leakdiff.verdict', outcome: 'failure' }])
+  t.is(verdict.suite?.failures, '2')
+  const allowed = suiteOf({ verdict: true, allow: ['listener-accumulation'] })
+  t.deepEqual(allowed.cases.map((c) => c.outcome), ['skipped', 'skipped'])
+  t.is(allowed.suite?.failures, '0')
+  t.is(allowed.suite?.skipped, '2')
+  const other = suiteOf({ failOn: ['unbounded-collection'] })
+  t.deepEqual(other.cases, [{ classname: 'leakdiff.finding', outcome: 'skipped' }])
+  t.regex(readXml(renderJunitReport(report, evaluateGates(report, { failOn: ['unbounded-collection'] }))).find((e) => e.name === 'skipped')?.attributes.message ?? '', /^not gated: listener-accumulation at /)
+  const quiet = await clean
+  t.deepEqual(readXml(renderJunitReport(quiet, evaluateGates(quiet, { verdict: true }))).filter((e) => e.name === 'failure'), [])
 })
 
 test('GitHub annotations: one ::error per finding with a location, escaped, and one per other failed gate', async (t) => {

@@ -1,30 +1,8 @@
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { markedPosition } from '../helpers/fixture-source.js'
+import { PER_ROUND, WARMUP, checkWeakerWithTwoSnapshots, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
 
 const ID = 'forgotten-timer'
-// runHttpRounds' default: 50 warm-up requests, then 300 per round, one interval each.
-const WARMUP = 50
-const PER_ROUND = 300
-
-/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
-const reports = new Map()
-
-/**
- * One report per program, arguments and snapshot count, shared by the tests of this file.
- * @param {string} program
- * @param {{snapshots?: number, args?: string[]}} [options]
- */
-function reportOf (program, { snapshots = 3, args = [] } = {}) {
-  const key = JSON.stringify([program, snapshots, args])
-  let report = reports.get(key)
-  if (!report) {
-    report = captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
-    reports.set(key, report)
-  }
-  return report
-}
 
 test('an interval per request that is never cleared: the timer list, the callback and the timers per snapshot', async (t) => {
   const report = await reportOf('signatures/forgotten-timer')
@@ -39,18 +17,17 @@ test('an interval per request that is never cleared: the timer list, the callbac
   t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['timerListMap', '30000'])
   t.is(finding.path.at(-1)?.id, finding.owner.id)
 
-  const expected = markedPosition('signatures/forgotten-timer', '// leak: interval per request', '() {')
-  t.deepEqual(finding.location, { ...expected, function: 'heartbeat' })
+  t.deepEqual(finding.location, markedLocation('signatures/forgotten-timer', '// leak: interval per request', '() {', 'heartbeat'))
 
   const { evidence } = finding
   t.is(evidence.unit, 'timers')
-  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.deepEqual(evidence.counts, roundCounts())
   t.is(evidence.perStep, PER_ROUND)
   t.is(evidence.ownerCount, 1)
   t.is(evidence.intervals, WARMUP + 2 * PER_ROUND)
   t.is(evidence.newTimers, 2 * PER_ROUND)
   t.is(evidence.durationMs, 30_000)
-  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  t.true(isRising(evidence.retained))
   // Each callback keeps its request's session object (with a 16-element array) alive.
   const [top] = /** @type {Array<{name: string, bytes: number}>} */ (evidence.callbackVariables)
   t.is(top.name, 'session')
@@ -61,12 +38,8 @@ test('an interval per request that is never cleared: the timer list, the callbac
 })
 
 test('with two snapshots the same timers are found, with lower confidence and a reason saying why', async (t) => {
-  const [three, two] = await Promise.all([reportOf('signatures/forgotten-timer'), reportOf('signatures/forgotten-timer', { snapshots: 2 })])
-  const finding = two.findings.find((f) => f.signature === ID)
-  t.truthy(finding)
-  t.deepEqual(finding?.evidence.counts, [WARMUP, WARMUP + PER_ROUND])
-  t.true(/** @type {number} */ (finding?.confidence) < three.findings[0].confidence)
-  t.true(finding?.reasons.some((reason) => /two snapshots/.test(reason)))
+  const found = await checkWeakerWithTwoSnapshots(t, 'signatures/forgotten-timer', ID)
+  t.deepEqual(found?.two.evidence.counts, roundCounts(2))
 })
 
 test('a delay of its own: the TimersList is the growth owner, and the finding claims its growth row', async (t) => {
@@ -79,7 +52,7 @@ test('a delay of its own: the TimersList is the growth owner, and the finding cl
   t.is(finding.owner.id, row.owner.id)
   t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['timerListMap', '60000'])
   t.is(finding.evidence.durationMs, 60_000)
-  t.deepEqual(finding.evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.deepEqual(finding.evidence.counts, roundCounts())
   t.true(finding.reasons.some((reason) => /growth row 1/.test(reason)))
   t.is(finding.location?.line, markedPosition('signatures/forgotten-timer', '// leak: interval per request').line)
 })

@@ -1,27 +1,7 @@
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { PER_ROUND, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
 
 const ID = 'pending-promises'
-const WARMUP = 50
-const PER_ROUND = 300
-
-/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
-const reports = new Map()
-
-/**
- * One report per program, shared by the tests of this file.
- * @param {string} program
- */
-function reportOf (program) {
-  let report = reports.get(program)
-  if (!report) {
-    report = captureFixture(program).then(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT }))
-    reports.set(program, report)
-  }
-  return report
-}
 
 test('a reaction per request on a promise that never settles: the promise, its reactions per snapshot and the handler', async (t) => {
   const report = await reportOf('signatures/pending-promises')
@@ -31,16 +11,15 @@ test('a reaction per request on a promise that never settles: the promise, its r
   t.is(finding.path.at(-1)?.edge, 'shuttingDown')
   t.is(finding.path.at(-1)?.id, finding.owner.id)
 
-  const expected = markedPosition('signatures/pending-promises', '// leak: a reaction per request', '() =>')
-  t.deepEqual(finding.location, { ...expected, function: '' })
+  t.deepEqual(finding.location, markedLocation('signatures/pending-promises', '// leak: a reaction per request', '() =>'))
 
   const { evidence } = finding
   t.is(evidence.unit, 'reactions')
-  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.deepEqual(evidence.counts, roundCounts())
   t.is(evidence.perStep, PER_ROUND)
   t.is(evidence.ownerCount, 1)
   t.is(evidence.newReactions, 2 * PER_ROUND)
-  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  t.true(isRising(evidence.retained))
   // Each reaction's handler keeps its response (and the socket) alive.
   t.true(/** @type {number} */ (evidence.bytesPerReaction) > 1000, `bytesPerReaction ${evidence.bytesPerReaction}`)
   t.true(finding.reasons.some((reason) => /still pending/.test(reason)))
@@ -62,15 +41,14 @@ test('waiters nobody settles: the list, the pending promises per snapshot and th
   t.is(finding.path.at(-1)?.id, finding.owner.id)
 
   // The handler of `await` is built in; its scope holds the suspended async function, which is located.
-  const expected = markedPosition('signatures/pending-waiters', '// awaits a config that never comes', '(req, res)')
-  t.deepEqual(finding.location, { ...expected, function: 'handleRequest' })
+  t.deepEqual(finding.location, markedLocation('signatures/pending-waiters', '// awaits a config that never comes', '(req, res)', 'handleRequest'))
 
   const { evidence } = finding
   t.is(evidence.unit, 'promises')
-  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.deepEqual(evidence.counts, roundCounts())
   t.is(evidence.perStep, PER_ROUND)
   t.is(evidence.newPromises, 2 * PER_ROUND)
-  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  t.true(isRising(evidence.retained))
   t.true(finding.confidence >= 0.8, String(finding.confidence))
   t.regex(finding.fix.snippet, /waiters\.splice\(0\)/)
 })

@@ -1,27 +1,7 @@
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { PER_ROUND, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
 
 const ID = 'retained-sockets'
-const WARMUP = 50
-const PER_ROUND = 300
-
-/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
-const reports = new Map()
-
-/**
- * One report per program, shared by the tests of this file.
- * @param {string} program
- */
-function reportOf (program) {
-  let report = reports.get(program)
-  if (!report) {
-    report = captureFixture(program).then(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT }))
-    reports.set(program, report)
-  }
-  return report
-}
 
 test('closed connections kept in a set: the set, its sockets per snapshot and the connection listener', async (t) => {
   const report = await reportOf('signatures/retained-sockets')
@@ -32,17 +12,16 @@ test('closed connections kept in a set: the set, its sockets per snapshot and th
   t.is(finding.path.at(-1)?.id, finding.owner.id)
 
   // The heap does not record the line that adds a socket; it knows the listener that receives them.
-  const expected = markedPosition('signatures/retained-sockets', '// receives every connection', '(socket)')
-  t.deepEqual(finding.location, { ...expected, function: 'trackConnection' })
+  t.deepEqual(finding.location, markedLocation('signatures/retained-sockets', '// receives every connection', '(socket)', 'trackConnection'))
 
   const { evidence } = finding
   t.is(evidence.unit, 'sockets')
-  t.deepEqual(evidence.counts, [WARMUP, WARMUP + PER_ROUND, WARMUP + 2 * PER_ROUND])
+  t.deepEqual(evidence.counts, roundCounts())
   t.is(evidence.perStep, PER_ROUND)
   t.is(evidence.ownerCount, 1)
   t.is(evidence.newSockets, 2 * PER_ROUND)
   t.is(evidence.closedSockets, 2 * PER_ROUND)
-  t.true(evidence.retained[0] < evidence.retained[1] && evidence.retained[1] < evidence.retained[2])
+  t.true(isRising(evidence.retained))
   t.true(finding.confidence >= 0.85, String(finding.confidence))
   t.is(finding.fix.snippet, "connections.add(socket)\nsocket.once('close', () => connections.delete(socket))")
 })

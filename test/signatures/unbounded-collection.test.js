@@ -1,24 +1,7 @@
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
 
 const ID = 'unbounded-collection'
-/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
-const reports = new Map()
-
-/**
- * One report per program, shared by the tests of this file.
- * @param {string} program
- */
-function reportOf (program) {
-  let report = reports.get(program)
-  if (!report) {
-    report = captureFixture(program).then(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT }))
-    reports.set(program, report)
-  }
-  return report
-}
 
 const LEAKS = [
   { program: 'signatures/response-cache', marker: '// leak: cache', name: 'Map', edge: 'responseCache', kind: 'Map', values: '{body, headers}' },
@@ -36,14 +19,13 @@ for (const { program, marker, name, edge, kind, values } of LEAKS) {
     t.is(finding.path.at(-1)?.id, finding.owner.id)
     t.is(finding.evidence.kind, kind)
 
-    const expected = markedPosition(program, marker, '(req, res) =>')
-    t.deepEqual(finding.location, { ...expected, function: '' })
+    t.deepEqual(finding.location, markedLocation(program, marker, '(req, res) =>'))
     t.is(finding.evidence.locationRole, 'closes over it')
 
-    const { perRound } = (await captureFixture(program)).report
+    const perRound = await perRoundOf(program)
     const { counts, retained } = finding.evidence
-    t.deepEqual([counts[1] - counts[0], counts[2] - counts[1]], [perRound, perRound])
-    t.true(retained[0] < retained[1] && retained[1] < retained[2])
+    t.deepEqual(stepsOf(counts), [perRound, perRound])
+    t.true(isRising(retained))
     const perEntry = /** @type {number} */ (finding.evidence.bytesPerEntry)
     t.is(perEntry, Math.round((retained[2] - retained[0]) / (counts[2] - counts[0])))
     t.true(perEntry > 100 && perEntry < 2000, String(perEntry))

@@ -1,0 +1,55 @@
+// The methods an object offers, read from the heap: function-valued properties of the object and
+// of its prototypes. A finding uses them to speak the library's own words ("call eject()", "call
+// unsubscribe()") instead of a generic remedy, when the heap shows which of them exist.
+
+import { followEdge } from './collection-entries.js'
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+
+/** Prototype links followed: class hierarchies of libraries are shallow. */
+const MAX_PROTOTYPES = 4
+
+/** Names of methods that take one listener or subscription back, most specific first. */
+export const UNSUBSCRIBE_METHODS = ['unsubscribe', 'eject', 'off', 'removeListener', 'removeEventListener', 'unregister',
+  'unwatch', 'detach', 'dispose']
+
+/** Names of methods that drop one entry of a store. */
+export const REMOVAL_METHODS = ['delete', 'del', 'remove', 'destroy', 'evict', 'invalidate', 'unset']
+
+/** Names of methods that drop every entry at once. */
+export const CLEAR_METHODS = ['clear', 'reset', 'flushAll', 'removeAll', 'prune', 'purge']
+
+/**
+ * The names of the functions an object and its prototypes hold under property names.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {Set<string>}
+ */
+export function methodNames (graph, ordinal) {
+  const { property } = graph.edgeType
+  const { firstEdge, edgeTypes, edgeTargets, nodeTypes } = graph
+  const closure = graph.nodeType.closure
+  /** @type {Set<string>} */
+  const names = new Set()
+  let o = ordinal
+  for (let level = 0; o >= 0 && level <= MAX_PROTOTYPES; level++) {
+    if (nodeTypes[o] !== graph.nodeType.object) break
+    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+      if (edgeTypes[e] === property && nodeTypes[edgeTargets[e]] === closure) names.add(graph.edgeName(e))
+    }
+    o = followEdge(graph, o, property, '__proto__')
+  }
+  return names
+}
+
+/**
+ * The first of `wanted` that the object offers, or null.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {string[]} wanted
+ * @returns {string | null}
+ */
+export function offeredMethod (graph, ordinal, wanted) {
+  if (ordinal < 0) return null
+  const names = methodNames(graph, ordinal)
+  return wanted.find((name) => names.has(name)) ?? null
+}

@@ -1,0 +1,90 @@
+// When a growing collection lives inside a library's object (a metrics registry's label map, a
+// memoizer's cache, a session store's table), the heap shows the library's constructor as the place
+// that owns it: true, but not the line a person changes. The program reaches that object through one
+// of its own variables; the retainer path shows which, and a closure over that variable's scope
+// shows where in the program it lives.
+
+import { offeredMethod } from './heap-methods.js'
+import { closureOverContext } from './holder-location.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {SourceLocation} from './finding.js' */
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+const IN_PACKAGE = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/g
+
+/**
+ * @typedef {object} LibraryHandle
+ * @property {string} library          the package that owns the collection (`prom-client`)
+ * @property {string} name             the program's variable on the path (`requests`), or the
+ *                                     library's own name for the holder when no program variable is
+ * @property {string} accessor         how the program reaches the object with removal methods
+ *                                     (`render.cache`), or `name`
+ * @property {number} ordinal          the object at `accessor` (last snapshot)
+ * @property {string} className        the class of the object at `name` (`Counter`)
+ * @property {SourceLocation | null} location a function of the program that closes over the
+ *                                     variable; null when only library code holds the object
+ */
+
+/**
+ * The package a script belongs to, or null when it is not under node_modules.
+ * @param {string} file
+ * @returns {string | null}
+ */
+export function packageOf (file) {
+  let name = null
+  for (const match of file.matchAll(IN_PACKAGE)) name = match[1].replaceAll('\\', '/')
+  return name
+}
+
+/**
+ * The program's own handle on a library-owned collection: the last variable on `path` that code
+ * outside node_modules closes over (else the collection's holder itself), or null when the
+ * collection's holder is not library code.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {Step[]} path ends at the collection
+ * @param {SourceLocation | null} holder where the heap places the collection's holder
+ * @param {string} cwd
+ * @param {string[]} [methods] removal methods the fix would call: the handle is moved down the path
+ *   to the first object that offers one
+ * @returns {LibraryHandle | null}
+ */
+export function libraryHandle (analysis, path, holder, cwd, methods = []) {
+  const library = holder === null ? null : packageOf(holder.file)
+  if (library === null || path.length < 2) return null
+  const { graph } = analysis
+  let start = path.length - 2
+  /** @type {SourceLocation | null} */
+  let location = null
+  for (let i = path.length - 2; i >= 1; i--) {
+    const step = path[i]
+    if (step.edgeType !== 'context') continue
+    const context = graph.findOrdinalById(path[i - 1].id)
+    if (context < 0) continue
+    const closure = closureOverContext(analysis, context, i >= 2 ? path[i - 2].id : 0)
+    const found = closure < 0 ? null : sourceLocation(analysis, closure, cwd)
+    if (found === null || packageOf(found.file) !== null || found.file.startsWith('node:')) continue
+    start = i
+    location = found
+    break
+  }
+  // The object that offers the removal methods may sit between the variable and the collection
+  // (a memoized function's `.cache`): follow plain property names down the path.
+  let accessor = path[start].edge
+  let ordinal = graph.findOrdinalById(path[start].id)
+  if (ordinal < 0) return null
+  if (methods.length > 0 && offeredMethod(graph, ordinal, methods) === null) {
+    let reach = accessor
+    for (let i = start + 1; i < path.length - 1 && path[i].edgeType === 'property' && IDENTIFIER.test(path[i].edge); i++) {
+      reach = `${reach}.${path[i].edge}`
+      const o = graph.findOrdinalById(path[i].id)
+      if (o >= 0 && offeredMethod(graph, o, methods) !== null) {
+        accessor = reach
+        ordinal = o
+        break
+      }
+    }
+  }
+  return { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
+}

@@ -1,0 +1,148 @@
+// Diff reports and text finding cards of fixture programs, shared by the signature tests: one diff
+// per (program, args, snapshot count) per test process, as captureFixture runs each program once.
+import { execFile } from 'node:child_process'
+import { promisify } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { diffSnapshots } from 'leakdiff'
+import { captureFixture } from './fixture-snapshots.js'
+import { markedPosition, ROOT } from './fixture-source.js'
+
+/** runHttpRounds' defaults (fixtures/programs/lib/http-rounds.js): warm-up requests, then requests per round. */
+export const WARMUP = 50
+export const PER_ROUND = 300
+
+const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
+
+/** @typedef {Awaited<ReturnType<typeof diffSnapshots>>} DiffReport */
+/** @typedef {DiffReport['findings'][number]} Finding */
+
+/** @type {Map<string, Promise<DiffReport>>} */
+const reports = new Map()
+
+/**
+ * The diff report (all rows, paths from the repository root) of a fixture program's first
+ * `snapshots` snapshots.
+ * @param {string} program e.g. 'signatures/request-log'
+ * @param {{snapshots?: number, args?: string[]}} [options]
+ * @returns {Promise<DiffReport>}
+ */
+export function reportOf (program, { snapshots = 3, args = [] } = {}) {
+  const key = JSON.stringify([program, snapshots, args])
+  let report = reports.get(key)
+  if (!report) {
+    report = captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
+    reports.set(key, report)
+  }
+  return report
+}
+
+/**
+ * The first finding of signature `id` in a report.
+ * @param {DiffReport} report
+ * @param {string} id
+ * @returns {Finding | undefined}
+ */
+export function findingOf (report, id) {
+  return report.findings.find((finding) => finding.signature === id)
+}
+
+/**
+ * The `perRound` a fixture program printed on stdout.
+ * @param {string} program
+ * @returns {Promise<number>}
+ */
+export async function perRoundOf (program) {
+  const { report } = await captureFixture(program)
+  if (typeof report?.perRound !== 'number') throw new Error(`Expected ${program} to print {"perRound": n}, got ${JSON.stringify(report)}`)
+  return report.perRound
+}
+
+/**
+ * A finding location as the report gives it for the function at a marker comment (markedPosition).
+ * @param {string} program
+ * @param {string} marker
+ * @param {string} token  where V8 starts the function on that line
+ * @param {string} [name] the function's name ('' for an anonymous one)
+ */
+export function markedLocation (program, marker, token, name = '') {
+  return { ...markedPosition(program, marker, token), function: name }
+}
+
+/**
+ * Consecutive differences: [a, b, c] -> [b - a, c - b].
+ * @param {number[]} values
+ * @returns {number[]}
+ */
+export function stepsOf (values) {
+  return values.slice(1).map((value, i) => value - values[i])
+}
+
+/**
+ * Whether every value is larger than the one before it.
+ * @param {number[]} values
+ */
+export function isRising (values) {
+  return values.every((value, i) => i === 0 || value > values[i - 1])
+}
+
+/**
+ * The counts a signature reports for a program driven by runHttpRounds' defaults, with one object per request.
+ * @param {number} [snapshots]
+ */
+export function roundCounts (snapshots = 3) {
+  return Array.from({ length: snapshots }, (_, k) => WARMUP + k * PER_ROUND)
+}
+
+/**
+ * Checks that the finding of `id` made from two snapshots of `program` is the three-snapshot one
+ * with lower confidence and a reason saying that two snapshots cannot tell a one-time fill apart.
+ * @param {import('ava').ExecutionContext} t
+ * @param {string} program
+ * @param {string} id
+ * @param {{args?: string[]}} [options]
+ * @returns {Promise<{two: Finding, three: Finding} | undefined>} undefined when a finding is missing (the test failed)
+ */
+export async function checkWeakerWithTwoSnapshots (t, program, id, { args = [] } = {}) {
+  const three = findingOf(await reportOf(program, { args }), id)
+  const two = findingOf(await reportOf(program, { snapshots: 2, args }), id)
+  if (!three || !two) {
+    t.fail(`expected a ${id} finding with three and with two snapshots of ${program}`)
+    return undefined
+  }
+  t.is(two.evidence.counts.length, 2)
+  t.true(two.confidence < three.confidence, `${two.confidence} < ${three.confidence}`)
+  t.true(two.reasons.some((reason) => reason.includes('only two snapshots')), two.reasons.join('\n'))
+  return { two, three }
+}
+
+/**
+ * Runs `leakdiff <snapshots>` on a fixture program without colour, and returns the text card of
+ * finding 1 if it is a finding of `id`: its lines from the header to the blank line after it.
+ * @param {string} program
+ * @param {string} id
+ * @returns {Promise<{stdout: string, card: string[] | null}>}
+ */
+export async function textCardOf (program, id) {
+  const { files } = await captureFixture(program)
+  const { FORCE_COLOR, NO_COLOR, ...env } = process.env
+  const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...files], { cwd: ROOT, env: { ...env, NO_COLOR: '1' } })
+    .catch((/** @type {any} */ error) => error)
+  const lines = stdout.split('\n')
+  const header = lines.findIndex((line) => new RegExp(`^1 +${id} +confidence 0\\.\\d\\d$`).test(line))
+  return { stdout, card: header < 0 ? null : lines.slice(header, lines.indexOf('', header)) }
+}
+
+/**
+ * Checks a text card: the line under the header starts with the marked location, the patterns
+ * match lines in this order, and no line is wider than 80 columns.
+ * @param {import('ava').ExecutionContext} t
+ * @param {string[]} card as textCardOf returns it
+ * @param {{location: {file: string, line: number, column: number}, order: RegExp[]}} expected
+ */
+export function checkTextCard (t, card, { location, order }) {
+  const { file, line, column } = location
+  t.true(card[1].trimStart().startsWith(`${file}:${line}:${column}`), card[1])
+  const positions = order.map((pattern) => card.findIndex((text) => pattern.test(text)))
+  t.true(positions.every((p, i) => p >= 0 && (i === 0 || p > positions[i - 1])), `${positions.join(', ')}\n${card.join('\n')}`)
+  for (const text of card) t.true(text.length <= 80, text)
+}
