@@ -12,7 +12,7 @@ import { DOMINATED, markDominatedBy, rowsOfOwners } from './dominator-subtree.js
 import { bytesText, countText, namedCounts, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { commonClasses } from './held-objects.js'
-import { isProgramLocation, locationKey, propertyTarget, unwrapBound } from './heap-values.js'
+import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -223,21 +223,13 @@ function classCounts (analysis, ordinals) {
  * @returns {{location: SourceLocation | null, locationShare: number}}
  */
 function creatorLocation (analysis, resources, cwd) {
-  /** @type {Map<string, {location: SourceLocation, count: number}>} */
-  const byKey = new Map()
-  let located = 0
-  for (const resource of resources) {
-    const location = resourceLocation(analysis, resource, cwd)
-    if (location === null) continue
-    located++
-    const key = locationKey(location)
-    const tally = byKey.get(key)
-    if (tally) tally.count++
-    else byKey.set(key, { location, count: 1 })
-  }
-  let best = null
-  for (const tally of byKey.values()) if (best === null || tally.count > best.count) best = tally
-  return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / located }
+  const best = mostCommonLocation(function * () {
+    for (const resource of resources) {
+      const location = resourceLocation(analysis, resource, cwd)
+      if (location !== null) yield { location, count: 1 }
+    }
+  }())
+  return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / best.total }
 }
 
 /**

@@ -6,13 +6,10 @@ import { collectionGrowth, holderName } from './collection-growth.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
-import { holderLocation } from './holder-location.js'
+import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 
 export const ID = 'growing-array'
-
-/** How the code at the location relates to the collection, for the card. */
-const LOCATION_ROLES = { closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder' }
 
 /** @type {Signature} */
 export const growingArray = { id: ID, match: matchGrowingArray }
@@ -62,7 +59,7 @@ export function matchGrowingArray (input) {
             `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`
           ]),
-          locationRole: holder === null ? null : LOCATION_ROLES[holder.how]
+          locationRole: holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: holder === null ? null : holder.location,
         fix: {

@@ -67,3 +67,25 @@ export function isProgramLocation (location) {
 export function locationKey (location) {
   return `${location.file}:${location.line}:${location.column}`
 }
+
+/**
+ * The location most of the given code comes from: the tally behind "N of the new listeners come
+ * from this function".
+ * @param {Iterable<{location: SourceLocation, count: number}>} located  one entry per located item
+ * @returns {{location: SourceLocation, count: number, total: number} | null}  total: all counts
+ */
+export function mostCommonLocation (located) {
+  /** @type {Map<string, {location: SourceLocation, count: number}>} few entries: one per source location */
+  const byKey = new Map()
+  let total = 0
+  for (const { location, count } of located) {
+    total += count
+    const key = locationKey(location)
+    const tally = byKey.get(key)
+    if (tally) tally.count += count
+    else byKey.set(key, { location, count })
+  }
+  let best = null
+  for (const tally of byKey.values()) if (best === null || tally.count > best.count) best = tally
+  return best === null ? null : { ...best, total }
+}

@@ -15,6 +15,9 @@ import { sourceLocation } from './source-location.js'
  *   module body (a module-level variable), or the holder's constructor
  */
 
+/** How the code at a holder location relates to the collection, for the card. */
+export const HOLDER_ROLES = Object.freeze({ closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder' })
+
 /**
  * The location of the code holding the last node of `path`, or null when the heap does not say.
  * @param {HeapAnalysis} analysis the last snapshot's

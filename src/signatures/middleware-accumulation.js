@@ -12,7 +12,7 @@
 import { collectionGrowth } from './collection-growth.js'
 import { bytesText, countText, namedBytes, notesOf } from './evidence-notes.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { isProgramLocation, locationKey, propertyTarget, unwrapBound } from './heap-values.js'
+import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -173,18 +173,12 @@ function dominantLocation (analysis, functions, cwd) {
     if (tally) tally.count++
     else byShared.set(key, { fn, count: 1 })
   }
-  /** @type {Map<string, {location: SourceLocation, count: number}>} */
-  const byKey = new Map()
-  for (const { fn, count } of byShared.values()) {
-    const location = sourceLocation(analysis, fn, cwd)
-    if (!isProgramLocation(location)) continue
-    const key = locationKey(location)
-    const tally = byKey.get(key)
-    if (tally) tally.count += count
-    else byKey.set(key, { location, count })
-  }
-  let best = null
-  for (const tally of byKey.values()) if (best === null || tally.count > best.count) best = tally
+  const best = mostCommonLocation(function * () {
+    for (const { fn, count } of byShared.values()) {
+      const location = sourceLocation(analysis, fn, cwd)
+      if (isProgramLocation(location)) yield { location, count }
+    }
+  }())
   return best === null ? { location: null, fromLocation: 0 } : { location: best.location, fromLocation: best.count }
 }
 

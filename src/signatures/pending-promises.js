@@ -13,7 +13,7 @@ import { growsEveryStep, judgeGrowth, percent, perStepOf, retainedById } from '.
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
-import { isProgramLocation, locationKey, propertyTarget, unwrapBound } from './heap-values.js'
+import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -331,19 +331,11 @@ function handlerLocation (analysis, fn, cwd) {
  * @returns {{location: SourceLocation | null, locationShare: number}}
  */
 function dominantHandler (analysis, handlers, cwd) {
-  /** @type {Map<string, {location: SourceLocation, count: number}>} */
-  const byKey = new Map()
-  let located = 0
-  for (const fn of handlers) {
-    const location = handlerLocation(analysis, fn, cwd)
-    if (!isProgramLocation(location)) continue
-    located++
-    const key = locationKey(location)
-    const tally = byKey.get(key)
-    if (tally) tally.count++
-    else byKey.set(key, { location, count: 1 })
-  }
-  let best = null
-  for (const tally of byKey.values()) if (best === null || tally.count > best.count) best = tally
-  return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / located }
+  const best = mostCommonLocation(function * () {
+    for (const fn of handlers) {
+      const location = handlerLocation(analysis, fn, cwd)
+      if (isProgramLocation(location)) yield { location, count: 1 }
+    }
+  }())
+  return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / best.total }
 }

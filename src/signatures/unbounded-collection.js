@@ -6,16 +6,13 @@ import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, offeredMethod } from './heap-methods.js'
-import { holderLocation } from './holder-location.js'
+import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { libraryHandle } from './library-handle.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 /** @import {LibraryHandle} from './library-handle.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 export const ID = 'unbounded-collection'
-
-/** How the code at the location relates to the collection, for the card. */
-const LOCATION_ROLES = { closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder' }
 
 /** @type {Signature} */
 export const unboundedCollection = { id: ID, match: matchUnboundedCollection }
@@ -74,7 +71,7 @@ export function matchUnboundedCollection (input) {
           sampleKeys: growth.sampleKeys,
           library: handle === null ? null : handle.library,
           libraryLocation: handle === null || holder === null ? null : holder.location,
-          locationRole: handle?.location ? 'holds the library object' : holder === null ? null : LOCATION_ROLES[holder.how]
+          locationRole: handle?.location ? 'holds the library object' : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: handle?.location ?? (holder === null ? null : holder.location),
         fix: handle !== null ? libraryFix(last.graph, handle, growth.sampleKeys) : fixFor(kind, name, keyClasses)
