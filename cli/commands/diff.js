@@ -47,6 +47,12 @@ export async function handler (argv) {
   }
   // Without gates, the diff's verdict decides the exit code, as it always has.
   await emitReport(report, argv, { defaultGates: { verdict: true } })
+  if (report.comparison === 'aggregates') {
+    // Class totals of two processes are still worth reading, but no gate can judge them: a pipeline
+    // that diffs the wrong files must not pass.
+    process.stderr.write(`leakdiff: ${report.warnings[0] ?? report.reason}\n`)
+    process.exitCode = 2
+  }
 }
 
 /**

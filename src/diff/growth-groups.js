@@ -22,6 +22,10 @@ import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
  *                                     owner's backing store (what accumulation adds)
  * @property {{name: string, count: number} | null} entryClass  the most common class among them
  * @property {boolean} leak            whether the group passes the thresholds
+ * @property {Array<{ownerId: number, objects: number, bytes: number}>} sharedWith  for a leaking
+ *   group most of whose new objects other leaking groups hold too (the URL that is both a cache
+ *   key and a listener's captured variable is dominated by the scope around both): those groups,
+ *   by their owner's id, with the objects and bytes shared with each. Fixing them frees this one.
  */
 
 /**
@@ -109,6 +113,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
         entries: 0,
         entryClass: null,
         leak: false,
+        sharedWith: [],
         ordinals: [],
         best: after - before,
         own: 0
@@ -135,6 +140,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   addTopClasses(last, ages, noise, owners, groups)
   for (const group of groups) group.leak = passes(group, thresholds)
   groups.sort((a, b) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
+  addSharedWith(last, ages, noise, owners, groups)
   return {
     groups: groups.map(({ ordinals, best, own, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
@@ -324,4 +330,68 @@ function addTopClasses (last, ages, noise, owners, groups) {
     }
     group.entryClass = top < 0 ? null : { name: last.classes.names[top], count: topCount }
   })
+}
+
+/** Dominator steps climbed from a retainer to the group that holds it. */
+const MAX_SHARE_CLIMB = 32
+/** A leaking group is "shared" when other groups also hold at least this share of its new bytes. */
+const MIN_SHARED = 0.5
+
+/**
+ * Fills `sharedWith` of the leaking groups. A new object that two groups' owners both reach is
+ * dominated by neither: it lands in the group of a container around both (often the module scope),
+ * which then looks like a third leak. Each retainer of such an object is followed up the dominator
+ * tree to the first group owner; objects held from other groups count as shared with them.
+ * @param {HeapAnalysis} last
+ * @param {Uint8Array} ages
+ * @param {Uint8Array} noise
+ * @param {Uint32Array} owners
+ * @param {Array<GrowthGroup & {ordinals: number[]}>} groups  sorted, leaking first
+ */
+function addSharedWith (last, ages, noise, owners, groups) {
+  const leaking = groups.filter((group) => group.leak).length
+  if (leaking < 2) return
+  const { graph, dominators, shallowSizes } = last
+  const { firstRetainer, retainerEdges, edgeTypes } = graph
+  const weak = graph.edgeType.weak
+  const root = graph.rootOrdinal
+  const groupOf = new Int32Array(graph.nodeCount).fill(-1)
+  for (let g = 0; g < leaking; g++) for (const o of groups[g].ordinals) groupOf[o] = g
+  const groupAbove = (/** @type {number} */ node) => {
+    let u = owners[node]
+    for (let step = 0; step < MAX_SHARE_CLIMB && u !== root; step++) {
+      if (groupOf[u] >= 0) return groupOf[u]
+      u = dominators[u]
+    }
+    return -1
+  }
+  /** @type {Array<Map<number, {objects: number, bytes: number}>>} */
+  const shares = groups.slice(0, leaking).map(() => new Map())
+  const sharedBytes = new Float64Array(leaking)
+  /** @type {Set<number>} */
+  const holders = new Set()
+  for (let o = 0; o < groupOf.length; o++) {
+    const g = groupOf[owners[o]]
+    if (g < 0 || noise[o] === 1 || !(shallowSizes[o] > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    holders.clear()
+    for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
+      if (edgeTypes[retainerEdges[slot]] === weak) continue
+      const h = groupAbove(graph.retainerSource(slot))
+      if (h >= 0 && h !== g) holders.add(h)
+    }
+    if (holders.size === 0) continue
+    sharedBytes[g] += shallowSizes[o]
+    for (const h of holders) {
+      let share = shares[g].get(h)
+      if (!share) shares[g].set(h, (share = { objects: 0, bytes: 0 }))
+      share.objects++
+      share.bytes += shallowSizes[o]
+    }
+  }
+  for (let g = 0; g < leaking; g++) {
+    const group = groups[g]
+    if (sharedBytes[g] < MIN_SHARED * (group.leakedBytes + group.recentBytes)) continue
+    group.sharedWith = [...shares[g]].sort((a, b) => a[0] - b[0])
+      .map(([h, { objects, bytes }]) => ({ ownerId: groups[h].owner.id, objects, bytes }))
+  }
 }

@@ -1,10 +1,9 @@
 import { stat } from 'node:fs/promises'
-import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
 import { computeGrowthRate } from './growth-rate.js'
-import { parseSnapshots } from './parse-in-parallel.js'
+import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -76,8 +75,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  */
 
 /**
- * Parses two or three snapshots (files in parallel worker threads when they are large, or as
- * `parallel` says), analyses them one after the other on this thread and diffs them.
+ * Parses and analyses two or three snapshots (files in parallel worker threads, one per core, when
+ * they are large, or as `parallel` says) and diffs them.
  * @param {SnapshotSource[]} sources oldest first
  * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all); cwd: source
  *   files under it are shown relative to it; onProgress: bytes read over all inputs
@@ -91,16 +90,15 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const infos = []
   const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))
   const metas = sidecars.map(({ meta }) => meta)
-  const parsed = await parseSnapshots(sources, { parallel, onProgress })
+  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress })
   for (const [file, source] of sources.entries()) {
-    const data = parsed[file]
+    const analysis = analyzed[file]
     const stats = typeof source === 'string' ? await stat(source) : undefined
-    const analysis = analyzeHeap(data)
     analyses.push(analysis)
     const meta = metas[file]
     infos.push({
-      path: data.label,
-      bytes: stats ? stats.size : data.byteLength,
+      path: analysis.graph.label,
+      bytes: stats ? stats.size : analysis.graph.byteLength,
       nodeCount: analysis.graph.nodeCount,
       edgeCount: analysis.graph.edgeCount,
       totalSize: analysis.totalSize,

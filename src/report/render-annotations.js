@@ -6,7 +6,9 @@
 /**
  * One `::error file=…,line=…,col=…,title=…::message` line per finding that has a location in a
  * file of the project (not `node:` internals) and that no `allow` entry waved through, then one
- * `::error title=…::message` per violated gate that is not a finding.
+ * `::error title=…::message` per violated gate that is not a finding. A finding no gate judges
+ * (`--fail-on` names other signatures) is a `::warning`: the line is worth a look in the pull
+ * request, but the build did not fail on it.
  * @param {DiffReport} report
  * @param {GateResult} gates
  * @returns {string} lines, each ending in a newline ('' when there is nothing to annotate)
@@ -19,7 +21,7 @@ export function renderGithubAnnotations (report, gates) {
     const { location } = finding
     if (location === null || location.file.startsWith('node:')) continue
     const properties = `file=${property(location.file)},line=${location.line},col=${location.column},title=${property(`leakdiff: ${finding.signature}`)}`
-    lines.push(`::error ${properties}::${data(`${finding.title} Fix: ${finding.fix.summary}`)}`)
+    lines.push(`::${check.gated ? 'error' : 'warning'} ${properties}::${data(`${finding.title} Fix: ${finding.fix.summary}`)}`)
   }
   for (const check of gates.violations) {
     if (check.gate !== 'finding') lines.push(`::error title=${property(`leakdiff: ${check.gate}`)}::${data(check.message)}`)

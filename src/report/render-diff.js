@@ -40,9 +40,10 @@ function renderText (report, c, width) {
   lines.push('')
   lines.push(...renderFindingCards(report.findings, c, (text, indent, first) => wrap(text, width, indent, first), width))
 
-  if (report.growth.length > 0) {
-    lines.push(c.bold(`Growth by owner (top ${report.growth.length}, by retained growth not counting nested owners)`))
-    report.growth.forEach((g, i) => {
+  const { shown, hidden } = readableGrowth(report.growth)
+  if (shown.length > 0) {
+    lines.push(c.bold(`Growth by owner (top ${shown.length}, by retained growth not counting nested owners)`))
+    shown.forEach((g, i) => {
       const mark = g.leak ? c.red('leak') : c.dim('ok')
       const owners = g.ownerCount > 1 ? ` ×${formatCount(g.ownerCount)} owners` : ''
       lines.push(`${String(i + 1).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
@@ -54,7 +55,10 @@ function renderText (report, c, width) {
       if (g.classes.length > 0) {
         lines.push(...wrap(`holds ${g.classes.map((k) => `${k.name} ×${formatCount(k.count)} (${formatBytes(k.size)})`).join(', ')}`, width, '    ', '    '))
       }
+      const shared = sharedText(g, shown)
+      if (shared) lines.push(...wrap(shared, width, '    ', '    ').map((line) => c.yellow(line)))
     })
+    if (hidden > 0) lines.push(c.dim(`    and ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (--format json lists them)`))
     lines.push('')
   }
 
@@ -85,14 +89,19 @@ function renderMarkdown (report) {
   ]
   for (const warning of report.warnings) lines.push(`> **Warning:** ${warning}`, '')
   if (report.findings.length > 0) lines.push('### Findings', '', ...renderFindingCardsMarkdown(report.findings))
-  if (report.growth.length > 0) {
+  const { shown, hidden } = readableGrowth(report.growth)
+  if (shown.length > 0) {
     lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
-    report.growth.forEach((g, i) => {
+    shown.forEach((g, i) => {
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter].map((size) => formatBytes(size)).join(' → ')
       lines.push(`| ${i + 1} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
     })
+    if (hidden > 0) lines.push('', `And ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (the JSON report lists them).`)
     lines.push('')
-    report.growth.forEach((g, i) => lines.push(`${i + 1}. \`${cell(g.pathText)}\``))
+    shown.forEach((g, i) => {
+      const shared = sharedText(g, shown)
+      lines.push(`${i + 1}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
+    })
     lines.push('')
   }
   lines.push('### Classes', '', '| class | new | deleted | Δcount | Δsize | Δretained |', '| --- | ---: | ---: | ---: | ---: | ---: |')
@@ -100,6 +109,34 @@ function renderMarkdown (report) {
     lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
   }
   return lines.join('\n') + '\n'
+}
+
+/**
+ * Says which other rows hold the new objects of a row that is mostly shared: not a leak of its own.
+ * @param {DiffReport['growth'][number]} row
+ * @param {DiffReport['growth']} shown
+ */
+function sharedText (row, shown) {
+  if (row.sharedWith.length === 0) return ''
+  const numbers = row.sharedWith.map(({ ownerId }) => shown.findIndex((g) => g.owner.id === ownerId) + 1).filter((n) => n > 0)
+  const objects = row.sharedWith.reduce((most, share) => Math.max(most, share.objects), 0)
+  const others = numbers.length === 0 ? 'other owners' : `${numbers.length === 1 ? 'row' : 'rows'} ${numbers.join(' and ')}`
+  return `shared: ${formatCount(objects)} of these new objects are also held by ${others}; they are counted here, with the scope around both, and go when ${numbers.length > 1 ? 'those leaks are' : 'that leak is'} fixed`
+}
+
+// A row that is not leaking and gained less than this share of the largest leaking row's new bytes
+// is hidden from text and markdown: next to a leak of megabytes, a kilobyte of bookkeeping is noise.
+const HIDDEN_SHARE = 0.01
+
+/**
+ * The growth rows worth reading next to the leaks: every leaking row, and the others unless they
+ * are small beside the largest leak. Without a leak every row is shown: then they are what grew.
+ * @param {DiffReport['growth']} growth
+ */
+function readableGrowth (growth) {
+  const largest = Math.max(0, ...growth.filter((g) => g.leak).map((g) => g.leakedBytes + g.recentBytes))
+  const shown = growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= HIDDEN_SHARE * largest)
+  return { shown, hidden: growth.length - shown.length }
 }
 
 /**

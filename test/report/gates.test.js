@@ -123,4 +123,8 @@ test('GitHub annotations: one ::error per finding with a location, escaped, and 
   t.regex(lines[0], /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::A 'config' listener .+ Fix: .+$/)
   t.regex(lines[1], /^::error title=leakdiff%3A max-growth::retained growth of leaking owners /)
   t.is(renderGithubAnnotations(report, evaluateGates(report, { ...DEFAULT_GATES, allow: ['listener-accumulation'] })), '')
+  // A finding that --fail-on does not name is shown on its line, but as a warning: the build did not fail on it.
+  const ungated = renderGithubAnnotations(report, evaluateGates(report, { failOn: ['unbounded-collection'] })).trimEnd().split('\n')
+  t.is(ungated.length, 1)
+  t.regex(ungated[0], /^::warning file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::/)
 })

@@ -1,12 +1,15 @@
 // The agent's sidecars in the diff: capture times, the process, the rate of growth and the time to
 // the heap limit; sidecars that name different processes force a comparison by class totals.
 import test from 'ava'
+import { execFile } from 'node:child_process'
 import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
+const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const series = captureFixture('diff/agent-series')
 
 /**
@@ -97,4 +100,19 @@ test('without sidecars the time is the file\'s and there is no rate; a broken si
   t.is(report.process, null)
   t.regex(report.warnings.join('\n'), /ignored .*2\.meta\.json: expected a leakdiff sidecar/)
   t.regex(renderDiffReport(report, { color: false }).split('\n')[0], /^leakdiff 2 snapshots: 1\.heapsnapshot → 2\.heapsnapshot$/)
+})
+
+test('the CLI prints the class totals of two processes, then fails with exit 2 and the reason on one line', async (t) => {
+  const { files } = await series
+  const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, pid: meta.pid + i }))
+  const { FORCE_COLOR, NO_COLOR, ...inherited } = process.env
+  const { stdout, stderr, code } = await new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...copies], { env: { ...inherited, NO_COLOR: '1' } }, (error, stdout, stderr) => {
+      resolve({ stdout, stderr, code: error ? /** @type {{code?: unknown}} */ (error).code : 0 })
+    })
+  })
+  t.is(code, 2)
+  t.regex(stdout, /^INCONCLUSIVE {2}the snapshots come from different processes/m)
+  t.regex(stdout, /^Classes \(top \d+ by Δsize\)/m)
+  t.regex(stderr, /^leakdiff: the snapshots' sidecars name different processes \(pids \d+ and \d+\), so only class totals are compared\n$/)
 })

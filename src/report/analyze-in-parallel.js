@@ -1,28 +1,32 @@
 import { stat } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
+import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { LeakdiffError } from '../errors.js'
 import { parseSnapshot } from '../parse/parse-snapshot.js'
-import { snapshotDataFromMessage } from '../parse/transfer.js'
-/** @import {SnapshotData} from '../parse/snapshot-data.js' */
+import { analysisFromMessage } from './analysis-transfer.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
 
-const WORKER = new URL('./parse-worker.js', import.meta.url)
+const WORKER = new URL('./analysis-worker.js', import.meta.url)
 // Below this many bytes in all, one thread is faster: each worker starts cold and compiles the parser
 // again. Measured on 2 cores: 3 files of 4-5 MB take 1.3-1.8 s on one thread, 2.1-2.3 s in workers;
-// 3 files of 59-167 MB take 15.1 s on one thread, 13.3 s in workers.
+// 3 files of 59-167 MB take 15.1 s on one thread, 13.3 s in workers (parse only in the workers).
 const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 
 /**
- * Parses several snapshots at once: files in worker threads (one each; the columns are transferred
- * back, not copied), streams on this thread. Progress sums the bytes of all inputs.
+ * Parses and analyses several snapshots: files in worker threads (the analyses' arrays are
+ * transferred back, not copied), streams on this thread. No more workers run at once than there
+ * are cores: a third analysis waiting for a core would only add its peak memory to the others'.
+ * Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
  * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void}} [options]
- *   parallel: false parses the inputs one after the other on this thread; 'auto' uses workers
+ *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
  *   when the files add up to 64 MiB or more
- * @returns {Promise<SnapshotData[]>} in the order of `sources`
+ * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function parseSnapshots (sources, { parallel = 'auto', onProgress } = {}) {
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress } = {}) {
   if (parallel === 'auto') parallel = (await totalFileBytes(sources)) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
   const totalBytes = sources.map(() => 0)
@@ -31,14 +35,27 @@ export async function parseSnapshots (sources, { parallel = 'auto', onProgress }
     totalBytes[i] = progress.totalBytes
     onProgress({ bytesRead: sum(bytesRead), totalBytes: totalBytes.includes(0) ? 0 : sum(totalBytes) })
   })
+  /** @type {HeapAnalysis[]} */
+  const results = new Array(sources.length)
   if (!parallel) {
-    const results = []
-    for (const [i, source] of sources.entries()) results.push(await parseSnapshot(source, { onProgress: progressOf(i) }))
+    for (const [i, source] of sources.entries()) results[i] = analyzeHeap(await parseSnapshot(source, { onProgress: progressOf(i) }))
     return results
   }
-  return Promise.all(sources.map((source, i) => typeof source === 'string'
-    ? parseInWorker(source, progressOf(i))
-    : parseSnapshot(source, { onProgress: progressOf(i) })))
+  const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
+  let next = 0
+  const lane = async () => {
+    while (next < files.length) {
+      const i = files[next++]
+      results[i] = await analyzeInWorker(/** @type {string} */ (sources[i]), progressOf(i))
+    }
+  }
+  const lanes = Array.from({ length: Math.max(1, Math.min(files.length, availableParallelism())) }, lane)
+  // Streams cannot move to another thread: they are read here while the workers run.
+  for (const [i, source] of sources.entries()) {
+    if (typeof source !== 'string') results[i] = analyzeHeap(await parseSnapshot(source, { onProgress: progressOf(i) }))
+  }
+  await Promise.all(lanes)
+  return results
 }
 
 /**
@@ -57,9 +74,9 @@ function sum (values) {
 /**
  * @param {string} path
  * @param {((progress: ParseProgress) => void) | undefined} onProgress
- * @returns {Promise<SnapshotData>}
+ * @returns {Promise<HeapAnalysis>}
  */
-function parseInWorker (path, onProgress) {
+function analyzeInWorker (path, onProgress) {
   return new Promise((resolve, reject) => {
     const worker = new Worker(WORKER, { workerData: { path } })
     let settled = false
@@ -69,7 +86,7 @@ function parseInWorker (path, onProgress) {
         return
       }
       settled = true
-      if (message.type === 'data') resolve(snapshotDataFromMessage(message.data))
+      if (message.type === 'analysis') resolve(analysisFromMessage(message.analysis))
       else reject(new LeakdiffError(message.message, { code: message.code ?? 'LEAKDIFF_ERROR' }))
     })
     worker.on('error', (error) => {
@@ -77,7 +94,7 @@ function parseInWorker (path, onProgress) {
       reject(error)
     })
     worker.on('exit', (code) => {
-      if (!settled) reject(new LeakdiffError(`The parser thread for ${path} exited with code ${code} before it finished`))
+      if (!settled) reject(new LeakdiffError(`The analysis thread for ${path} exited with code ${code} before it finished`))
     })
   })
 }
