@@ -45,20 +45,28 @@ export function renderBenchmarks ({ machine, runs }, { heapLimitMb, notes }) {
     '',
     '## Results',
     '',
-    'One run per cell. CPU = user + system time. RSS / file = peak resident memory over the file size.',
-    'Other work = average cores busy with other processes (or stolen by the host) during the run; well',
-    'above 0 means the run shared the machine and its times are inflated.',
+    'CPU = user + system time, the median of the cell\'s runs (their range in brackets). Peak RSS = the',
+    'highest peak resident memory of the runs (range in brackets); RSS / file divides it by the file size.',
+    'Other work = average cores busy with other processes (or stolen by the host) during a run, the',
+    'highest of the runs; well above 0 means a run shared the machine and its times are inflated.',
+    'Measured = when the cell\'s runs started (UTC): rows of one table may come from different runs',
+    'of the bench, since a run of some sizes or contenders keeps the other rows.',
     '',
-    '| file | nodes | edges | contender | result | wall | CPU | peak RSS | RSS / file | other work |',
-    '| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: |'
+    '| file | nodes | edges | contender | result | runs | wall | CPU | peak RSS | RSS / file | other work | measured (UTC) |',
+    '| --- | ---: | ---: | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |'
   ]
   for (const file of files) {
     for (const contender of ['floor', 'leakdiff', 'memlab']) {
       const run = find(file.file, contender)
       if (!run) continue
-      lines.push(`| ${mb(run.bytes)} | ${count(run.nodeCount)} | ${count(run.edgeCount)} | ${contender} | ${run.status} | ` +
-        `${seconds(run.wallSeconds)} | ${seconds(run.cpuSeconds)} | ${mb(run.maxRssBytes)} | ${ratio(run.maxRssBytes / run.bytes)} | ` +
-        `${Number.isFinite(run.otherCores) ? run.otherCores.toFixed(2) : '–'} |`)
+      const repeats = run.runs ?? []
+      const spread = (/** @type {number[]} */ values, /** @type {(value: number) => string} */ format) =>
+        values.length > 1 ? ` (${format(Math.min(...values))}–${format(Math.max(...values))})` : ''
+      const ok = repeats.filter((repeat) => repeat.status === 'ok')
+      lines.push(`| ${mb(run.bytes)} | ${count(run.nodeCount)} | ${count(run.edgeCount)} | ${contender} | ${run.status} | ${Math.max(1, repeats.length)} | ` +
+        `${seconds(run.wallSeconds)} | ${seconds(run.cpuSeconds)}${spread(ok.map((repeat) => repeat.cpuSeconds), bare(seconds))} | ` +
+        `${mb(run.maxRssBytes)}${spread(ok.map((repeat) => repeat.maxRssBytes), bare(mb))} | ${ratio(run.maxRssBytes / run.bytes)} | ` +
+        `${Number.isFinite(run.otherCores) ? run.otherCores.toFixed(2) : '–'} | ${measuredAt(repeats.length > 0 ? repeats.map((repeat) => repeat.date) : [run.date])} |`)
     }
   }
 
@@ -83,11 +91,12 @@ export function renderBenchmarks ({ machine, runs }, { heapLimitMb, notes }) {
   }
 
   lines.push('', '## Where leakdiff spends its time', '',
-    'Seconds per stage (wall clock inside the process), from `analyzeHeap`\'s progress events.', '')
+    'CPU seconds (user + system) per stage inside the process, from `analyzeHeap`\'s progress events, in',
+    'the run with the median CPU time; node start-up and the Summary rows make up the rest of the CPU column.', '')
   const stages = [...new Set(runs.filter((run) => run.contender === 'leakdiff').flatMap((run) => Object.keys(run.facts)))]
-    .filter((key) => key.startsWith('seconds:'))
+    .filter((key) => key.startsWith('cpu:'))
   if (stages.length > 0) {
-    lines.push(`| file | ${stages.map((key) => key.slice('seconds:'.length)).join(' | ')} |`,
+    lines.push(`| file | ${stages.map((key) => key.slice('cpu:'.length)).join(' | ')} |`,
       `| --- |${' ---: |'.repeat(stages.length)}`)
     for (const file of files) {
       const run = find(file.file, 'leakdiff')
@@ -114,7 +123,8 @@ export function renderBenchmarks ({ machine, runs }, { heapLimitMb, notes }) {
     '  (checked once at 1 GB and 2.1 GB, same times within 5%). The limit allows growth; it reserves nothing.',
     '- Wall, user and system CPU and peak RSS come from `/usr/bin/time` around the process (the process\'s own',
     '  `process.resourceUsage()` where that is missing), so node start-up is included. A run past its timeout',
-    '  or out of memory is recorded as failed, not retried.',
+    '  or out of memory is recorded as failed, not retried. With `--repeat N` each contender runs N times per',
+    '  file, the contenders taking turns.',
     '- Files are read from the page cache: `floor` reads each file first.',
     '- The machine has 2 cores and may be shared with other work while the bench runs: CPU time is the figure',
     '  to compare; wall time is noisier.',
@@ -122,11 +132,30 @@ export function renderBenchmarks ({ machine, runs }, { heapLimitMb, notes }) {
     '  `--ignore-scripts`, so puppeteer downloads no browser); it is never a dependency of leakdiff.',
     '',
     'Reproduce: `npm run bench:setup && npm run bench` (about 10 GB of RSS and several minutes to write the',
-    '2 GB file once; `--sizes 20mb,200mb` and `--contenders leakdiff` run a subset and keep the other rows).',
+    '2 GB file once; `--sizes 20mb,200mb` and `--contenders floor,leakdiff` run a subset and keep the other',
+    'rows, `--repeat 3` runs each cell three times). `node bench/stage-memory.js <file>` shows where the',
+    'memory of one leakdiff analysis goes, stage by stage.',
     '')
   return lines.join('\n')
 }
 
+/**
+ * A formatter without its unit (" s", " MB"), for ranges inside a cell that already shows it.
+ * @param {(value: number) => string} format
+ * @returns {(value: number) => string}
+ */
+const bare = (format) => (value) => format(value).replace(/ \S+$/, '')
+/**
+ * "2026-11-21 18:11" for one time or times within the same minute, else "... to 18:14" (same day).
+ * @param {string[]} dates ISO times
+ */
+const measuredAt = (dates) => {
+  const times = dates.map((date) => date.slice(0, 16).replace('T', ' ')).sort()
+  const first = times[0]
+  const last = times[times.length - 1]
+  if (first === last) return first
+  return `${first} to ${last.slice(0, 10) === first.slice(0, 10) ? last.slice(11) : last}`
+}
 /** @param {number} bytes */
 const mb = (bytes) => Number.isFinite(bytes) ? `${(bytes / 1e6).toFixed(bytes < 1e8 ? 1 : 0)} MB` : '–'
 /** @param {number} bytes */

@@ -1,10 +1,11 @@
 // The engine benchmark: `npm run bench` (after `npm run bench:setup` for memlab).
-// For each generated snapshot, runs each contender once, one at a time, in its own child process,
-// and records wall time, user + system CPU time and peak RSS. Results are merged into
-// bench/out/results.json (a later run of some sizes or contenders replaces only those rows) and
-// docs/benchmarks.md is rendered from them.
+// For each generated snapshot, runs each contender `--repeat` times (default once), one process at
+// a time, the contenders taking turns, each in its own child process, and records wall time,
+// user + system CPU time and peak RSS. Results are merged into bench/out/results.json (a later run
+// of some sizes or contenders replaces only those rows; each row keeps the time it was measured)
+// and docs/benchmarks.md is rendered from them.
 //
-//   node bench/run.js [--sizes 20mb,200mb] [--contenders floor,leakdiff] [--render]
+//   node bench/run.js [--sizes 20mb,200mb] [--contenders floor,leakdiff] [--repeat 2] [--render]
 //
 // --render only rewrites docs/benchmarks.md from results.json.
 import { spawn } from 'node:child_process'
@@ -33,6 +34,7 @@ export const HEAP_LIMIT_MB = 16384
 const timeoutSeconds = (/** @type {number} */ bytes) => Math.round(120 + 300 * bytes / 1e9)
 
 /**
+ * One cell of the results: a contender on a file, over one or more repeated runs.
  * @typedef {object} Run
  * @property {string} size          label of the file size, e.g. "200 MB"
  * @property {string} file
@@ -40,16 +42,33 @@ const timeoutSeconds = (/** @type {number} */ bytes) => Math.round(120 + 300 * b
  * @property {number} nodeCount
  * @property {number} edgeCount
  * @property {string} contender
- * @property {string} status        "ok", or why it failed: "out of memory", "timeout after N s", ...
+ * @property {string} status        "ok", or why a run failed: "out of memory", "timeout after N s", ...
+ * @property {number} wallSeconds   median over the runs
+ * @property {number} cpuSeconds    user + system, median over the runs
+ * @property {number} userSeconds   of the run with the median CPU time
+ * @property {number} systemSeconds of the run with the median CPU time
+ * @property {number} maxRssBytes   the highest peak RSS of the runs
+ * @property {number} otherCores    average cores busy with other work (or stolen by the host) during
+ *   the run, from /proc/stat, the highest of the runs: a run that shared the 2 cores is slower than
+ *   the code is
+ * @property {Record<string, number>} facts  what the contender reported (counts, phase times), in
+ *   the run with the median CPU time
+ * @property {string} date          ISO time the first run started
+ * @property {Measurement[]} [runs] every run (missing in results from before repeats existed)
+ */
+
+/**
+ * One run of a contender on a file.
+ * @typedef {object} Measurement
+ * @property {string} status
  * @property {number} wallSeconds
- * @property {number} cpuSeconds    user + system
+ * @property {number} cpuSeconds
  * @property {number} userSeconds
  * @property {number} systemSeconds
  * @property {number} maxRssBytes
- * @property {number} otherCores    average cores busy with other work (or stolen by the host) during
- *   the run, from /proc/stat: a run that shared the 2 cores is slower than the code is
- * @property {Record<string, number>} facts  what the contender reported (counts, phase times)
- * @property {string} date          ISO date of the run
+ * @property {number} otherCores
+ * @property {Record<string, number>} facts
+ * @property {string} date          ISO time the run started
  */
 
 /**
@@ -65,6 +84,7 @@ const { values } = parseArgs({
   options: {
     sizes: { type: 'string' },
     contenders: { type: 'string' },
+    repeat: { type: 'string', default: '1' },
     render: { type: 'boolean', default: false }
   }
 })
@@ -81,30 +101,32 @@ console.log(`wrote ${DOC}`)
 async function runBenchmarks () {
   const sizes = pickList(values.sizes, SIZES.map((size) => size.name.replace('server-', '')))
   const contenders = pickList(values.contenders, CONTENDERS)
+  const repeat = Number(values.repeat)
+  if (!Number.isInteger(repeat) || repeat < 1) throw new Error(`Expected --repeat to be a positive integer, got ${values.repeat}`)
   const files = (await generateSnapshots({ log: (line) => console.log(line) }))
     .filter((file) => sizes.includes(file.name.replace('server-', '')))
   const machine = describeMachine()
   const results = readResults()
   for (const file of files) {
-    for (const contender of contenders) {
-      if (contender === 'memlab' && !existsSync(MEMLAB)) {
-        console.log(`${file.label} memlab: skipped, not installed (run \`npm run bench:setup\`)`)
-        continue
+    const runnable = contenders.filter((contender) => {
+      if (contender !== 'memlab' || existsSync(MEMLAB)) return true
+      console.log(`${file.label} memlab: skipped, not installed (run \`npm run bench:setup\`)`)
+      return false
+    })
+    /** @type {Map<string, Measurement[]>} */
+    const measured = new Map(runnable.map((contender) => [contender, /** @type {Measurement[]} */ ([])]))
+    // Contenders take turns, so that a change in the machine's load hits them alike.
+    for (let round = 1; round <= repeat; round++) {
+      for (const contender of runnable) {
+        const date = new Date().toISOString()
+        const measurement = { ...await measure(contender, file.path, timeoutSeconds(file.bytes)), date }
+        measured.get(contender)?.push(measurement)
+        console.log(`${file.label} ${contender} (run ${round} of ${repeat}): ${measurement.status}, wall ${measurement.wallSeconds.toFixed(1)} s, ` +
+          `cpu ${measurement.cpuSeconds.toFixed(1)} s, peak RSS ${formatMB(measurement.maxRssBytes)}, other work ${measurement.otherCores.toFixed(2)} cores`)
       }
-      const measured = await measure(contender, file.path, timeoutSeconds(file.bytes))
-      /** @type {Run} */
-      const run = {
-        size: file.label,
-        file: file.name,
-        bytes: file.bytes,
-        nodeCount: file.nodeCount,
-        edgeCount: file.edgeCount,
-        contender,
-        ...measured,
-        date: new Date().toISOString()
-      }
-      console.log(`${file.label} ${contender}: ${run.status}, wall ${run.wallSeconds.toFixed(1)} s, cpu ${run.cpuSeconds.toFixed(1)} s, ` +
-        `peak RSS ${formatMB(run.maxRssBytes)}, other work ${run.otherCores.toFixed(2)} cores`)
+    }
+    for (const [contender, runs] of measured) {
+      const run = summarizeRuns(runs, { size: file.label, file: file.name, bytes: file.bytes, nodeCount: file.nodeCount, edgeCount: file.edgeCount, contender })
       results.runs = results.runs.filter((old) => !(old.file === run.file && old.contender === run.contender))
       results.runs.push(run)
       results.machine = machine
@@ -114,12 +136,40 @@ async function runBenchmarks () {
 }
 
 /**
+ * One results cell from repeated runs: median CPU and wall time, the highest peak RSS and other
+ * work, the first failure if any run failed.
+ * @param {Measurement[]} runs
+ * @param {Pick<Run, 'size' | 'file' | 'bytes' | 'nodeCount' | 'edgeCount' | 'contender'>} cell
+ * @returns {Run}
+ */
+function summarizeRuns (runs, cell) {
+  const ok = runs.filter((run) => run.status === 'ok')
+  const counted = ok.length > 0 ? ok : runs
+  const byCpu = [...counted].sort((a, b) => a.cpuSeconds - b.cpuSeconds)
+  const middle = byCpu[(byCpu.length - 1) >> 1]
+  const walls = counted.map((run) => run.wallSeconds).sort((a, b) => a - b)
+  return {
+    ...cell,
+    status: runs.find((run) => run.status !== 'ok')?.status ?? 'ok',
+    wallSeconds: walls[(walls.length - 1) >> 1],
+    cpuSeconds: middle.cpuSeconds,
+    userSeconds: middle.userSeconds,
+    systemSeconds: middle.systemSeconds,
+    maxRssBytes: Math.max(...counted.map((run) => run.maxRssBytes)),
+    otherCores: Math.max(...runs.map((run) => run.otherCores)),
+    facts: middle.facts,
+    date: runs[0].date,
+    runs
+  }
+}
+
+/**
  * Runs one contender on one file in a child process of its own, under /usr/bin/time when present:
  * it reports the peak RSS and CPU of a child that died of OOM too, which the child cannot.
  * @param {string} contender
  * @param {string} file
  * @param {number} timeout seconds
- * @returns {Promise<Pick<Run, 'status' | 'wallSeconds' | 'cpuSeconds' | 'userSeconds' | 'systemSeconds' | 'maxRssBytes' | 'otherCores' | 'facts'>>}
+ * @returns {Promise<Omit<Measurement, 'date'>>}
  */
 async function measure (contender, file, timeout) {
   const resultFile = join(OUT_DIR, `result-${contender}.json`)

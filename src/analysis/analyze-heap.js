@@ -1,13 +1,30 @@
-// The whole per-snapshot analysis: retainers -> page-owned flags -> essential edges -> dominators
-// -> shallow sizes -> retained sizes -> distances -> locations and class names -> Summary (DevTools'
-// order, except that shallow sizes wait for the dominators, which do not use them). The peak is the
-// dominator stage: the columns, the retainer index and the dominator algorithm's arrays. After it
-// the retainer index is dropped and the finished arrays are reused, so later stages stay below.
+// The whole per-snapshot analysis: page-owned flags -> essential edges -> dominators -> shallow
+// sizes -> retained sizes -> locations and class names -> class retained sizes -> distances ->
+// Summary (DevTools' order, except that shallow sizes wait for the dominators, which do not use
+// them, and distances come after the class walk, whose memory their array takes over).
+//
+// Memory: besides the parser's columns, the stages share five arrays allocated up to the dominator
+// stage; each later stage takes memory an earlier one is done with instead of allocating, so the
+// peak does not depend on when the garbage collector frees arrays (it runs rarely here: the JS
+// heap stays small, the arrays live outside it). In 4-byte units per node, B = the predecessors
+// listed for the dominators (about 2.5 per node in Node heaps):
+//
+//                      P (1)         A (2)               V (1)           S (1)     L (max(B, 3))
+//   page-owned flags   DFS stack     flags (1 byte)
+//   dominators         parent        ancestor + label    vertex          semi      listed predecessors
+//   shallow sizes      dominators    worklist            order           owners    result (Float64, 2)
+//   retained sizes                   result (Float64)
+//   class names                                                          classOf   [2, 3): detached flags
+//   class retained                                       next sibling              [2, 3): first child
+//   distances                                            queue                     [2, 3): result
+//
+// Peak: 4 * (5 + max(B, 3)) bytes per node, plus the edge bits (E/8 bytes) until the dominators are
+// done; the results (dominators, shallow and retained sizes, classOf, distances) are 28 of them.
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
 import { computeClassNames } from './class-names.js'
-import { summarizeClasses } from './class-summary.js'
+import { classRetainedSizes, summarizeClasses } from './class-summary.js'
 import { computeDistances } from './distances.js'
 import { buildDominators } from './dominators.js'
 import { buildEssentialEdges } from './essential-edges.js'
@@ -46,7 +63,7 @@ import { computeShallowSizes } from './shallow-sizes.js'
  * @property {number} steps
  */
 
-const STAGES = ['retainers', 'essential edges', 'dominators', 'shallow sizes', 'retained sizes', 'distances', 'class names', 'summary']
+const STAGES = ['essential edges', 'dominators', 'shallow sizes', 'retained sizes', 'class names', 'class retained sizes', 'distances', 'summary']
 
 /**
  * Analyze one parsed snapshot.
@@ -62,25 +79,25 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   /** @type {string[]} */
   const warnings = []
 
-  stage('retainers')
+  stage('essential edges')
   const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
-  graph.buildRetainerIndex()
   const userRoots = findUserRoots(graph)
 
   const { dominators, shallowSizes, retainedSizes, order, spare } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
 
-  // From here on, the memory of arrays that are done (the DFS order, the dominator algorithm's
-  // scratch) holds the queue, the results and the summary's links: allocating new ones would leave
-  // the peak to whenever the garbage collector frees the old.
-  stage('distances')
-  const distances = computeDistances(graph, userRoots, { scratch: order, storage: spare[2] })
-
   stage('class names')
   const locations = new NodeLocations(graph)
-  const classNames = computeClassNames(graph, locations, { interfaceDefinitions, storage: spare[0] })
+  const classNames = computeClassNames(graph, locations, { interfaceDefinitions, storage: spare[0], scratch: spare[1] })
+
+  stage('class retained sizes')
+  const walk = spare[1]
+  const classRetained = classRetainedSizes(classNames, shallowSizes, retainedSizes, dominators, graph.rootOrdinal, { scratch: [order, walk] })
+
+  stage('distances')
+  const distances = computeDistances(graph, userRoots, { scratch: order, storage: walk })
 
   stage('summary')
-  const classes = summarizeClasses(classNames, shallowSizes, retainedSizes, dominators, distances, graph.rootOrdinal, { scratch: [order, spare[1]] })
+  const classes = summarizeClasses(classNames, shallowSizes, distances, classRetained)
 
   return {
     graph,
@@ -99,28 +116,37 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 }
 
 /**
- * Essential edges, dominators, shallow sizes and retained sizes. A function of its own so that the
- * edge bitset and the page flags are garbage as soon as it returns (the DFS order and the
- * dominator algorithm's finished arrays are handed back for reuse); shallow sizes come after the dominators (which do not need them) so that
- * their 8 bytes per node are not held during the dominator scratch.
+ * Essential edges, dominators, shallow sizes and retained sizes, in the memory laid out above. A
+ * function of its own so that the edge bits are garbage as soon as it returns.
  * @param {HeapGraph} graph
  * @param {boolean} hasUserRoots
  * @param {string[]} warnings
  * @param {(name: string) => void} stage
+ * @returns {{dominators: Uint32Array, shallowSizes: Float64Array, retainedSizes: Float64Array,
+ *   order: Uint32Array, spare: Uint32Array[]}} spare: two arrays of nodeCount entries, free
  */
 function dominatorStages (graph, hasUserRoots, warnings, stage) {
-  stage('essential edges')
-  // One array serves as the page-owned DFS stack and then holds the dominators, so that the stack
-  // is not still waiting for the garbage collector when the dominator stage sets the peak.
-  const scratch = [new Uint32Array(graph.nodeCount + 1)]
-  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph, { scratch: scratch[0] }))
+  const length = graph.nodeCount + 1
+  const stack = new Uint32Array(length)
+  const pair = new Uint32Array(2 * length)
+  const pageOwned = markPageOwnedNodes(graph, { scratch: stack, storage: new Uint8Array(pair.buffer, 0, graph.nodeCount) })
+  const essential = buildEssentialEdges(graph, pageOwned)
   stage('dominators')
-  const { dominators, order, spare } = buildDominators(graph, essential, { warnings, scratch })
-  // Nothing below reads retainers: their 4 bytes per node and per edge would otherwise stay to the
-  // end, where the results pile up. Later readers (paths, signatures) get them rebuilt on first use.
-  graph.releaseRetainers()
+  const { dominators, order, spare } = buildDominators(graph, essential, { warnings, scratch: [stack, pair] })
+  const [forest, listed, semi] = spare
   stage('shallow sizes')
-  const shallowSizes = computeShallowSizes(graph, { hasUserRoots, scratch: spare })
+  const nodeCount = graph.nodeCount
+  const shallowSizes = computeShallowSizes(graph, { hasUserRoots, scratch: [semi, forest], storage: float64View(listed, nodeCount) })
   stage('retained sizes')
-  return { dominators, shallowSizes, retainedSizes: computeRetainedSizes(dominators, order, shallowSizes), order, spare }
+  const retainedSizes = computeRetainedSizes(dominators, order, shallowSizes, { storage: float64View(forest, nodeCount) })
+  return { dominators, shallowSizes, retainedSizes, order, spare: [semi, listed.subarray(2 * nodeCount, 3 * nodeCount)] }
+}
+
+/**
+ * The first 8 * length bytes of a spare Uint32Array as Float64 values.
+ * @param {Uint32Array} array at offset 0 of its buffer, at least 2 * length entries
+ * @param {number} length
+ */
+function float64View (array, length) {
+  return new Float64Array(array.buffer, 0, length)
 }

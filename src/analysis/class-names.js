@@ -34,16 +34,18 @@ const DETACHED_NAME = 2
 /**
  * @param {HeapGraph} graph
  * @param {NodeLocations} locations
- * @param {{interfaceDefinitions?: InterfaceDefinition[], storage?: Uint32Array}} [options]
+ * @param {{interfaceDefinitions?: InterfaceDefinition[], storage?: Uint32Array, scratch?: Uint32Array}} [options]
  *   interfaceDefinitions: definitions to apply instead of inferring them from this snapshot (a diff
  *   applies the newer snapshot's to the older one); storage: an array of at least one entry per
- *   node that the caller no longer needs, to hold classOf instead of allocating it
+ *   node that the caller no longer needs, to hold classOf instead of allocating it; scratch: one
+ *   more such array, for the detached-node flags (one byte per node)
  * @returns {ClassNames}
  */
-export function computeClassNames (graph, locations, { interfaceDefinitions, storage } = {}) {
+export function computeClassNames (graph, locations, { interfaceDefinitions, storage, scratch } = {}) {
   const { nodeCount, nodeTypes, nodeNames, strings } = graph
   const classOf = storage && storage.length >= nodeCount ? storage.subarray(0, nodeCount) : new Uint32Array(nodeCount)
-  const detached = findDetachedNodes(graph, classOf)
+  const detachedFlags = scratch && scratch.byteLength >= nodeCount ? new Uint8Array(scratch.buffer, scratch.byteOffset, nodeCount) : undefined
+  const detached = findDetachedNodes(graph, classOf, detachedFlags)
   classOf.fill(0)
   const definitions = interfaceDefinitions ?? inferInterfaceDefinitions(graph)
   // Before the loop below gives each node its class, classOf holds each plain Object's matched
@@ -168,9 +170,10 @@ class ClassTable {
  * attached native node reaches them first. Null when no node carries a link state.
  * @param {HeapGraph} graph
  * @param {Uint32Array} work scratch of one entry per node, overwritten
+ * @param {Uint8Array} [storage] memory for the flags (one byte per node, overwritten)
  * @returns {Uint8Array | null} flags per node; DETACHED_NAME set for the renamed ones
  */
-function findDetachedNodes (graph, work) {
+function findDetachedNodes (graph, work, storage) {
   const { nodeCount, nodeTypes, detachedness, firstEdge, edgeTargets, edgeTypes } = graph
   let any = false
   for (let o = 0; o < nodeCount && !any; o++) any = (detachedness[o] & LINK_STATE_MASK) !== 0
@@ -179,7 +182,7 @@ function findDetachedNodes (graph, work) {
   const hiddenEdge = graph.edgeType.hidden
   const weakEdge = graph.edgeType.weak
   // Per node: VISITED once its state is settled, plus DETACHED_NAME when it gets the prefix.
-  const flags = new Uint8Array(nodeCount)
+  const flags = storage ? storage.fill(0) : new Uint8Array(nodeCount)
   // Attached nodes stack up from the front of `work`, detached ones from the back: each node is
   // visited once, so the two never meet.
   let attachedTop = 0

@@ -33,23 +33,20 @@ const NONE = 0xffffffff
  */
 
 /**
+ * The Summary: per class, the count, shallow size and smallest distance of its counted objects, with
+ * the retained sizes from classRetainedSizes.
  * @param {ClassNames} classNames
  * @param {Float64Array} shallowSizes
- * @param {Float64Array} retainedSizes
- * @param {Uint32Array} dominators
  * @param {Int32Array} distances
- * @param {number} rootOrdinal
- * @param {{scratch?: Uint32Array[]}} [options] scratch: up to two arrays of at least one entry per
- *   node that the caller no longer needs, used (and overwritten) instead of allocating them
+ * @param {Float64Array} classRetained per class (classRetainedSizes)
  * @returns {ClassSummary}
  */
-export function summarizeClasses (classNames, shallowSizes, retainedSizes, dominators, distances, rootOrdinal, { scratch } = {}) {
+export function summarizeClasses (classNames, shallowSizes, distances, classRetained) {
   const { classOf, names, keys } = classNames
   const classCount = names.length
   const nodeCount = classOf.length
   const counts = new Uint32Array(classCount)
   const selfSizes = new Float64Array(classCount)
-  const classRetained = new Float64Array(classCount)
   const minDistances = new Int32Array(classCount).fill(0x7fffffff)
   for (let o = 0; o < nodeCount; o++) {
     const size = shallowSizes[o]
@@ -59,6 +56,25 @@ export function summarizeClasses (classNames, shallowSizes, retainedSizes, domin
     selfSizes[c] += size
     if (distances[o] < minDistances[c]) minDistances[c] = distances[o]
   }
+  return { names, keys, counts, selfSizes, retainedSizes: classRetained, minDistances }
+}
+
+/**
+ * Retained size per class, without counting a node inside the retained size of another node of
+ * its class (the second rule above).
+ * @param {ClassNames} classNames
+ * @param {Float64Array} shallowSizes
+ * @param {Float64Array} retainedSizes
+ * @param {Uint32Array} dominators
+ * @param {number} rootOrdinal
+ * @param {{scratch?: Uint32Array[]}} [options] scratch: up to two arrays of at least one entry per
+ *   node that the caller no longer needs, used (and overwritten) instead of allocating them
+ * @returns {Float64Array} bytes per class
+ */
+export function classRetainedSizes (classNames, shallowSizes, retainedSizes, dominators, rootOrdinal, { scratch } = {}) {
+  const { classOf } = classNames
+  const classCount = classNames.names.length
+  const classRetained = new Float64Array(classCount)
 
   // The dominator tree as first-child / next-sibling links, walked without a stack: down to the
   // first child, else on to the next sibling, else back up through `dominators`.
@@ -93,7 +109,7 @@ export function summarizeClasses (classNames, shallowSizes, retainedSizes, domin
     if (o === rootOrdinal) break
     o = nextSibling[o]
   }
-  return { names, keys, counts, selfSizes, retainedSizes: classRetained, minDistances }
+  return classRetained
 }
 
 /**

@@ -10,16 +10,17 @@ import { isDocumentDomTreesRoot } from './roots.js'
 /**
  * One byte per node: 1 = page-owned.
  * @param {HeapGraph} graph
- * @param {{scratch?: Uint32Array}} [options] scratch: an array of at least one entry per node, used
- *   (and overwritten) as the DFS stack instead of allocating one
+ * @param {{scratch?: Uint32Array, storage?: Uint8Array}} [options] memory the caller lends instead of
+ *   new arrays, when long enough: `scratch` (one entry per node) becomes the DFS stack, `storage`
+ *   (one byte per node, all zero) holds the result
  * @returns {Uint8Array}
  */
-export function markPageOwnedNodes (graph, { scratch } = {}) {
+export function markPageOwnedNodes (graph, { scratch, storage } = {}) {
   const { nodeCount, firstEdge, edgeTargets, edgeTypes, rootOrdinal } = graph
   const weakType = graph.edgeType.weak
   const shortcutType = graph.edgeType.shortcut
   const elementType = graph.edgeType.element
-  const pageOwned = new Uint8Array(nodeCount)
+  const pageOwned = storage && storage.length >= nodeCount ? storage.subarray(0, nodeCount) : new Uint8Array(nodeCount)
   const stack = scratch && scratch.length >= nodeCount ? scratch : new Uint32Array(nodeCount)
   let top = 0
   for (let e = firstEdge[rootOrdinal]; e < firstEdge[rootOrdinal + 1]; e++) {

@@ -6,10 +6,15 @@
  * @param {Uint32Array} dominators immediate dominator per ordinal (buildDominators)
  * @param {Uint32Array} order ordinals in DFS preorder, root first (buildDominators)
  * @param {Float64Array} shallowSizes bytes per ordinal (computeShallowSizes)
+ * @param {{storage?: Float64Array}} [options] storage: memory for the result (its first
+ *   shallowSizes.length entries) instead of a new array
  * @returns {Float64Array} bytes per ordinal
  */
-export function computeRetainedSizes (dominators, order, shallowSizes) {
-  const retained = Float64Array.from(shallowSizes)
+export function computeRetainedSizes (dominators, order, shallowSizes, { storage } = {}) {
+  const retained = storage && storage.length >= shallowSizes.length
+    ? storage.subarray(0, shallowSizes.length)
+    : new Float64Array(shallowSizes.length)
+  retained.set(shallowSizes)
   for (let i = order.length - 1; i > 0; i--) {
     const ordinal = order[i]
     retained[dominators[ordinal]] += retained[ordinal]

@@ -18,13 +18,14 @@ const SEVERAL_OWNERS = 0xfffffffe
 
 /**
  * @param {HeapGraph} graph
- * @param {{hasUserRoots: boolean, scratch?: Uint32Array[]}} options whether the root has a user
- *   root (findUserRoots); scratch: up to two arrays the caller no longer needs, used (and
- *   overwritten) for the owners and the worklist when they are long enough
+ * @param {{hasUserRoots: boolean, scratch?: Uint32Array[], storage?: Float64Array}} options
+ *   whether the root has a user root (findUserRoots); scratch: up to two arrays the caller no
+ *   longer needs, used (and overwritten) for the owners and the worklist when they are long enough;
+ *   storage: memory for the result instead of a new array, when long enough
  * @returns {Float64Array} bytes per ordinal, exact; the raw self sizes when nothing is folded
  */
-export function computeShallowSizes (graph, { hasUserRoots, scratch = [] }) {
-  if (!hasUserRoots) return toFloat64Sizes(graph.selfSizes, graph.largeSelfSizes)
+export function computeShallowSizes (graph, { hasUserRoots, scratch = [], storage }) {
+  if (!hasUserRoots) return toFloat64Sizes(graph.selfSizes, graph.largeSelfSizes, storage)
   const { nodeCount, nodeTypes, nodeNames, firstEdge, edgeTargets, edgeTypes, selfSizes, rootOrdinal } = graph
   const hiddenType = graph.nodeType.hidden
   const arrayType = graph.nodeType.array
@@ -70,7 +71,7 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch = [] }) {
     }
   }
 
-  const shallow = toFloat64Sizes(selfSizes, graph.largeSelfSizes)
+  const shallow = toFloat64Sizes(selfSizes, graph.largeSelfSizes, storage)
   for (let o = 0; o < nodeCount; o++) {
     const owner = owners[o]
     if (owner === UNVISITED || owner === SEVERAL_OWNERS || owner === o) continue

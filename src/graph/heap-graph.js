@@ -21,7 +21,8 @@
 //
 // An edge's source is not stored per edge (4 bytes per edge, the largest array after the columns):
 // edgeSource(e) starts from the source of the edge 16 * (e >> 4) and walks firstEdge forward,
-// about 16 / (edges per node) steps:
+// about 16 / (edges per node) steps. The samples are built on the first edgeSource call (the
+// per-snapshot analysis needs none):
 //
 //   sourceSamples  [ s0 | s16 | s32 | ... ]          ceil(E / 16) entries: source of edges 0, 16, 32, ...
 
@@ -66,7 +67,7 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  */
 
 /** edgeSource samples the source of one edge in this many (a power of two). */
-export const SOURCE_SAMPLE_SHIFT = 4
+const SOURCE_SAMPLE_SHIFT = 4
 const SOURCE_SAMPLE_STEP = 1 << SOURCE_SAMPLE_SHIFT
 
 export class HeapGraph {
@@ -74,6 +75,8 @@ export class HeapGraph {
   #byId
   /** @type {Uint32Array | undefined} */
   #retainerNodes
+  /** @type {Uint32Array | undefined} source ordinal of every SOURCE_SAMPLE_STEP-th edge (see edgeSource) */
+  #sourceSamples
   /** @type {Uint32Array | undefined} */
   #firstRetainer
   /** @type {Uint32Array | undefined} */
@@ -149,9 +152,6 @@ export class HeapGraph {
       shortcut: edgeTypeIndex('shortcut'),
       weak: edgeTypeIndex('weak')
     })
-
-    /** @readonly source ordinal of every SOURCE_SAMPLE_STEP-th edge (see edgeSource) */
-    this.sourceSamples = sampleSources(data.firstEdge, data.nodeCount, data.edgeCount)
   }
 
   /**
@@ -180,8 +180,7 @@ export class HeapGraph {
 
   /**
    * Drops the retainer index (and retainerNodes). The next use of firstRetainer or retainerEdges
-   * builds it again, so this only trades time for memory: analyzeHeap calls it once the dominators
-   * are done, since nothing after them in its pipeline reads retainers.
+   * builds it again, so this only trades time for memory.
    */
   releaseRetainers () {
     this.#firstRetainer = undefined
@@ -282,7 +281,8 @@ export class HeapGraph {
    */
   edgeSource (edge) {
     const firstEdge = this.firstEdge
-    let source = this.sourceSamples[edge >>> SOURCE_SAMPLE_SHIFT]
+    this.#sourceSamples ??= sampleSources(firstEdge, this.nodeCount, this.edgeCount)
+    let source = this.#sourceSamples[edge >>> SOURCE_SAMPLE_SHIFT]
     while (firstEdge[source + 1] <= edge) source++
     return source
   }

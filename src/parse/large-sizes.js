@@ -56,10 +56,18 @@ function largeSize (large, ordinal) {
  * The sizes as one Float64Array (8 bytes per node), exact.
  * @param {Uint32Array} column
  * @param {LargeSizes} large
+ * @param {Float64Array} [storage] where to write them (its first column.length entries) instead of
+ *   a new array
  * @returns {Float64Array}
  */
-export function toFloat64Sizes (column, large) {
-  const sizes = new Float64Array(column)
+export function toFloat64Sizes (column, large, storage) {
+  let sizes
+  if (storage && storage.length >= column.length) {
+    sizes = storage.subarray(0, column.length)
+    sizes.set(column)
+  } else {
+    sizes = new Float64Array(column)
+  }
   for (let k = 0; k < large.ordinals.length; k++) sizes[large.ordinals[k]] = large.sizes[k]
   return sizes
 }
