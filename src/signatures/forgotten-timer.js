@@ -12,7 +12,7 @@ import { AGE_OLD } from '../diff/growth-owners.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { locationKey, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
-import { sourceLocation } from './source-location.js'
+import { readableFunctionName, sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
@@ -149,7 +149,10 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
     if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
     const fn = unwrapBound(graph, callback)
     const location = sourceLocation(analysis, fn, cwd)
-    const name = locations.functionName(fn)
+    // A socket's idle timeout is Node's own method bound to the socket: the open connection is
+    // what piles up (retained-sockets counts those), not a timer the program started.
+    if (location !== null && location.file.startsWith('node:') && isSocketTimeout(analysis, callback)) continue
+    const name = readableFunctionName(locations.functionName(fn))
     const key = location === null ? `function ${name}` : locationKey(location)
     let tally = byKey.get(key)
     if (!tally) byKey.set(key, (tally = { count: 0, intervals: 0, retained: 0, location, fn: name, timers: [] }))
@@ -161,6 +164,19 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
     if (keepOrdinals) tally.timers.push(o)
   }
   return byKey
+}
+
+/**
+ * Whether a timer callback is bound to a socket (`socket._onTimeout.bind(socket)`).
+ * @param {HeapAnalysis} analysis
+ * @param {number} callback
+ */
+function isSocketTimeout (analysis, callback) {
+  const { graph } = analysis
+  const target = propertyTarget(graph, callback, 'bound_this')
+  if (target < 0) return false
+  const name = analysis.classes.names[analysis.classOf[target]]
+  return (name === 'Socket' || name === 'TLSSocket') && propertyTarget(graph, target, '_readableState') >= 0
 }
 
 /**

@@ -15,6 +15,12 @@ export const UNSUBSCRIBE_METHODS = ['unsubscribe', 'eject', 'off', 'removeListen
 /** Names of methods that drop one entry of a store. */
 export const REMOVAL_METHODS = ['delete', 'del', 'remove', 'destroy', 'evict', 'invalidate', 'unset']
 
+/** Names of methods that give a borrowed resource back to a pool. */
+export const RELEASE_METHODS = ['release', 'releaseLock', 'unlock']
+
+/** Names of methods that end a client's connections, most specific first. */
+export const CLOSE_METHODS = ['quit', 'close', 'destroy', 'disconnect', 'end']
+
 /** Names of methods that drop every entry at once. */
 export const CLEAR_METHODS = ['clear', 'reset', 'flushAll', 'removeAll', 'prune', 'purge']
 

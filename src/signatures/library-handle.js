@@ -6,12 +6,15 @@
 
 import { offeredMethod } from './heap-methods.js'
 import { closureOverContext } from './holder-location.js'
+import { propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+/** Prototype links followed to a library's class. */
+const MAX_PROTOTYPES = 4
 const IN_PACKAGE = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/g
 
 /**
@@ -86,5 +89,35 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
       }
     }
   }
-  return { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
+  // The object the program holds names its own package and class, when they differ from those of
+  // the collection's holder (a client keeping its queue in a helper package's deque).
+  const own = constructorOf(analysis, graph.findOrdinalById(path[start].id), cwd)
+  const ownLibrary = own.location === null ? null : packageOf(own.location.file)
+  return ownLibrary === null
+    ? { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
+    : { library: ownLibrary, name: path[start].edge, accessor, ordinal, className: own.name, location }
+}
+
+/**
+ * The class an object was made by, with where its constructor is: the first `constructor` on its
+ * prototype chain that is not Node's own. V8 names an instance after the first constructor of its
+ * map, and a class that mixes an EventEmitter in may even copy EventEmitter's `constructor` onto its
+ * prototype; the library's own class further up says whose object it is.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ * @param {string} cwd
+ * @returns {{name: string, location: SourceLocation | null}}
+ */
+export function constructorOf (analysis, o, cwd) {
+  const { graph } = analysis
+  let proto = propertyTarget(graph, o, '__proto__')
+  for (let level = 0; proto >= 0 && level < MAX_PROTOTYPES; level++) {
+    const ctor = propertyTarget(graph, proto, 'constructor')
+    if (ctor >= 0 && graph.nodeTypes[ctor] === graph.nodeType.closure) {
+      const location = sourceLocation(analysis, ctor, cwd)
+      if (location !== null && location.function !== '' && !location.file.startsWith('node:')) return { name: location.function, location }
+    }
+    proto = propertyTarget(graph, proto, '__proto__')
+  }
+  return { name: analysis.classes.names[analysis.classOf[o]], location: sourceLocation(analysis, o, cwd) }
 }

@@ -14,6 +14,9 @@ import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
+import { holderLocation } from './holder-location.js'
+import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from './heap-methods.js'
+import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -31,6 +34,8 @@ const MIN_NEW_REACTIONS = 20
 const MAX_CHAIN = 1 << 24
 /** Handlers sampled per finding for its location. */
 const MAX_HANDLERS = 10_000
+/** Dominator steps climbed from a promise to the entry of its list that keeps it. */
+const MAX_ENTRY_CLIMB = 64
 /** Pending promises held by a collection must retain at least this share of the row's growth. */
 const MIN_ROW_SHARE = 0.5
 
@@ -134,6 +139,7 @@ function heldPendingPromises (input, rows) {
   const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
   /** @type {Map<number, {count: number, bytes: number, handlers: number[]}>} */
   const byRow = new Map()
+  const counted = new Uint8Array(graph.nodeCount)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || noise[o] === 1 || !isAwaitedPromise(last, o)) continue
     const g = rowOfOwner[owners[o]]
@@ -142,7 +148,13 @@ function heldPendingPromises (input, rows) {
     let tally = byRow.get(g)
     if (!tally) byRow.set(g, (tally = { count: 0, bytes: 0, handlers: [] }))
     tally.count++
-    tally.bytes += retainedSizes[o]
+    // What the list keeps per waiter is the entry that holds the promise (a record with its resolve
+    // function, a queued task closing over resolve and reject), not only the promise.
+    const entry = waiterEntry(last, o, owners[o])
+    if (counted[entry] === 0) {
+      counted[entry] = 1
+      tally.bytes += retainedSizes[entry]
+    }
     if (tally.handlers.length < MAX_HANDLERS) collectHandlers(graph, propertyTarget(graph, o, 'reactions_or_result'), tally.handlers)
   }
   /** @type {Match[]} */
@@ -161,6 +173,10 @@ function heldPendingPromises (input, rows) {
       ? [row.retainedBefore, /** @type {number} */ (row.retainedMiddle), row.retainedAfter]
       : [row.retainedBefore, row.retainedAfter]
     const { location, locationShare } = dominantHandler(last, tally.handlers, cwd)
+    // A list inside a library's object (a pool's waiting clients, a queue's tasks, a client's
+    // command queue): the program did not make the promises and cannot settle them itself.
+    const holder = holderLocation(last, row.path, cwd)
+    const handle = holder === null ? null : libraryHandle(last, row.path, holder.location, cwd)
     const facts = [
       { weight: 0.1 * share, reason: `pending promises retain ${percent(share)} of the growth row's new objects` },
       { weight: 0, reason: 'each is awaited or has handlers and none has settled: whatever waits on them stays suspended' }
@@ -170,11 +186,13 @@ function heldPendingPromises (input, rows) {
     const name = holderName(row.path)
     const list = name !== null && /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'waiters'
     const where = location === null || location.function === '' ? '' : ` (awaited in ${location.function})`
+    const kept = name === null ? row.owner.name : `${name} (${row.owner.name})`
+    const subject = handle === null ? kept : `${kept} of ${handle.name} (${handle.className}, from ${handle.library})`
     matches.push({
       group: g,
       finding: {
         signature: ID,
-        title: `Promises that never settle are kept in ${name === null ? row.owner.name : `${name} (${row.owner.name})`}${where}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} pending promises.`,
+        title: `Promises that never settle are kept in ${subject}${where}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} pending promises.`,
         confidence,
         reasons,
         owner: row.owner,
@@ -188,18 +206,70 @@ function heldPendingPromises (input, rows) {
           newPromises: tally.count,
           bytesPerPromise: Math.round(tally.bytes / tally.count),
           notes: notesOf([
-            `${countText(tally.count)} new pending promises, ~${bytesText(tally.bytes / tally.count)} each, none settled`
-          ])
+            `${countText(tally.count)} new pending promises, ~${bytesText(tally.bytes / tally.count)} each, none settled`,
+            handle !== null && `the list belongs to ${handle.library}; the program awaits what it hands out`
+          ]),
+          library: handle === null ? null : handle.library,
+          libraryLocation: handle === null || holder === null ? null : holder.location
         },
-        location,
-        fix: {
-          summary: 'settle every promise you hand out: resolve or reject the waiters (on success, error and timeout) and remove them from the list, or give each wait a deadline.',
-          snippet: `for (const waiter of ${list}.splice(0)) waiter.resolve(value) // on success\nfor (const waiter of ${list}.splice(0)) waiter.reject(error) // on failure and on timeout`
-        }
+        location: location ?? handle?.location ?? null,
+        fix: handle === null
+          ? {
+              summary: 'settle every promise you hand out: resolve or reject the waiters (on success, error and timeout) and remove them from the list, or give each wait a deadline.',
+              snippet: `for (const waiter of ${list}.splice(0)) waiter.resolve(value) // on success\nfor (const waiter of ${list}.splice(0)) waiter.reject(error) // on failure and on timeout`
+            }
+          : libraryWaitFix(last, handle)
       }
     })
   }
   return matches
+}
+
+/**
+ * The outermost node between a promise and its growth owner in the dominator tree: the entry of
+ * the owner's list that keeps the promise (the promise itself when the owner holds it directly).
+ * @param {HeapAnalysis} analysis
+ * @param {number} promise
+ * @param {number} owner
+ */
+function waiterEntry (analysis, promise, owner) {
+  const { dominators, graph } = analysis
+  let entry = promise
+  for (let step = 0; step < MAX_ENTRY_CLIMB; step++) {
+    const up = dominators[entry]
+    if (up === owner || up === graph.rootOrdinal || up === entry) return entry
+    // The owner's backing store (an array's elements, a Map's table) is part of the owner.
+    if (graph.nodeTypes[up] === graph.nodeType.array && dominators[up] === owner) return entry
+    entry = up
+  }
+  return promise
+}
+
+/**
+ * The remedy when the waiters sit in a library's object: what they wait for (a resource given back,
+ * a task finishing, a server's reply) never comes, so the program has to give back what it takes
+ * and put a deadline on each wait; the object's own methods are named as the heap shows them.
+ * @param {HeapAnalysis} analysis
+ * @param {import('./library-handle.js').LibraryHandle} handle
+ * @returns {{summary: string, snippet: string}}
+ */
+function libraryWaitFix (analysis, handle) {
+  const { graph } = analysis
+  const variable = /^[A-Za-z_$][\w$.]*$/.test(handle.accessor) ? handle.accessor : 'client'
+  const release = offeredMethod(graph, handle.ordinal, RELEASE_METHODS)
+  const clear = offeredMethod(graph, handle.ordinal, CLEAR_METHODS)
+  const drop = clear === null ? '' : ` ${variable}.${clear}() drops what still waits (on shutdown, say).`
+  const what = `${handle.className} from ${handle.library}`
+  if (release !== null) {
+    return {
+      summary: `callers wait on ${variable} (${what}) for something that is never given back: give back what you take on every path, errors included (try/finally), and set a deadline on the wait.${drop}`,
+      snippet: `const resource = await ${variable}.acquire()\ntry {\n  /* ... */\n} finally {\n  ${variable}.${release}(resource)\n}`
+    }
+  }
+  return {
+    summary: `calls into ${variable} (${what}) wait for work that never finishes or a reply that never comes: put a deadline on every call (a timeout option of the library, or an AbortSignal.timeout()) so that it settles, and cap how many may wait.${drop}`,
+    snippet: '// every call settles, one way or the other\nconst result = await Promise.race([call(), rejectAfter(5_000)])'
+  }
 }
 
 /**

@@ -3,6 +3,12 @@
 // Socket with its streams' state, listeners and buffers. Recognised by the class of the objects the
 // row holds (net.Socket, tls.TLSSocket: objects with readable and writable stream state) and by
 // their handle: a closed socket's `_handle` is null.
+//
+// A second shape needs no growth row: outgoing connections left open. A client object made per call
+// (a database client, an HTTP agent or dispatcher with keep-alive) and never closed keeps its socket
+// open, and an open socket is held by its native handle, a GC root: the diff finds no old owner for
+// it, so these sockets are counted directly in every snapshot, by the class of the object that holds
+// them, like forgotten-timer counts timers.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionOfStore } from './collection-entries.js'
@@ -12,10 +18,13 @@ import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-eviden
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { holderLocation } from './holder-location.js'
+import { constructorOf, packageOf } from './library-handle.js'
+import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
+import { retainerPath } from '../analysis/retainer-paths.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
-/** @import {Match, Signature, SignatureInput} from './finding.js' */
+/** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 /** @import {HolderLocation} from './holder-location.js' */
 
 export const ID = 'retained-sockets'
@@ -28,6 +37,13 @@ const SOCKET_CLASSES = new Set(['Socket', 'TLSSocket'])
 const MIN_NEW_SOCKETS = 20
 /** The sockets must retain at least this share of the row's new objects. */
 const MIN_ROW_SHARE = 0.5
+/** Node's own connection machinery: the handle, parsers and request wrappers that point at every
+ * socket. The object that owns a connection is looked for past them. */
+const MACHINERY = new Set(['TCP', 'Pipe', 'TLSWrap', 'HTTPParser', 'HTTPServerAsyncResource', 'HTTPClientAsyncResource',
+  'WriteWrap', 'ShutdownWrap', 'TCPConnectWrap', 'ReadableState', 'WritableState', 'Socket', 'TLSSocket', 'Object', 'Array'])
+/** Retainer steps climbed from a socket to the object that owns it (an agent keeps its idle
+ * sockets in an array per origin, in an object: three steps). */
+const MAX_HOLDER_STEPS = 3
 
 /**
  * @param {SignatureInput} input
@@ -56,6 +72,7 @@ export function matchRetainedSockets (input) {
   }
   /** @type {Match[]} */
   const matches = []
+  matches.push(...openConnections(input, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates)))
   for (const g of rows) {
     const row = result.growth[g]
     const tally = fresh.get(g)
@@ -121,7 +138,168 @@ export function matchRetainedSockets (input) {
       }
     })
   }
+  return matches.sort((a, b) => a.group - b.group)
+}
+
+/**
+ * Open outgoing sockets that no growth row holds, counted per class of the object that owns them
+ * in every snapshot; a finding per owner class whose open sockets grow in every step.
+ * @param {SignatureInput} input
+ * @param {Int32Array} rowOfOwner growth row per owner ordinal (all candidate rows)
+ * @returns {Match[]}
+ */
+function openConnections (input, rowOfOwner) {
+  const { detail, cwd } = input
+  const { analyses, ages, owners } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph } = last
+  const tallies = analyses.map((analysis) => tallyOpenSockets(analysis, cwd))
+  const latest = tallies[tallies.length - 1]
+  /** @type {Match[]} */
+  const matches = []
+  for (const [key, tally] of latest) {
+    const counts = tallies.map((byKey) => byKey.get(key)?.sockets.length ?? 0)
+    // Sockets a growth row holds are that row's (the collection shape above).
+    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && rowOfOwner[owners[o]] < 0)
+    if (!growsEveryStep(counts) || fresh.length < MIN_NEW_SOCKETS) continue
+    const retained = tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)
+    const holder = tally.holders[tally.holders.length - 1]
+    const { name: className, location: constructorAt } = constructorOf(last, holder, cwd)
+    const library = constructorAt === null ? null : packageOf(constructorAt.file)
+    const from = library !== null ? ` from ${library}` : constructorAt?.file.startsWith('node:') ? ` (${constructorAt.file})` : ''
+    const freshHolders = new Set(tally.holders.filter((o) => ages[o] !== AGE_OLD))
+    const close = offeredMethod(graph, holder, CLOSE_METHODS)
+    const path = retainerPath(last, holder, { maxLength: 12 })
+    const lastEdge = path.at(-1)?.edge ?? ''
+    const variable = /^[A-Za-z_$][\w$]*$/.test(lastEdge) && lastEdge !== 'this' ? lastEdge : className.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[^\w$]/g, '') || 'client'
+    const perHolder = fresh.length / Math.max(1, freshHolders.size)
+    const { confidence, reasons } = judgeGrowth(counts, [
+      { weight: 0.1 * Math.min(1, freshHolders.size / fresh.length), reason: `${freshHolders.size} of the ${className} objects holding them are new, ~${perHolder.toFixed(1)} sockets each: one is made per call` },
+      { weight: 0.05, reason: 'the sockets are open (they have a handle) and nothing in the program holds their owners: only the connection keeps them' }
+    ])
+    const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
+    matches.push({
+      group: -1,
+      finding: {
+        signature: ID,
+        title: `Outgoing connections are left open: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} open sockets held by ${className} objects${from}, ${freshHolders.size.toLocaleString('en-US')} of them new.`,
+        confidence,
+        reasons,
+        owner: { id: graph.nodeIds[holder], name: className, type: graph.nodeTypeName(holder) },
+        path,
+        evidence: {
+          unit: 'sockets',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: freshHolders.size,
+          newSockets: fresh.length,
+          closedSockets: 0,
+          bytesPerSocket: Math.round(bytesPerSocket),
+          holderClass: className,
+          library,
+          notes: notesOf([
+            `${countText(fresh.length)} new open sockets, ~${bytesText(bytesPerSocket)} each with what they keep`,
+            `${countText(freshHolders.size)} new ${className} objects hold them; the program keeps none of them`
+          ]),
+          locationRole: constructorAt === null ? null : 'constructor of the object holding the sockets'
+        },
+        location: constructorAt,
+        fix: {
+          summary: `${/^[AEIOU]/.test(className) ? 'an' : 'a'} ${className} is made per call and never closed, so its connection stays open${close === null ? '' : ` until ${close}() is called`}. Create one at start-up and share it, or close each one when its work is done.`,
+          snippet: `const ${variable} = new ${className}(/* ... */) // once, at start-up, shared by every call${close === null ? '' : `\n// or per call: try { /* ... */ } finally { await ${variable}.${close}() }`}`
+        }
+      }
+    })
+  }
   return matches
+}
+
+/**
+ * Open outgoing sockets (not accepted by a server in this process) by the class of their owner.
+ * @param {HeapAnalysis} analysis
+ * @param {string} cwd
+ * @returns {Map<string, {sockets: number[], holders: number[], bytes: number}>}
+ */
+function tallyOpenSockets (analysis, cwd) {
+  const { graph, retainedSizes } = analysis
+  const isSocket = socketClasses(analysis)
+  /** @type {Map<string, {sockets: number[], holders: number[], bytes: number}>} */
+  const byKey = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (!isSocketNode(analysis, o, isSocket) || !isOpen(analysis, o) || isAccepted(analysis, o)) continue
+    const holder = socketOwner(analysis, o)
+    if (holder < 0) continue
+    const { name, location } = constructorOf(analysis, holder, cwd)
+    const key = `${name} ${location === null ? '' : location.file}`
+    let tally = byKey.get(key)
+    if (!tally) byKey.set(key, (tally = { sockets: [], holders: [], bytes: 0 }))
+    tally.sockets.push(o)
+    tally.holders.push(holder)
+    tally.bytes += retainedSizes[o]
+  }
+  return byKey
+}
+
+/**
+ * An open socket has a handle object (a closed one has null, heapsnapshot-format.md 7).
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isOpen (analysis, o) {
+  const { graph } = analysis
+  let handle = propertyTarget(graph, o, '_handle')
+  if (handle < 0) handle = propertyTarget(graph, o, '<symbol kHandle>')
+  return handle >= 0 && graph.nodeTypes[handle] === graph.nodeType.object && oddballValue(graph, handle) === null
+}
+
+/**
+ * A socket a server of this process accepted has its `server` set (null on outgoing sockets).
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ */
+function isAccepted (analysis, o) {
+  const server = propertyTarget(analysis.graph, o, 'server')
+  return server >= 0 && oddballValue(analysis.graph, server) === null
+}
+
+/**
+ * The object a socket belongs to: among the objects that reach it over property and element
+ * references within MAX_HOLDER_STEPS, past Node's connection machinery and plain containers, the
+ * nearest emitter (clients and agents emit their connection events; a parser or a request record
+ * that also points at the socket does not), else the nearest one; -1 when there is none.
+ * @param {HeapAnalysis} analysis
+ * @param {number} socket
+ */
+function socketOwner (analysis, socket) {
+  const { graph, classes, classOf } = analysis
+  const { property, element } = graph.edgeType
+  let level = [socket]
+  const seen = new Set(level)
+  let nearest = -1
+  for (let step = 0; step < MAX_HOLDER_STEPS && level.length > 0; step++) {
+    /** @type {number[]} */
+    const next = []
+    for (const o of level) {
+      for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
+        const type = graph.edgeTypes[graph.retainerEdges[slot]]
+        if (type !== property && type !== element) continue
+        const source = graph.retainerSource(slot)
+        if (seen.has(source) || graph.nodeTypes[source] !== graph.nodeType.object) continue
+        seen.add(source)
+        const name = classes.names[classOf[source]]
+        if (MACHINERY.has(name) || name.startsWith('system /') || name.startsWith('{')) {
+          next.push(source)
+          continue
+        }
+        if (propertyTarget(graph, source, '_events') >= 0) return source
+        if (nearest < 0) nearest = source
+      }
+    }
+    if (nearest >= 0) return nearest
+    level = next
+  }
+  return -1
 }
 
 /**

@@ -26,7 +26,7 @@ export function sourceLocation (analysis, ordinal, cwd) {
  * An anonymous function's SharedFunctionInfo is named `(shared function info)`: that is no name.
  * @param {string} name
  */
-function readableFunctionName (name) {
+export function readableFunctionName (name) {
   return name.startsWith('(') ? '' : name
 }
 

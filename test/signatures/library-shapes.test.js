@@ -56,3 +56,50 @@ test('records kept in two private Maps of one object: the growing Map under the 
   t.is(finding.location?.function, 'Repository')
   t.regex(finding.fix.snippet, /^#by(Id|Url) = new LRUCache/m)
 })
+
+// Client libraries' shapes (a client per call left open, a task queue behind work that never
+// finishes), rebuilt with builtins in one program: one capture for the leaky run, one for the fixed.
+
+test('a client per call that is never closed: its open sockets are counted by the class that holds them, with a close() fix', async (t) => {
+  const report = await reportOf('signatures/per-call-clients')
+  const finding = report.findings.find((f) => f.signature === 'retained-sockets')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  // Open sockets are held by their native handles (GC roots): no growth row owns them.
+  t.is(finding.owner.name, 'TenantClient')
+  t.is(finding.evidence.holderClass, 'TenantClient')
+  const perRound = await perRoundOf('signatures/per-call-clients')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  t.is(finding.evidence.newSockets, 2 * perRound)
+  t.regex(finding.title, /^Outgoing connections are left open: .* held by TenantClient objects/)
+  t.deepEqual(finding.location, markedLocation('signatures/per-call-clients', '// opens a connection per client', '(tenant)', 'TenantClient'))
+  t.regex(finding.fix.snippet, /tenantClient\.close\(\)/)
+})
+
+test('the client\'s heartbeat interval: an anonymous callback is named as such, not after V8\'s shared function info', async (t) => {
+  const report = await reportOf('signatures/per-call-clients')
+  const finding = report.findings.find((f) => f.signature === 'forgotten-timer')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.regex(finding.title, /^Intervals started with an anonymous callback are never cleared/)
+  t.deepEqual(finding.location, markedLocation('signatures/per-call-clients', '// leak: heartbeat per client', '() =>'))
+  t.notRegex(finding.fix.snippet, /shared function info/)
+  // The sockets' own idle timers are Node's, bound to the sockets: not a forgotten timer.
+  t.is(report.findings.filter((f) => f.signature === 'forgotten-timer').length, 1)
+})
+
+test('a task queue behind work that never finishes: the queued closures hold the callers\' promises, and the awaiting function is named', async (t) => {
+  const report = await reportOf('signatures/per-call-clients')
+  const finding = report.findings.find((f) => f.signature === 'pending-promises')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['audits', 'queue'])
+  const perRound = await perRoundOf('signatures/per-call-clients')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  t.deepEqual(finding.location, markedLocation('signatures/per-call-clients', '// awaits its audit write', '(req, res)', 'handleRequest'))
+  t.false(report.findings.some((f) => f.signature === 'closure-retention'))
+})
+
+test('the per-call clients\' fixed twin closes each client and gives every task a deadline: no finding', async (t) => {
+  const report = await reportOf('signatures/per-call-clients', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})
