@@ -26,7 +26,8 @@ const cli = yargs(argv)
   .version()
   .wrap(Math.min(100, process.stdout.columns || 80))
   .fail((message, error) => {
-    throw error ?? new UsageError(message)
+    // yargs spreads some messages (invalid choices) over several lines; an error is one line.
+    throw error ?? new UsageError(message.replace(/\s*\n\s*/g, ' '))
   })
 
 try {

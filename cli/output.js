@@ -1,4 +1,7 @@
-// Everything the CLI writes besides reports: error lines, exit codes and the progress bar.
+// Everything the CLI writes besides reports: error lines, exit codes, the progress bar, and the
+// checks around writing a report to --output.
+import { access, constants, stat, writeFile } from 'node:fs/promises'
+import { dirname } from 'node:path'
 
 /** A mistake in the command line (yargs' messages, our own argument checks). */
 export class UsageError extends Error {
@@ -7,6 +10,62 @@ export class UsageError extends Error {
     super(message)
     this.code = 'LEAKDIFF_USAGE'
   }
+}
+
+/** A report that cannot be written where --output says. */
+export class OutputError extends Error {
+  /**
+   * @param {string} message
+   * @param {{cause?: unknown}} [options]
+   */
+  constructor (message, options) {
+    super(message, options)
+    this.code = 'LEAKDIFF_OUTPUT'
+  }
+}
+
+/**
+ * Checks that --output names a file that can be written, before minutes of analysis are spent
+ * on a report that would then be lost.
+ * @param {string | undefined} file
+ */
+export async function checkOutput (file) {
+  if (file === undefined) return
+  if (file === '') throw new UsageError('--output expects a file name')
+  const existing = await stat(file).catch(() => undefined)
+  if (existing?.isDirectory()) throw new OutputError(`Cannot write the report to ${file}: it is a directory`)
+  const dir = dirname(file)
+  const parent = await stat(dir).catch(() => undefined)
+  if (!parent) throw new OutputError(`Cannot write the report to ${file}: no directory ${dir}`)
+  if (!parent.isDirectory()) throw new OutputError(`Cannot write the report to ${file}: ${dir} is not a directory`)
+  try {
+    await access(existing ? file : dir, constants.W_OK)
+  } catch (error) {
+    throw new OutputError(`Cannot write the report to ${file}: permission denied`, { cause: error })
+  }
+}
+
+/**
+ * Writes a report to a file; a failure is one line naming the file, not an internal error.
+ * @param {string} file
+ * @param {string} text
+ */
+export async function writeReport (file, text) {
+  try {
+    await writeFile(file, text)
+  } catch (error) {
+    const code = /** @type {{code?: string}} */ (error).code
+    const reason = code === 'ENOSPC' ? 'no space left on the device' : code === 'EACCES' ? 'permission denied' : /** @type {Error} */ (error).message
+    throw new OutputError(`Cannot write the report to ${file}: ${reason}`, { cause: error })
+  }
+}
+
+/**
+ * How an option's number reads in a message: yargs turns `--top abc` into NaN, which says nothing.
+ * @param {unknown} value
+ */
+export function describeNumber (value) {
+  return typeof value === 'number' && Number.isNaN(value) ? 'something that is not a number' : String(value)
 }
 
 /**

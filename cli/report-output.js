@@ -1,12 +1,14 @@
 // The end of `leakdiff a b [c]` and `leakdiff soak`: the report in its format, the gates, CI output
 // (GitHub annotations and step summary) and the exit code.
-import { appendFile, writeFile } from 'node:fs/promises'
-import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderJunitReport, summarizeViolations } from 'leakdiff'
-import { UsageError } from './output.js'
+import { appendFile } from 'node:fs/promises'
+import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
 
 export const FORMATS = ['text', 'json', 'markdown', 'junit']
+
+const SIGNATURE_IDS = SIGNATURES.map((signature) => signature.id)
 
 /**
  * The gate options. Parsed values that are wrong stay recognisable (NaN, an empty list) so that
@@ -47,6 +49,9 @@ export const GATE_OPTIONS = {
  */
 export function checkGateOptions ({ failOn, maxGrowth, allow }) {
   if (Array.isArray(failOn) && failOn.length === 0) throw new UsageError('--fail-on expects \'any\' or signature ids separated by commas')
+  // A misspelt id would make a gate that never fails: the build would pass on the very leak it guards.
+  const unknown = Array.isArray(failOn) ? failOn.filter((id) => !SIGNATURE_IDS.includes(id)) : []
+  if (unknown.length > 0) throw new UsageError(`--fail-on expects 'any' or signature ids (${SIGNATURE_IDS.join(', ')}), got ${unknown.map((id) => `'${id}'`).join(', ')}`)
   if (Array.isArray(allow) && allow.length === 0) throw new UsageError('--allow expects signature ids or parts of a retainer path, separated by commas')
   if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB or 1048576 (bytes)')
   return true
@@ -68,7 +73,7 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
   const text = argv.format === 'junit'
     ? renderJunitReport(report, gates, { name: suiteName })
     : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
-  if (argv.output) await writeFile(argv.output, text)
+  if (argv.output) await writeReport(argv.output, text)
   else process.stdout.write(text)
 
   if (process.env.GITHUB_ACTIONS) {

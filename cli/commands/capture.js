@@ -1,5 +1,6 @@
+import { constants } from 'node:os'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
-import { requestSeries, agentSettingsOf, parseDuration } from 'leakdiff/agent'
+import { requestSeries, agentSettingsOf, parseDuration, resolveConfig } from 'leakdiff/agent'
 import { progressBar, UsageError } from '../output.js'
 
 export const command = 'capture <pid>'
@@ -87,5 +88,15 @@ function normalizeSignal (text) {
   const upper = text.trim().toUpperCase()
   const name = upper.startsWith('SIG') ? upper : `SIG${upper}`
   if (!/^SIG[A-Z0-9]+$/.test(name)) throw new UsageError(`--signal expects a signal name such as SIGUSR2, got '${text}'`)
+  // The agent refuses the signals that would harm the process (SIGUSR1 opens Node's inspector on a
+  // port, SIGTERM ends it) and the process catches them anyway, so the SigCgt check would let them
+  // through: refuse them here, before anything is sent.
+  if (!(name in constants.signals)) throw new UsageError(`--signal expects a signal name such as SIGUSR2 or SIGHUP, got '${text}'`)
+  try {
+    resolveConfig({ signal: /** @type {NodeJS.Signals} */ (name) })
+  } catch {
+    const why = name === 'SIGUSR1' ? 'sending it opens the Node.js inspector' : 'it stops the process or belongs to the runtime'
+    throw new UsageError(`--signal ${name}: the agent never listens on it (${why}); use the agent's signal (LEAKDIFF_SIGNAL, SIGUSR2 by default)`)
+  }
   return /** @type {NodeJS.Signals} */ (name)
 }

@@ -1,5 +1,5 @@
 import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
-import { progressBar, UsageError } from '../output.js'
+import { checkOutput, describeNumber, progressBar, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
 
 export const command = '$0 <snapshots..>'
@@ -27,11 +27,12 @@ export function builder (yargs) {
 export async function handler (argv) {
   const { snapshots } = argv
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
-  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${argv.top}`)
+  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${describeNumber(argv.top)}`)
   const minBytes = parseMinBytes(argv.minBytes)
   for (const name of /** @type {const} */ (['minObjects', 'minContinued'])) {
-    if (!(argv[name] >= 0)) throw new UsageError(`--${name.replace(/[A-Z]/g, (l) => `-${l.toLowerCase()}`)} expects a number >= 0, got ${argv[name]}`)
+    if (!(argv[name] >= 0)) throw new UsageError(`--${name.replace(/[A-Z]/g, (l) => `-${l.toLowerCase()}`)} expects a number >= 0, got ${describeNumber(argv[name])}`)
   }
+  await checkOutput(argv.output)
   const progress = progressBar('reading snapshots')
   let report
   try {

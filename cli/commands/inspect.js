@@ -1,6 +1,5 @@
-import { writeFile } from 'node:fs/promises'
 import { inspectSnapshot, renderInspectReport } from 'leakdiff'
-import { progressBar, UsageError } from '../output.js'
+import { checkOutput, describeNumber, progressBar, UsageError, writeReport } from '../output.js'
 
 export const command = 'inspect <snapshot>'
 export const describe = 'Show a snapshot\'s classes by retained size and its largest dominators'
@@ -17,7 +16,8 @@ export function builder (yargs) {
 
 /** @param {{snapshot: string, top: number, format: string, output?: string, color?: boolean}} argv */
 export async function handler (argv) {
-  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${argv.top}`)
+  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${describeNumber(argv.top)}`)
+  await checkOutput(argv.output)
   const progress = progressBar(`reading ${argv.snapshot}`)
   let report
   try {
@@ -26,7 +26,8 @@ export async function handler (argv) {
     progress.done()
   }
   const color = argv.output ? false : argv.color
-  const text = renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color })
-  if (argv.output) await writeFile(argv.output, text)
+  const width = Math.min(100, process.stdout.columns || 80)
+  const text = renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color, width })
+  if (argv.output) await writeReport(argv.output, text)
   else process.stdout.write(text)
 }

@@ -1,6 +1,6 @@
 import { runSoak, DEFAULT_GATES } from 'leakdiff'
 import { parseDuration } from 'leakdiff/agent'
-import { UsageError } from '../output.js'
+import { checkOutput, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
 
 export const command = 'soak [service..]'
@@ -28,8 +28,7 @@ export function builder (yargs) {
     .options(GATE_OPTIONS)
     .conflicts('requests', 'load')
     .check(checkGateOptions)
-    .example('$0 soak --requests http://127.0.0.1:3000/ --count 2000 -- node server.js', 'GET / 2000 times per round')
-    .example('$0 soak --ready http://127.0.0.1:3000/health --load "npx autocannon -d 10 http://127.0.0.1:3000" -- npm start', 'your own load tool')
+    .example([['$0 soak --requests http://127.0.0.1:3000/ -- node server.js'], ['$0 soak --ready http://127.0.0.1:3000/ --load ./load.sh -- npm start']])
 }
 
 /**
@@ -45,6 +44,7 @@ export async function handler (argv) {
   if (readyTimeoutMs === undefined) throw new UsageError(`--ready-timeout expects a duration like 30s or 500ms, got ${JSON.stringify(argv.readyTimeout)}`)
   const intervalMs = parseDuration(argv.interval)
   if (intervalMs === undefined) throw new UsageError(`--interval expects a duration like 500ms or 2s, got ${JSON.stringify(argv.interval)}`)
+  await checkOutput(argv.output)
 
   const controller = new AbortController()
   /** @param {NodeJS.Signals} name */

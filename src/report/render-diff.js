@@ -63,6 +63,11 @@ function renderText (report, c, width) {
   }
 
   const nameWidth = Math.max(16, width - 53)
+  if (report.classes.length === 0) {
+    lines.push(c.bold('Classes'), '  no class gained or lost objects', '')
+    lines.push(c.dim('Chrome DevTools opens the snapshots (Memory → Load) and shows objects as @id.'))
+    return lines.join('\n') + '\n'
+  }
   lines.push(c.bold(`${fit(`Classes (top ${report.classes.length} by Δsize)`, nameWidth)} ${fit('new', 8, 'right')} ${fit('deleted', 8, 'right')} ${fit('Δcount', 8, 'right')} ${fit('Δsize', 12, 'right')} ${fit('Δretained', 12, 'right')}`))
   for (const row of report.classes) {
     lines.push(`${fit(row.name, nameWidth)} ${fit(formatCount(row.newCount), 8, 'right')} ${fit(formatCount(row.deletedCount), 8, 'right')} ${fit(formatCount(row.countDelta, { sign: true }), 8, 'right')} ${fit(formatBytes(row.sizeDelta, { sign: true }), 12, 'right')} ${fit(formatBytes(row.retainedSizeDelta, { sign: true }), 12, 'right')}`)
@@ -104,6 +109,7 @@ function renderMarkdown (report) {
     })
     lines.push('')
   }
+  if (report.classes.length === 0) return [...lines, '### Classes', '', 'No class gained or lost objects.'].join('\n') + '\n'
   lines.push('### Classes', '', '| class | new | deleted | Δcount | Δsize | Δretained |', '| --- | ---: | ---: | ---: | ---: | ---: |')
   for (const row of report.classes) {
     lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
@@ -120,8 +126,17 @@ function sharedText (row, shown) {
   if (row.sharedWith.length === 0) return ''
   const numbers = row.sharedWith.map(({ ownerId }) => shown.findIndex((g) => g.owner.id === ownerId) + 1).filter((n) => n > 0)
   const objects = row.sharedWith.reduce((most, share) => Math.max(most, share.objects), 0)
-  const others = numbers.length === 0 ? 'other owners' : `${numbers.length === 1 ? 'row' : 'rows'} ${numbers.join(' and ')}`
-  return `shared: ${formatCount(objects)} of these new objects are also held by ${others}; they are counted here, with the scope around both, and go when ${numbers.length > 1 ? 'those leaks are' : 'that leak is'} fixed`
+  const others = numbers.length === 0 ? 'other owners' : `${numbers.length === 1 ? 'row' : 'rows'} ${listText(numbers.map(String))}`
+  const around = numbers.length > 2 ? 'all of them' : 'both'
+  return `shared: ${formatCount(objects)} of these new objects are also held by ${others}; they are counted here, with the scope around ${around}, and go when ${numbers.length > 1 ? 'those leaks are' : 'that leak is'} fixed`
+}
+
+/**
+ * `1`, `1 and 2`, `1, 2 and 3`.
+ * @param {string[]} items
+ */
+function listText (items) {
+  return items.length <= 2 ? items.join(' and ') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`
 }
 
 // A row that is not leaking and gained less than this share of the largest leaking row's new bytes

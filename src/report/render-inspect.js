@@ -14,8 +14,9 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
   const c = color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 })
   const { snapshot } = report
+  const facts = `${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges`
   const lines = [
-    c.bold(`${snapshot.path}`) + `  ${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges`,
+    ...(snapshot.path.length + 2 + facts.length <= width ? [c.bold(snapshot.path) + `  ${facts}`] : [c.bold(snapshot.path), `  ${facts}`]),
     `heap ${c.bold(formatBytes(snapshot.totalSize))} (total retained size, as Chrome DevTools shows it)`,
     ''
   ]
@@ -28,7 +29,7 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   lines.push(c.bold('Largest dominators (objects that keep the most memory alive)'))
   report.dominators.forEach((d, i) => {
     lines.push(`${String(i + 1).padStart(2)}  ${c.bold(d.name)} @${d.id}  retains ${c.bold(formatBytes(d.retainedSize))} (shallow ${formatBytes(d.selfSize)})`)
-    lines.push(`    ${c.dim(renderPath(d.path))}`)
+    for (const line of wrapPath(renderPath(d.path), width)) lines.push(c.dim(line))
   })
   if (report.dominators.length === 0) lines.push('  (none above 0.01% of the heap)')
   if (report.warnings.length > 0) {
@@ -36,6 +37,29 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
     for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning}`))
   }
   lines.push('')
-  lines.push(c.dim('Open the snapshot in Chrome DevTools (Memory → Load) to browse it; objects are shown there as @id.'))
+  lines.push(c.dim('Chrome DevTools opens the snapshot (Memory → Load) and shows objects as @id.'))
   return lines.join('\n') + '\n'
+}
+
+/**
+ * Breaks a retainer path between its hops so that each line fits `width` columns; a single hop
+ * longer than that stays whole.
+ * @param {string} text  hops joined by ' → '
+ * @param {number} width
+ * @returns {string[]}
+ */
+function wrapPath (text, width) {
+  const hops = text.split(' → ')
+  const lines = []
+  let line = `    ${hops[0]}`
+  for (const hop of hops.slice(1)) {
+    if (line.length + 3 + hop.length > width) {
+      lines.push(`${line} →`)
+      line = `      ${hop}`
+    } else {
+      line += ` → ${hop}`
+    }
+  }
+  lines.push(line)
+  return lines
 }
