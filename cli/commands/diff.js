@@ -1,3 +1,4 @@
+import { realpath } from 'node:fs/promises'
 import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
 import { checkOutput, describeNumber, progressBar, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
@@ -33,6 +34,7 @@ export async function handler (argv) {
     if (!(argv[name] >= 0)) throw new UsageError(`--${name.replace(/[A-Z]/g, (l) => `-${l.toLowerCase()}`)} expects a number >= 0, got ${describeNumber(argv[name])}`)
   }
   await checkOutput(argv.output)
+  await checkDistinct(snapshots)
   const progress = progressBar('reading snapshots')
   let report
   try {
@@ -64,4 +66,15 @@ function parseMinBytes (value) {
   const bytes = parseBytes(value)
   if (Number.isNaN(bytes)) throw new UsageError(`--min-bytes expects a size such as 65536, 64kB, '2 MB' or 1MiB, got ${JSON.stringify(value)}`)
   return bytes
+}
+
+/**
+ * One file given twice diffs to nothing and would come out clean: refuse it. Files that cannot be
+ * resolved are left to the parser, which names what is wrong with them.
+ * @param {string[]} snapshots
+ */
+async function checkDistinct (snapshots) {
+  const real = await Promise.all(snapshots.map((file) => realpath(file).catch(() => file)))
+  const twice = real.findIndex((file, i) => real.indexOf(file) !== i)
+  if (twice >= 0) throw new UsageError(`${snapshots[twice]} is given twice: diff snapshots taken at different times (oldest first)`)
 }

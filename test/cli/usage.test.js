@@ -1,6 +1,6 @@
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { mkdtemp } from 'node:fs/promises'
+import { copyFile, mkdtemp, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -73,11 +73,27 @@ test('capture refuses the signals the agent refuses, before anything is sent', a
 
 test('inspect text fits 80 columns, retainer paths included; an empty diff says no class changed', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
-  const [inspect, same] = await Promise.all([leakdiff(['inspect', files[0], '--top', '20']), leakdiff([files[0], files[0]])])
+  // A copy: the same file twice is refused (below).
+  const copy = join(await mkdtemp(join(tmpdir(), 'leakdiff-usage-')), 'copy.heapsnapshot')
+  await copyFile(files[0], copy)
+  const [inspect, same] = await Promise.all([leakdiff(['inspect', files[0], '--top', '20']), leakdiff([files[0], copy])])
   t.is(inspect.code, 0)
   const lines = inspect.stdout.split('\n')
   t.true(lines.some((line) => line.startsWith('      ')), 'a wrapped path')
   for (const line of lines.slice(1)) t.true(line.length <= 80, line)
   t.is(same.code, 0)
   t.regex(same.stdout, /\nClasses\n {2}no class gained or lost objects\n/)
+})
+
+test('one snapshot given twice, by its name or through a link, is refused: it would diff to a clean nothing', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-usage-'))
+  const file = join(dir, 'a.heapsnapshot')
+  await writeFile(file, '{}')
+  await symlink(file, join(dir, 'b.heapsnapshot'))
+  for (const second of [file, join(dir, 'b.heapsnapshot')]) {
+    const { stdout, stderr, code } = await leakdiff([file, second])
+    t.is(code, 2)
+    t.is(stdout, '')
+    t.deepEqual(errorLines(stderr), [`leakdiff: ${second} is given twice: diff snapshots taken at different times (oldest first)`])
+  }
 })
