@@ -92,7 +92,11 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
       await settleHeap()
       files.push(await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`)))
     }
-    const report = await analyze(files, thresholdsFor(iterations))
+    const analysed = await analyze(files, thresholdsFor(iterations))
+    // Unkept snapshots are deleted below: name them by when they were taken, not by a file that is gone.
+    const report = keepSnapshots !== undefined
+      ? analysed
+      : { ...analysed, snapshots: analysed.snapshots.map((snapshot, k) => ({ ...snapshot, path: `after ${warmup + k * iterations} calls` })) }
     const gates = evaluateGates(report, { failOn: 'any', maxGrowth, allow })
     const shown = top === 0 ? report : { ...report, growth: report.growth.slice(0, top), classes: report.classes.slice(0, top) }
     if (!gates.ok) {
