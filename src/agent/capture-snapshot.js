@@ -78,6 +78,9 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   const temp = partialPath(snapshotPath, owner.pid)
   owner.inFlight.add(temp)
   const takenAt = new Date()
+  // Read with takenAt: the reader works out when the process started from the two, and a write
+  // that takes seconds must not look like a restart.
+  const uptimeSeconds = process.uptime()
   const startedMs = performance.now()
   let write
   try {
@@ -112,7 +115,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
     }
   }
   const sidecar = sidecarPath(path)
-  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes })
+  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes })
   await writeFileAtomic(sidecar, JSON.stringify(meta, null, 2) + '\n', owner)
   return { path, sidecar, bytes, durationMs: write.durationMs, startedMs }
 }

@@ -18,10 +18,10 @@ import { basename } from 'node:path'
  * CLI read it for pid, time, rate of growth and time to the limit. The command line is left out on
  * purpose (arguments can hold secrets); the main script path is kept to name the program.
  * @param {{file: string, uncompressedBytes: number, bytes: number, gzip: boolean, takenAt: Date,
- *   series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number}} input
+ *   uptimeSeconds: number, series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number}} input
  * @returns {object}
  */
-export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, series, write, headroom, estimatedPeakBytes }) {
+export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes }) {
   const { memoryUsage, heapStatistics } = write
   const constrained = process.constrainedMemory?.()
   return {
@@ -42,7 +42,7 @@ export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, s
     v8Version: process.versions.v8,
     platform: process.platform,
     arch: process.arch,
-    uptimeSeconds: Math.round(process.uptime() * 1000) / 1000,
+    uptimeSeconds: Math.round(uptimeSeconds * 1000) / 1000,
     series,
     heapSizeLimit: heapStatistics.heap_size_limit,
     heapStatistics,

@@ -113,12 +113,12 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
 
   const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
   const noise = markEngineNoise(last.graph)
-  const { groups, groupOwners, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
+  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
   const leaking = groups.filter((g) => g.leak)
   /** @type {DiffResult} */
   const result = {
     comparison: 'ids',
-    ...judge(leaking, groups, settings, analyses.length),
+    ...judge(leaking, groups, new Set(groups.filter((_, g) => grew[g])), settings, analyses.length),
     summary: { totalSizeDelta, leakedObjects, leakedBytes },
     classes: diffClassesById(baseline, last),
     growth: groups,
@@ -145,16 +145,21 @@ function checkTimeOrder (analyses) {
 /**
  * @param {GrowthGroup[]} leaking
  * @param {GrowthGroup[]} groups
+ * @param {Set<GrowthGroup>} grew  the groups that hold more in the last snapshot than in the first
  * @param {GrowthThresholds} settings
  * @param {number} snapshotCount
  * @returns {{verdict: 'leak' | 'clean' | 'inconclusive', reason: string}}
  */
-function judge (leaking, groups, settings, snapshotCount) {
+function judge (leaking, groups, grew, settings, snapshotCount) {
   if (leaking.length > 0) {
     const top = leaking[0]
+    // Owners that did not exist in the baseline are new objects held straight from the GC roots.
+    const added = top.retainedBefore === 0
+      ? `${top.entryClass?.count} new ${top.entryClass?.name} objects held straight from the GC roots, by open handles or by several roots at once`
+      : `${top.entryClass?.count} new ${top.entryClass?.name} entries of a container that existed before`
     const steps = snapshotCount === 3
       ? ', and still growing in the last step'
-      : `, as ${top.entryClass?.count} new ${top.entryClass?.name} entries of a container that existed before (a cache filled once looks the same: a third snapshot confirms)`
+      : `, as ${added} (a cache filled once looks the same: a third snapshot confirms)`
     return {
       verdict: 'leak',
       reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes)${steps}`
@@ -164,7 +169,7 @@ function judge (leaking, groups, settings, snapshotCount) {
   if (big.length > 0 && snapshotCount === 3) {
     return { verdict: 'clean', reason: `${big.length} owner group${big.length === 1 ? '' : 's'} grew once but not in the last step (one-time initialisation, not a leak)` }
   }
-  const grown = big.filter((g) => g.retainedAfter > g.retainedBefore)
+  const grown = big.filter((g) => grew.has(g))
   if (grown.length > 0) {
     const top = grown[0]
     return {

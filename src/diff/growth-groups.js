@@ -1,5 +1,7 @@
 import { retainerPath } from '../analysis/retainer-paths.js'
-import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
+import { AGE_LEAKED, AGE_OLD, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
+import { markEngineNoise } from './node-ages.js'
+import { countRootHeld, markGcRoots } from './root-held.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 
@@ -19,7 +21,9 @@ import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
  * @property {Array<{name: string, count: number, size: number}>} classes  leaked objects by class, largest first
  * @property {number} entries          new objects held as entries of the owners themselves: their
  *                                     elements, table slots or properties, directly or through the
- *                                     owner's backing store (what accumulation adds)
+ *                                     owner's backing store (what accumulation adds); an owner that
+ *                                     is itself new (held straight from the GC roots) is one entry
+ *                                     of the roots, and what it holds is not
  * @property {{name: string, count: number} | null} entryClass  the most common class among them
  * @property {boolean} leak            whether the group passes the thresholds
  * @property {Array<{ownerId: number, objects: number, bytes: number}>} sharedWith  for a leaking
@@ -39,10 +43,20 @@ import { AGE_LEAKED, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
  * initialisation creates its container anew (the owner is then the variable's scope, and the one
  * new entry is the container), so it fails this test; what passes it may still be a cache warming
  * up once, which only a third snapshot tells apart.
+ *
+ * A group of new owners held straight from the GC roots (open handles) is judged by their number:
+ * a busy server holds hundreds of connections in every snapshot, each of them new. Its owners count
+ * as entries of the roots only as far as the roots hold more objects of their class than in the
+ * baseline, and with three snapshots that number must grow in each step, with the bytes they
+ * retain growing by at least `minBytes`.
  */
 
 /** Owners grouped by path; the rest are too small to matter and cost a path walk each. */
 const MAX_OWNERS = 1000
+/** New owners held from the GC roots grouped by path. They come many of one kind (a socket or a
+ * watcher per request), each small, so the cap of old owners would drop most of a leak; their
+ * paths are short (a root category, a handle, the owner). */
+const MAX_NEW_OWNERS = 50_000
 const PATH_LENGTH = 12
 const TOP_CLASSES = 5
 
@@ -51,14 +65,16 @@ const TOP_CLASSES = 5
  * leaking groups first, then by retained growth.
  * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array}} input
  * @param {GrowthThresholds} thresholds
- * @returns {{groups: GrowthGroup[], groupOwners: number[][], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
+ * @returns {{groups: GrowthGroup[], groupOwners: number[][], grew: boolean[], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
  *   groupOwners: per group, the ordinals of its owners in the last snapshot (largest growth first);
+ *   grew: per group, whether what it holds grew from the first snapshot to the last (its owners'
+ *   retained sizes; for new owners held from the roots, the bytes the roots hold in objects of their classes);
  *   owners: the growth owner ordinal of every node of the last snapshot
  */
 export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thresholds) {
   const { graph, shallowSizes, dominators } = last
   const n = graph.nodeCount
-  const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal)
+  const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal, { roots: markGcRoots(last), noise })
   const noiseOwner = markNoiseOwners(last)
   const leakedCount = new Uint32Array(n)
   const leakedSize = new Float64Array(n)
@@ -82,10 +98,16 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   }
 
   /** @type {number[]} */
-  const candidates = []
-  for (let o = 0; o < n; o++) if (leakedCount[o] > 0 || recentCount[o] > 0) candidates.push(o)
-  candidates.sort((a, b) => (leakedSize[b] + recentSize[b]) - (leakedSize[a] + recentSize[a]))
-  candidates.length = Math.min(candidates.length, MAX_OWNERS)
+  const oldOwners = []
+  /** @type {number[]} */
+  const newOwners = []
+  for (let o = 0; o < n; o++) {
+    if (leakedCount[o] > 0 || recentCount[o] > 0) (ages[o] === AGE_OLD ? oldOwners : newOwners).push(o)
+  }
+  const bySize = (/** @type {number} */ a, /** @type {number} */ b) => (leakedSize[b] + recentSize[b]) - (leakedSize[a] + recentSize[a])
+  oldOwners.sort(bySize).length = Math.min(oldOwners.length, MAX_OWNERS)
+  newOwners.sort(bySize).length = Math.min(newOwners.length, MAX_NEW_OWNERS)
+  const candidates = [...oldOwners, ...newOwners].sort(bySize)
 
   const ownGrowth = exclusiveGrowth(candidates, baseline, last)
   /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, own: number}>} */
@@ -137,13 +159,21 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   }
 
   const groups = [...byShape.values()]
-  addTopClasses(last, ages, noise, owners, groups)
-  for (const group of groups) group.leak = passes(group, thresholds)
-  groups.sort((a, b) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
+  const rootEntries = addTopClasses(last, ages, noise, owners, groups)
+  const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, leakedSize, recentSize })
+  const ranked = groups.map((group, g) => {
+    group.leak = passes(group, thresholds, held[g])
+    const rootHeld = held[g]
+    const grew = rootHeld === null ? group.retainedAfter > group.retainedBefore : rootHeld.bytes[rootHeld.bytes.length - 1] > rootHeld.bytes[0]
+    return { group, grew }
+  })
+  ranked.sort(({ group: a }, { group: b }) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
+  groups.splice(0, groups.length, ...ranked.map(({ group }) => group))
   addSharedWith(last, ages, noise, owners, groups)
   return {
     groups: groups.map(({ ordinals, best, own, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
+    grew: ranked.map(({ grew }) => grew),
     owners,
     leakedObjects,
     leakedBytes
@@ -164,19 +194,19 @@ const MAX_CLIMB = 10_000
 function exclusiveGrowth (candidates, baseline, last) {
   const { graph, dominators, retainedSizes } = last
   const growth = new Float64Array(candidates.length)
-  /** @type {Map<number, number>} owner ordinal -> candidate number; at most MAX_OWNERS entries */
-  const index = new Map()
+  // Candidate number per owner ordinal, -1 elsewhere.
+  const index = new Int32Array(graph.nodeCount).fill(-1)
   for (const [k, o] of candidates.entries()) {
     growth[k] = retainedSizes[o] - retainedOf(baseline, graph.nodeIds[o])
-    index.set(o, k)
+    index[o] = k
   }
   const own = Float64Array.from(growth)
   for (const [k, o] of candidates.entries()) {
     let up = o
     for (let step = 0; step < MAX_CLIMB && up !== graph.rootOrdinal; step++) {
       up = dominators[up]
-      const enclosing = index.get(up)
-      if (enclosing !== undefined) {
+      const enclosing = index[up]
+      if (enclosing >= 0) {
         own[enclosing] -= Math.max(0, growth[k])
         break
       }
@@ -197,12 +227,64 @@ function pathShape (path) {
 /**
  * @param {GrowthGroup} group
  * @param {GrowthThresholds} thresholds
+ * @param {RootHeld | null} held  for a group whose growth is mostly in new owners held from the roots
  */
-function passes (group, { minBytes, minObjects, minContinued }) {
+function passes (group, { minBytes, minObjects, minContinued }, held) {
   if (!isLarge(group, { minBytes, minObjects })) return false
   if (group.retainedMiddle === null) return group.retainedAfter > group.retainedBefore && isAccumulation(group, minObjects)
+  if (held !== null) {
+    const { counts, bytes } = held
+    if (!(counts[0] < counts[1] && counts[1] < counts[2] && bytes[1] < bytes[2] && bytes[2] - bytes[0] >= minBytes)) return false
+  }
   // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step.
   return group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) && group.retainedAfter > group.retainedMiddle
+}
+
+/**
+ * How many objects of a group's new owners' classes the roots hold in each snapshot.
+ * @typedef {object} RootHeld
+ * @property {number[]} counts  per snapshot, oldest first
+ * @property {number[]} bytes   their retained bytes
+ */
+
+/** A group is judged by its root-held objects when its new owners hold more than this share of its new bytes. */
+const ROOT_HELD_SHARE = 0.5
+
+/**
+ * For each group with new owners, the root-held objects of their classes per snapshot (null for
+ * the other groups); and the group's entries and entryClass, counting new owners as entries of the
+ * roots only as far as the roots hold more objects of their class than in the baseline.
+ * @param {HeapAnalysis[]} analyses oldest first
+ * @param {Uint8Array} noise of the last snapshot
+ * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
+ * @param {Array<Map<string, number>>} rootEntries per group, new owners by class name
+ * @param {{ages: Uint8Array, leakedSize: Float64Array, recentSize: Float64Array}} sizes
+ * @returns {Array<RootHeld | null>}
+ */
+function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, leakedSize, recentSize }) {
+  /** @type {Set<string>} */
+  const names = new Set()
+  for (const entries of rootEntries) for (const name of entries.keys()) names.add(name)
+  const last = analyses.length - 1
+  const populations = names.size === 0
+    ? []
+    : analyses.map((analysis, i) => countRootHeld(analysis, i === last ? noise : markEngineNoise(analysis.graph), names))
+  return groups.map((group, g) => {
+    const entries = rootEntries[g]
+    if (entries.size === 0) return null
+    const counts = analyses.map(() => 0)
+    const bytes = analyses.map(() => 0)
+    for (const [name, owners] of entries) {
+      const per = populations.map((population) => /** @type {{count: number, bytes: number}} */ (population.get(name)))
+      per.forEach(({ count, bytes: size }, i) => { counts[i] += count; bytes[i] += size })
+      const added = Math.min(owners, Math.max(0, per[last].count - per[0].count))
+      group.entries += added
+      if (added > 0 && (group.entryClass === null || added > group.entryClass.count)) group.entryClass = { name, count: added }
+    }
+    let newBytes = 0
+    for (const o of group.ordinals) if (ages[o] !== AGE_OLD) newBytes += leakedSize[o] + recentSize[o]
+    return newBytes > ROOT_HELD_SHARE * (group.leakedBytes + group.recentBytes) ? { counts, bytes } : null
+  })
 }
 
 /**
@@ -226,7 +308,8 @@ export function isAccumulation (group, minObjects) {
 
 /**
  * Owners that are engine bookkeeping rather than program objects: the root, synthetic GC sub-roots
- * (interned strings, the compilation cache) and code.
+ * (interned strings, the compilation cache) and code. New objects are owned by a root only when no
+ * program object below it holds them (findGrowthOwners).
  * @param {HeapAnalysis} analysis
  */
 function markNoiseOwners (analysis) {
@@ -291,6 +374,8 @@ function isEntryOf (graph, dominators, o, owner, storeTypes) {
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
+ * @returns {Array<Map<string, number>>} per group, its new owners (held from the roots) by class
+ *   name, which rootHeldGrowth turns into entries
  */
 function addTopClasses (last, ages, noise, owners, groups) {
   const groupOf = new Int32Array(last.graph.nodeCount).fill(-1)
@@ -299,6 +384,8 @@ function addTopClasses (last, ages, noise, owners, groups) {
   const tallies = groups.map(() => new Map())
   /** @type {Array<Map<number, number>>} */
   const entryTallies = groups.map(() => new Map())
+  /** @type {Array<Map<string, number>>} */
+  const rootEntries = groups.map(() => new Map())
   const { dominators, graph } = last
   const { nodeTypes } = graph
   const storeTypes = [graph.nodeType.array, graph.nodeType.hidden]
@@ -311,8 +398,13 @@ function addTopClasses (last, ages, noise, owners, groups) {
     if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))
     tally.count++
     tally.size += last.shallowSizes[o]
-    if (!storeTypes.includes(nodeTypes[o]) && isEntryOf(graph, dominators, o, owner, storeTypes)) {
-      entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
+    if (storeTypes.includes(nodeTypes[o])) continue
+    if (ages[owner] === AGE_OLD) {
+      if (isEntryOf(graph, dominators, o, owner, storeTypes)) entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
+    } else if (o === owner) {
+      // A new owner did not exist to be added to: it is what was added, to the roots.
+      const name = last.classes.names[c]
+      rootEntries[g].set(name, (rootEntries[g].get(name) ?? 0) + 1)
     }
   }
   groups.forEach((group, g) => {
@@ -330,6 +422,7 @@ function addTopClasses (last, ages, noise, owners, groups) {
     }
     group.entryClass = top < 0 ? null : { name: last.classes.names[top], count: topCount }
   })
+  return rootEntries
 }
 
 /** Dominator steps climbed from a retainer to the group that holds it. */

@@ -75,7 +75,9 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   const seen = new Set()
   for (const owner of [first, ...detail.groupOwners[g].slice(0, MAX_OWNERS)]) {
     const collection = collectionOfStore(graph, owner)
-    if (seen.has(collection) || collectionKind(graph, collection) !== kind) continue
+    // A collection made after the baseline (an owner held straight from the GC roots) has no
+    // earlier count to have grown from.
+    if (seen.has(collection) || ages[collection] !== AGE_OLD || collectionKind(graph, collection) !== kind) continue
     seen.add(collection)
     const id = graph.nodeIds[collection]
     const ownCounts = entryCountsById(graphs, id, kind)

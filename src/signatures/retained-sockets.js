@@ -62,8 +62,9 @@ export function matchRetainedSockets (input) {
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || noise[o] === 1 || !isSocketNode(last, o, isSocket)) continue
     const g = rowOfOwner[owners[o]]
-    // Sockets reached through captured variables are a closure's doing (closure-retention).
-    if (g < 0 || heldThroughNew(last, o, rowOfOwner, g, ages, isScopeNode)) continue
+    // Sockets reached through captured variables are a closure's doing (closure-retention); an
+    // owner made since the baseline is an open handle held from the roots (openConnections).
+    if (g < 0 || ages[owners[o]] !== AGE_OLD || heldThroughNew(last, o, rowOfOwner, g, ages, isScopeNode)) continue
     let tally = fresh.get(g)
     if (!tally) fresh.set(g, (tally = { count: 0, closed: 0, bytes: 0, sample: o }))
     tally.count++
@@ -142,8 +143,9 @@ export function matchRetainedSockets (input) {
 }
 
 /**
- * Open outgoing sockets that no growth row holds, counted per class of the object that owns them
- * in every snapshot; a finding per owner class whose open sockets grow in every step.
+ * Open outgoing sockets that no program object holds, counted per class of the object that owns
+ * them in every snapshot; a finding per owner class whose open sockets grow in every step. The
+ * growth row of their handles (new owners held from the roots) is the finding's, when it leaks.
  * @param {SignatureInput} input
  * @param {Int32Array} rowOfOwner growth row per owner ordinal (all candidate rows)
  * @returns {Match[]}
@@ -157,11 +159,14 @@ function openConnections (input, rowOfOwner) {
   const latest = tallies[tallies.length - 1]
   /** @type {Match[]} */
   const matches = []
+  /** @type {Set<number>} */
+  const claimed = new Set()
   for (const [key, tally] of latest) {
     const counts = tallies.map((byKey) => byKey.get(key)?.sockets.length ?? 0)
-    // Sockets a growth row holds are that row's (the collection shape above).
-    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && rowOfOwner[owners[o]] < 0)
+    // Sockets an old owner of a growth row holds are that row's (the collection shape above).
+    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && (rowOfOwner[owners[o]] < 0 || ages[owners[o]] !== AGE_OLD))
     if (!growsEveryStep(counts) || fresh.length < MIN_NEW_SOCKETS) continue
+    const group = handleRow(input, fresh, rowOfOwner, claimed)
     const retained = tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)
     const holder = tally.holders[tally.holders.length - 1]
     const { name: className, location: constructorAt } = constructorOf(last, holder, cwd)
@@ -179,7 +184,7 @@ function openConnections (input, rowOfOwner) {
     ])
     const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
     matches.push({
-      group: -1,
+      group,
       finding: {
         signature: ID,
         title: `Outgoing connections are left open: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} open sockets held by ${className} objects${from}, ${freshHolders.size.toLocaleString('en-US')} of them new.`,
@@ -213,6 +218,33 @@ function openConnections (input, rowOfOwner) {
     })
   }
   return matches
+}
+
+/**
+ * The leaking growth row that holds most of the given sockets through new owners (their handles,
+ * held from the roots), unless an earlier finding took it; -1 when there is none.
+ * @param {SignatureInput} input
+ * @param {number[]} sockets ordinals in the last snapshot
+ * @param {Int32Array} rowOfOwner
+ * @param {Set<number>} claimed rows already taken, updated
+ */
+function handleRow ({ result, detail }, sockets, rowOfOwner, claimed) {
+  /** @type {Map<number, number>} */
+  const perRow = new Map()
+  for (const o of sockets) {
+    const g = rowOfOwner[detail.owners[o]]
+    if (g >= 0) perRow.set(g, (perRow.get(g) ?? 0) + 1)
+  }
+  let best = -1
+  let bestCount = 0
+  for (const [g, count] of perRow) {
+    if (count > bestCount && result.growth[g].leak && !claimed.has(g)) {
+      best = g
+      bestCount = count
+    }
+  }
+  if (best >= 0) claimed.add(best)
+  return best
 }
 
 /**

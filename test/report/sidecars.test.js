@@ -44,6 +44,9 @@ test('sidecars give capture times, the process, the rate and the time to the hea
   const report = await diffSnapshots(files)
   t.is(report.verdict, 'leak', report.reason)
   report.snapshots.forEach((snapshot, i) => {
+    // takenAt less uptime is when the process started, however long the write took (a restart
+    // is told from it).
+    t.true(Math.abs(Date.parse(metas[i].takenAt) - metas[i].uptimeSeconds * 1000 - printed.startedAt) < 50, `sidecar ${i + 1}`)
     t.is(snapshot.takenAt, metas[i].takenAt)
     t.is(snapshot.takenAtSource, 'sidecar')
     t.is(snapshot.pid, printed.pid)
