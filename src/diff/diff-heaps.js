@@ -1,4 +1,5 @@
 import { SnapshotMismatchError, InvalidArgumentError } from '../errors.js'
+import { formatBytes, formatCount } from '../units.js'
 import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
 import { findGrowthGroups, isLarge } from './growth-groups.js'
 import { compareIds, ordinalsById } from './match-ids.js'
@@ -155,14 +156,14 @@ function judge (leaking, groups, grew, settings, snapshotCount) {
     const top = leaking[0]
     // Owners that did not exist in the baseline are new objects held straight from the GC roots.
     const added = top.retainedBefore === 0
-      ? `${top.entryClass?.count} new ${top.entryClass?.name} objects held straight from the GC roots, by open handles or by several roots at once`
-      : `${top.entryClass?.count} new ${top.entryClass?.name} entries of a container that existed before`
+      ? `${formatCount(top.entryClass?.count ?? 0)} new ${top.entryClass?.name} objects held straight from the GC roots, by open handles or by several roots at once`
+      : `${formatCount(top.entryClass?.count ?? 0)} new ${top.entryClass?.name} entries of a container that existed before`
     const steps = snapshotCount === 3
       ? ', and still growing in the last step'
       : `, as ${added} (a cache filled once looks the same: a third snapshot confirms)`
     return {
       verdict: 'leak',
-      reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes)${steps}`
+      reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${formatCount(top.leakedObjects)} objects, ${formatBytes(top.leakedBytes)})${steps}`
     }
   }
   const big = groups.filter((g) => isLarge(g, settings))
@@ -174,8 +175,8 @@ function judge (leaking, groups, grew, settings, snapshotCount) {
     const top = grown[0]
     return {
       verdict: 'inconclusive',
-      reason: `${grown.length} owner group${grown.length === 1 ? '' : 's'} grew, the largest ${top.owner.name} @${top.owner.id} (${top.leakedObjects} objects, ${top.leakedBytes} bytes), but not by adding many entries of one class to a container that existed before, as leaks grow: a one-time initialisation looks like this. Take a third snapshot later to tell`
+      reason: `${grown.length} owner group${grown.length === 1 ? '' : 's'} grew, the largest ${top.owner.name} @${top.owner.id} (${formatCount(top.leakedObjects)} objects, ${formatBytes(top.leakedBytes)}), but not by adding many entries of one class to a container that existed before, as leaks grow: a one-time initialisation looks like this. Take a third snapshot later to tell`
     }
   }
-  return { verdict: 'clean', reason: `no owner kept at least ${settings.minObjects} new objects and ${settings.minBytes} bytes alive` }
+  return { verdict: 'clean', reason: `no owner kept at least ${formatCount(settings.minObjects)} new objects and ${formatBytes(settings.minBytes)} alive` }
 }
