@@ -213,7 +213,9 @@ function stepOf (analysis, edge, scopes) {
   const step = {
     edge: graph.edgeName(edge),
     edgeType: graph.edgeTypeName(edge),
-    node: classes.names[classOf[target]],
+    // A synthetic node's class is "(synthetic)"; its name says which root it is (a handle kind,
+    // `Node / FSEventWrap`), which is what a path through it needs to say.
+    node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : classes.names[classOf[target]],
     nodeType: graph.nodeTypeName(target),
     id: graph.nodeIds[target]
   }

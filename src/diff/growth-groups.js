@@ -170,6 +170,8 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   ranked.sort(({ group: a }, { group: b }) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
   groups.splice(0, groups.length, ...ranked.map(({ group }) => group))
   addSharedWith(last, ages, noise, owners, groups)
+  // A row that only holds what other leaks hold too follows them: fixing those fixes it.
+  groups.sort((a, b) => Number(b.leak) - Number(a.leak) || Number(a.sharedWith.length > 0) - Number(b.sharedWith.length > 0))
   return {
     groups: groups.map(({ ordinals, best, own, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
@@ -444,7 +446,7 @@ const MIN_SHARED = 0.5
 function addSharedWith (last, ages, noise, owners, groups) {
   const leaking = groups.filter((group) => group.leak).length
   if (leaking < 2) return
-  const { graph, dominators, shallowSizes } = last
+  const { graph, dominators, retainedSizes } = last
   const { firstRetainer, retainerEdges, edgeTypes } = graph
   const weak = graph.edgeType.weak
   const root = graph.rootOrdinal
@@ -465,7 +467,10 @@ function addSharedWith (last, ages, noise, owners, groups) {
   const holders = new Set()
   for (let o = 0; o < groupOf.length; o++) {
     const g = groupOf[owners[o]]
-    if (g < 0 || noise[o] === 1 || !(shallowSizes[o] > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    // The new objects right below the owner: each keeps what it dominates (the parts of a
+    // concatenated string, a record's fields), so the question is asked of them, with their
+    // retained size.
+    if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
     holders.clear()
     for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
       if (edgeTypes[retainerEdges[slot]] === weak) continue
@@ -473,12 +478,12 @@ function addSharedWith (last, ages, noise, owners, groups) {
       if (h >= 0 && h !== g) holders.add(h)
     }
     if (holders.size === 0) continue
-    sharedBytes[g] += shallowSizes[o]
+    sharedBytes[g] += retainedSizes[o]
     for (const h of holders) {
       let share = shares[g].get(h)
       if (!share) shares[g].set(h, (share = { objects: 0, bytes: 0 }))
       share.objects++
-      share.bytes += shallowSizes[o]
+      share.bytes += retainedSizes[o]
     }
   }
   for (let g = 0; g < leaking; g++) {

@@ -77,8 +77,16 @@ export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
       hops.push({ text: `… ${step.node}`, key: '', count: 1 })
       continue
     }
-    // The root's synthetic children (GC sub-roots such as global handles) are the (GC roots) the text starts with.
-    if (step.nodeType === 'synthetic') continue
+    // The root's synthetic children (GC sub-roots such as global handles) are the (GC roots) the
+    // text starts with; an embedder's root (`Node / FSEventWrap`, a native handle) is named, since
+    // it is what holds what follows.
+    if (step.nodeType === 'synthetic') {
+      if (!step.node.startsWith('(') && path[i + 1]?.nodeType !== 'synthetic') {
+        flush()
+        hops.push({ text: step.node, key: '', count: 1 })
+      }
+      continue
+    }
     const label = labelOf(step)
     const internalNode = INTERNAL_NODE_TYPES.has(step.nodeType) || INTERNAL_CLASS.test(step.node)
     if (label === null && !last && (internalNode || step.node === 'Object')) {

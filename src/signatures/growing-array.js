@@ -7,6 +7,7 @@ import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
+import { writeSiteNotes, writeSites } from './write-sites.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 
 export const ID = 'growing-array'
@@ -30,6 +31,7 @@ export function matchGrowingArray (input) {
     const added = counts[counts.length - 1] - counts[0]
     const elementClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd)
+    const sites = writeSites(last, path, holder)
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
     const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'list'
     const facts = [{ weight: 0.15 * share, reason: `its elements hold ${percent(share)} of the growth row's retained growth` }]
@@ -57,11 +59,14 @@ export function matchGrowingArray (input) {
           elementClasses,
           notes: notesOf([
             `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
-            growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`
+            growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`,
+            ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
-          locationRole: holder === null ? null : HOLDER_ROLES[holder.how]
+          holderLocation: holder === null ? null : holder.location,
+          alsoAt: sites === null ? [] : sites.also,
+          locationRole: sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
-        location: holder === null ? null : holder.location,
+        location: sites?.location ?? (holder === null ? null : holder.location),
         fix: {
           summary: 'bound it (keep the last N, as a ring buffer does) or stop keeping it: aggregate, or write records out instead of holding them.',
           snippet: `${variable}.push(record)\nif (${variable}.length > 1000) ${variable}.shift()`

@@ -7,12 +7,14 @@ import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
+/** @import {NodeLocation} from '../graph/locations.js' */
 
 /**
  * @typedef {object} HolderLocation
  * @property {SourceLocation} location
  * @property {'closure' | 'module' | 'constructor'} how  a function closing over the variable, the
  *   module body (a module-level variable), or the holder's constructor
+ * @property {number} [scriptId]  the V8 script id of that code, when known
  */
 
 /** How the code at a holder location relates to the collection, for the card. */
@@ -34,12 +36,14 @@ export function holderLocation (analysis, path, cwd) {
     const closure = closureOverContext(analysis, holder, path.length >= 3 ? path[path.length - 3].id : 0)
     const location = closure < 0 ? null : sourceLocation(analysis, closure, cwd)
     if (location === null) return null
+    const scriptId = /** @type {NodeLocation} */ (analysis.locations.locationOf(closure)).scriptId
     // A module's own body starts at its first character; functions in it start later.
-    return { location, how: location.line === 1 && location.column === 1 ? 'module' : 'closure' }
+    return { location, how: location.line === 1 && location.column === 1 ? 'module' : 'closure', scriptId }
   }
   if (graph.nodeTypes[holder] !== graph.nodeType.object) return null
   const location = sourceLocation(analysis, holder, cwd)
-  return location === null ? null : { location, how: 'constructor' }
+  if (location === null) return null
+  return { location, how: 'constructor', scriptId: /** @type {NodeLocation} */ (analysis.locations.locationOf(holder)).scriptId }
 }
 
 /**

@@ -15,7 +15,8 @@
 // is their fix; it leaves bare functions under listener names and listener records to
 // listener-accumulation. async-context-retention comes before pending-promises: when a promise
 // created in a request's AsyncLocalStorage context is what keeps the request's store, the store is
-// most of what leaks and leaving the context is the fix.
+// most of what leaks and leaving the context is the fix. open-handles comes after retained-sockets,
+// which knows more about a socket than that its handle is open.
 
 import { asyncContextRetention } from './async-context-retention.js'
 import { closureRetention } from './closure-retention.js'
@@ -23,6 +24,7 @@ import { forgottenTimer } from './forgotten-timer.js'
 import { growingArray } from './growing-array.js'
 import { listenerAccumulation } from './listener-accumulation.js'
 import { middlewareAccumulation } from './middleware-accumulation.js'
+import { openHandles } from './open-handles.js'
 import { pendingPromises } from './pending-promises.js'
 import { retainedSockets } from './retained-sockets.js'
 import { unboundedCollection } from './unbounded-collection.js'
@@ -37,6 +39,7 @@ export const SIGNATURES = [
   asyncContextRetention,
   pendingPromises,
   retainedSockets,
+  openHandles,
   closureRetention,
   unboundedCollection,
   growingArray

@@ -8,6 +8,7 @@ import { commonClasses } from './held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, offeredMethod } from './heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { libraryHandle } from './library-handle.js'
+import { writeSiteNotes, writeSites } from './write-sites.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 /** @import {LibraryHandle} from './library-handle.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -36,6 +37,8 @@ export function matchUnboundedCollection (input) {
     const valueClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd)
     const handle = libraryHandle(last, path, holder === null ? null : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
+    // A library's collection is changed through the program's handle on it, not where the library writes.
+    const sites = handle === null ? writeSites(last, path, holder) : null
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
     const what = kind === 'object' ? 'object used as a dictionary' : kind
     const subject = handle === null ? `${name} (${what})` : `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
@@ -66,14 +69,17 @@ export function matchUnboundedCollection (input) {
           valueClasses,
           notes: notesOf([
             `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
-            growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`
+            growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`,
+            ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
           sampleKeys: growth.sampleKeys,
           library: handle === null ? null : handle.library,
           libraryLocation: handle === null || holder === null ? null : holder.location,
-          locationRole: handle?.location ? 'holds the library object' : holder === null ? null : HOLDER_ROLES[holder.how]
+          holderLocation: holder === null ? null : holder.location,
+          alsoAt: sites === null ? [] : sites.also,
+          locationRole: handle?.location ? 'holds the library object' : sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
-        location: handle?.location ?? (holder === null ? null : holder.location),
+        location: handle?.location ?? sites?.location ?? (holder === null ? null : holder.location),
         fix: handle !== null ? libraryFix(last.graph, handle, growth.sampleKeys) : fixFor(kind, name, keyClasses)
       }
     })

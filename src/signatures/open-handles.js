@@ -1,0 +1,133 @@
+// open-handles: native handles opened again and again and never closed (an fs.watch, a server, a
+// child process or a socket per request). Node keeps each open handle's JS object alive from an
+// embedder root of its own (`Node / FSEventWrap`, `Node / TCPWrap`, ...), so nothing in the program
+// owns them: the diff makes each handle object an owner of its own below that root, and this
+// matcher reads such a row. Its evidence is the number of objects of the handle's class the roots
+// hold in every snapshot; its location is the function handed to the handle (the watch listener,
+// the connection handler), the code the program wrote around the call that opened it.
+
+import { markEngineNoise } from '../diff/node-ages.js'
+import { countRootHeld } from '../diff/root-held.js'
+import { markDominatedBy } from './dominator-subtree.js'
+import { countText, notesOf } from './evidence-notes.js'
+import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
+import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
+import { isProgramLocation, mostCommonLocation } from './heap-values.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
+
+export const ID = 'open-handles'
+
+/** @type {Signature} */
+export const openHandles = { id: ID, match: matchOpenHandles }
+
+/** Owners looked at for the program's wrapper object and its close method. */
+const SAMPLE_OWNERS = 50
+
+/**
+ * @param {SignatureInput} input
+ * @returns {Match[]}
+ */
+export function matchOpenHandles (input) {
+  const { result, detail, cwd } = input
+  const { analyses } = detail
+  const last = analyses[analyses.length - 1]
+  /** @type {Match[]} */
+  const matches = []
+  for (const g of input.candidates) {
+    const row = result.growth[g]
+    const root = row.path.at(-2)
+    // New owners right below an embedder's root: handles, not objects the program keeps.
+    if (!row.leak || row.retainedBefore !== 0 || root === undefined || root.nodeType !== 'synthetic' || root.node.startsWith('(')) continue
+    const className = row.owner.name
+    const names = new Set([className])
+    const held = analyses.map((analysis) => countRootHeld(analysis, markEngineNoise(analysis.graph), names).get(className))
+    const counts = held.map((tally) => tally?.count ?? 0)
+    const retained = held.map((tally) => tally?.bytes ?? 0)
+    if (!growsEveryStep(counts)) continue
+
+    const owners = detail.groupOwners[g]
+    const wrapper = programWrapper(last, owners)
+    const location = handedFunction(last, owners, cwd)
+    const kind = wrapper.name === className ? className : `${wrapper.name} (${className})`
+    const { confidence, reasons } = judgeGrowth(counts, [
+      { weight: 0.15, reason: `each is held only by its native handle (${root.node}), so it stays until it is closed` },
+      ...(location ? [{ weight: 0.05, reason: `${countText(location.count)} of ${countText(location.total)} functions they hold come from one place` }] : [])
+    ])
+    const method = wrapper.close ?? 'close'
+    matches.push({
+      group: g,
+      finding: {
+        signature: ID,
+        title: `${kind} handles are opened and never closed: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} open, each held by its native handle (${root.node}).`,
+        confidence,
+        reasons,
+        owner: row.owner,
+        path: row.path,
+        evidence: {
+          unit: 'handles',
+          counts,
+          retained,
+          perStep: perStepOf(counts),
+          ownerCount: row.ownerCount,
+          handleClass: className,
+          wrapperClass: wrapper.name,
+          notes: notesOf([
+            `${countText(row.ownerCount)} opened since the first snapshot and still open`,
+            location !== null && 'the location is a function handed to them: the call that opens each handle is next to it'
+          ])
+        },
+        location: location?.location ?? null,
+        fix: {
+          summary: `keep what opened the handle and call its ${method}() when the work it serves ends (the request, the connection); unref() only stops it keeping the process alive, it stays open.`,
+          snippet: `const handle = /* the call that opens it, next to ${location ? `line ${location.location.line}` : 'the code above'} */\nres.once('close', () => handle.${method}())`
+        }
+      }
+    })
+  }
+  return matches
+}
+
+/**
+ * The object the program was given for a handle: the handle object itself or an object one
+ * property away (Node's FSWatcher for an FSEvent handle, a Socket for a TCP one) that offers a
+ * close method, named by its class.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} owners
+ * @returns {{name: string, close: string | null}}
+ */
+function programWrapper (analysis, owners) {
+  const { graph, classOf, classes } = analysis
+  const { firstEdge, edgeTargets, nodeTypes } = graph
+  for (const owner of owners.slice(0, SAMPLE_OWNERS)) {
+    for (let e = firstEdge[owner], end = firstEdge[owner + 1]; e < end; e++) {
+      const target = edgeTargets[e]
+      if (nodeTypes[target] !== graph.nodeType.object || classes.names[classOf[target]].startsWith('(')) continue
+      const close = offeredMethod(graph, target, CLOSE_METHODS)
+      if (close !== null) return { name: classes.names[classOf[target]], close }
+    }
+  }
+  const owner = owners[0]
+  return { name: classes.names[classOf[owner]], close: offeredMethod(graph, owner, CLOSE_METHODS) }
+}
+
+/**
+ * The program function most of the handles hold (a listener or callback given to them).
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} owners
+ * @param {string} cwd
+ * @returns {{location: SourceLocation, count: number, total: number} | null}
+ */
+function handedFunction (analysis, owners, cwd) {
+  const { graph } = analysis
+  const inside = markDominatedBy(analysis, owners)
+  /** @type {Array<{location: SourceLocation, count: number}>} */
+  const located = []
+  for (let o = 0; o < inside.length; o++) {
+    if (inside[o] !== 1 || graph.nodeTypes[o] !== graph.nodeType.closure) continue
+    const location = sourceLocation(analysis, o, cwd)
+    if (isProgramLocation(location) && !location.file.includes('node_modules/')) located.push({ location, count: 1 })
+  }
+  return mostCommonLocation(located)
+}

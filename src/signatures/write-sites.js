@@ -1,0 +1,143 @@
+// The lines that add to a growing collection. The heap knows who holds a collection (a scope
+// variable, a property of an instance), and that points at a function that closes over the scope
+// or at a constructor: in a module every function closes over the module scope, so that is often
+// an unrelated function or the module itself. What a person changes is the `log.push(...)`,
+// `cache.set(key, ...)` or `sessions[id] = ...`, and the snapshot holds the holder script's text
+// (its first kilobyte by default, see script-source.js): the writes are found in it by name, and
+// each is placed in the innermost function of that script the heap has a closure of.
+
+import { HOLDER_ROLES } from './holder-location.js'
+import { packageOf } from './library-handle.js'
+import { scriptSourceOf } from './script-source.js'
+import { readableFunctionName } from './source-location.js'
+import { blankNonCode, functionEnd, lineStarts, nestingAt, positionOf, writeOffsets } from './write-site-scan.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {SourceLocation} from './finding.js' */
+/** @import {HolderLocation} from './holder-location.js' */
+
+/** Sites kept: the first, and a few `also at`. */
+const MAX_SITES = 4
+const NAME = /^#?[A-Za-z_$][\w$]*$/
+
+/** How the code at a write site relates to the collection, for the card. */
+export const WRITE_ROLE = 'adds to it'
+
+/**
+ * @typedef {object} WriteSites
+ * @property {SourceLocation} location  the site to look at first: inside a function before the
+ *   script's top level (a write in the module body runs once, a write in a handler runs per call)
+ * @property {string} role              WRITE_ROLE, or HOLDER_ROLES.module for a top-level write
+ * @property {SourceLocation[]} also    the other sites, in the same order
+ * @property {{line: number, column: number} | null} functionStart  where the function around the
+ *   first site starts (1-based), null at the top level
+ */
+
+/**
+ * Where the program adds to the collection at the end of `path`, found in the text of the script
+ * its holder belongs to; null when the path does not end in a variable or property name, the
+ * holder is library or Node code, the snapshot lacks the text, or the text has no such write.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {Step[]} path ends at the collection
+ * @param {HolderLocation | null} holder holderLocation of the same path
+ * @returns {WriteSites | null}
+ */
+export function writeSites (analysis, path, holder) {
+  if (holder === null || holder.scriptId === undefined || packageOf(holder.location.file) !== null || holder.location.file.startsWith('node:')) return null
+  const step = path[path.length - 1]
+  if (!step || !NAME.test(step.edge)) return null
+  const member = step.edgeType === 'property'
+  if (!member && step.edgeType !== 'context') return null
+
+  const functions = scriptFunctions(analysis, holder.scriptId)
+  let text = null
+  for (let i = 0; i < functions.length && text === null; i++) text = scriptSourceOf(analysis.graph, functions[i].ordinal)
+  if (text === null) return null
+  const code = blankNonCode(text)
+  const offsets = writeOffsets(code, step.edge, member)
+  if (offsets.length === 0) return null
+
+  const starts = lineStarts(text)
+  /** @type {Array<{start: number, end: number, name: string, line: number, column: number}>} */
+  const spans = []
+  for (const f of functions) {
+    if (f.line >= starts.length) continue
+    const start = starts[f.line] + f.column
+    // The script's own body starts at its first character and spans all of it.
+    if (start === 0 || start >= text.length) continue
+    spans.push({ start, end: functionEnd(code, start), name: f.name, line: f.line + 1, column: f.column + 1 })
+  }
+  const sites = offsets.map((offset) => {
+    let inner = null
+    for (const span of spans) {
+      if (span.start <= offset && offset < span.end && (inner === null || span.start > inner.start)) inner = span
+    }
+    // A write in no known function may still be inside one the heap has no closure of.
+    const rank = inner !== null ? 0 : nestingAt(code, offset) > 0 ? 1 : 2
+    const { line, column } = positionOf(starts, offset)
+    /** @type {SourceLocation} */
+    const location = { file: holder.location.file, line: line + 1, column: column + 1, function: inner === null ? '' : inner.name }
+    return { rank, offset, location, inner }
+  })
+  sites.sort((a, b) => a.rank - b.rank || a.offset - b.offset)
+  const [first, ...rest] = sites
+  return {
+    location: first.location,
+    role: first.rank === 2 ? HOLDER_ROLES.module : WRITE_ROLE,
+    also: rest.slice(0, MAX_SITES - 1).map((site) => site.location),
+    functionStart: first.inner === null ? null : { line: first.inner.line, column: first.inner.column }
+  }
+}
+
+/**
+ * Notes for a card whose location is a write site: the other sites, and where the heap places
+ * the holder when that is not the function around the first site.
+ * @param {WriteSites} sites
+ * @param {HolderLocation} holder
+ * @returns {string[]}
+ */
+export function writeSiteNotes (sites, holder) {
+  const notes = sites.also.map((location) => `also adds at ${where(location)}`)
+  const { location, how } = holder
+  const start = sites.functionStart
+  if (start !== null && location.line === start.line && location.column === start.column) return notes
+  const at = `${location.file}:${location.line}:${location.column}`
+  if (how === 'module') notes.push(`declared in the module scope of ${location.file}`)
+  else if (how === 'closure') notes.push(`closed over by ${location.function === '' ? 'an anonymous function' : location.function} at ${at}`)
+  else notes.push(`held by ${location.function === '' ? 'an object' : `a ${location.function}`} made by the constructor at ${at}`)
+  return notes
+}
+
+/**
+ * @param {SourceLocation} location
+ */
+function where (location) {
+  const at = `${location.file}:${location.line}:${location.column}`
+  return location.function === '' ? at : `${at} (${location.function})`
+}
+
+/**
+ * The functions of script `scriptId` the heap has closures of, one per start position (0-based),
+ * with a closure of each.
+ * @param {HeapAnalysis} analysis
+ * @param {number} scriptId
+ * @returns {Array<{ordinal: number, line: number, column: number, name: string}>}
+ */
+function scriptFunctions (analysis, scriptId) {
+  const { graph, locations } = analysis
+  const { nodeTypes } = graph
+  const closure = graph.nodeType.closure
+  const recordOf = locations.ascendingRecordLookup()
+  /** @type {Map<string, {ordinal: number, line: number, column: number, name: string}>} */
+  const byStart = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (nodeTypes[o] !== closure) continue
+    const record = recordOf(o)
+    if (record < 0) continue
+    const [id, line, column] = locations.recordFields(record)
+    if (id !== scriptId) continue
+    const key = `${line}:${column}`
+    if (!byStart.has(key)) byStart.set(key, { ordinal: o, line, column, name: readableFunctionName(locations.functionName(o)) })
+  }
+  return [...byStart.values()]
+}
