@@ -91,3 +91,21 @@ test('bad options are rejected at once with LEAKDIFF_INVALID_ARG', (t) => {
 test.serial('the function\'s own errors reject the assertion as they are', async (t) => {
   await t.throwsAsync(assertNoLeak(async (i) => { if (i === 3) throw new TypeError('boom at 3') }, { iterations: 10 }), { instanceOf: TypeError, message: 'boom at 3' })
 })
+
+/** @type {Array<{i: number, tags: number[]}>} */
+const kept = []
+/** @param {number} i */
+function remember (i) {
+  kept.push({ i, tags: [i, i + 1] }) // adds: kept
+}
+const ADD_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// adds: kept')) + 1
+
+test.serial('a function that pushes onto a module-level array fails with the line of the push, far down a long file', async (t) => {
+  const error = await t.throwsAsync(assertNoLeak(remember, { iterations: 300, warmup: 50 }), { instanceOf: LeakAssertionError })
+  const report = /** @type {any} */ (error).report
+  const finding = report.findings.find((/** @type {any} */ f) => f.signature === 'growing-array')
+  t.truthy(finding, error.message)
+  // Beyond the first 1,024 characters of this file: the whole source was in the snapshot.
+  t.true(readFileSync(FILE, 'utf8').split('\n').slice(0, ADD_LINE - 1).join('\n').length > 1024)
+  t.like(finding.location, { file: relative(process.cwd(), FILE), line: ADD_LINE, column: 3 })
+})
