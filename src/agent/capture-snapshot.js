@@ -84,7 +84,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   const startedMs = performance.now()
   let write
   try {
-    write = writeSnapshotFile(temp)
+    write = writeSnapshotFile(temp, { stringLimit: config.stringLimit })
     await rename(temp, snapshotPath)
   } catch (error) {
     await removeQuietly(temp)

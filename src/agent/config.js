@@ -17,6 +17,9 @@ const MIB = 1024 * 1024
  * @property {number} headroomFactor     extra memory per byte of heapUsed assumed before a write was measured
  * @property {number} headroomFloorBytes extra memory assumed for any write, however small the heap
  * @property {number | null} memoryLimitBytes  a limit on RSS on top of the ones found (cgroup, free memory)
+ * @property {number | null} stringLimit  characters of each string a snapshot keeps (V8 keeps 1,024:
+ *   a longer script source is cut, and leakdiff finds the line that adds to a collection in it);
+ *   null leaves V8's limit alone. A larger limit writes more of every string, secrets included.
  */
 
 /** @type {Readonly<AgentConfig>} */
@@ -34,7 +37,8 @@ export const DEFAULT_CONFIG = Object.freeze({
   // array of small objects 23-36x. The default covers the first two; measured writes refine it.
   headroomFactor: 10,
   headroomFloorBytes: 32 * MIB,
-  memoryLimitBytes: null
+  memoryLimitBytes: null,
+  stringLimit: null
 })
 
 /**
@@ -58,7 +62,8 @@ export const ENV_NAMES = Object.freeze({
   minFreeBytes: 'LEAKDIFF_MIN_FREE',
   minHeadroomBytes: 'LEAKDIFF_MIN_HEADROOM',
   headroomFactor: 'LEAKDIFF_HEADROOM_FACTOR',
-  memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT'
+  memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT',
+  stringLimit: 'LEAKDIFF_STRING_LIMIT'
 })
 
 const DURATION_UNITS = /** @type {Record<string, number>} */ ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 })
@@ -166,6 +171,8 @@ function checkValue (key, value) {
     case 'headroomFactor': return typeof value === 'number' && value >= 0 && Number.isFinite(value) ? undefined : 'a finite number >= 0'
     case 'memoryLimitBytes':
       return value === null || isCount(value, 1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes > 0, or null'
+    case 'stringLimit':
+      return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
   }
 }
 
@@ -208,6 +215,7 @@ export function configFromEnv (env) {
   read('minHeadroomBytes', parseSize, 'a size such as 64MB')
   read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
   read('memoryLimitBytes', parseSize, 'a size such as 512MB')
+  read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
   return { config: { ...DEFAULT_CONFIG, ...options }, problems }
 }
 

@@ -1,7 +1,10 @@
-import { writeHeapSnapshot, getHeapStatistics } from 'node:v8'
+import { writeHeapSnapshot, getHeapStatistics, setFlagsFromString } from 'node:v8'
 import { chmodSync, closeSync, readdirSync, readlinkSync, realpathSync, statSync, truncateSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { CaptureError } from '../errors.js'
+
+/** V8's own --heap-snapshot-string-limit, restored after a write that changed it. */
+const V8_STRING_LIMIT = 1024
 
 /**
  * What one write cost the process.
@@ -28,13 +31,16 @@ import { CaptureError } from '../errors.js'
  * needs more memory (1e6-object heap: 9.8 s blocked and +751 MB RSS, against 8.2 s and +711 MB;
  * docs/agent.md). The file is created 0600 by Node and made 0600 again to be sure.
  * @param {string} path  a temporary name; the caller renames it when this returns
+ * @param {{stringLimit?: number | null}} [options] stringLimit: characters of each string to keep
+ *   for this write (V8's --heap-snapshot-string-limit, 1,024 by default, set back after it)
  * @returns {WriteResult}
  */
-export function writeSnapshotFile (path) {
+export function writeSnapshotFile (path, { stringLimit = null } = {}) {
   const memoryUsage = process.memoryUsage()
   const heapStatistics = getHeapStatistics()
   const maxRssBefore = process.resourceUsage().maxRSS * 1024
   const start = performance.now()
+  if (stringLimit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${stringLimit}`)
   try {
     writeHeapSnapshot(path)
     chmodSync(path, 0o600)
@@ -42,6 +48,8 @@ export function writeSnapshotFile (path) {
     discardFailedWrite(path)
     const reason = error instanceof Error ? error.message : String(error)
     throw new CaptureError(`Expected to write a heap snapshot to ${path}, but the write failed: ${reason}`, { cause: error })
+  } finally {
+    if (stringLimit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${V8_STRING_LIMIT}`)
   }
   const durationMs = performance.now() - start
   const maxRssAfter = process.resourceUsage().maxRSS * 1024

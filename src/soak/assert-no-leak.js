@@ -2,7 +2,6 @@
 import { chmod, mkdir, mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { writeSnapshotFile } from '../agent/write-snapshot.js'
 import { InvalidArgumentError, LeakAssertionError, LeakdiffError, describeValue } from '../errors.js'
@@ -130,14 +129,11 @@ function thresholdsFor (iterations) {
 function snapshotFromFreshTask (path) {
   return new Promise((resolve, reject) => {
     setImmediate(() => {
-      const whole = wholeStrings()
       try {
-        writeSnapshotFile(path)
+        writeSnapshotFile(path, { stringLimit: wholeStrings() ? WHOLE_STRING_LIMIT : null })
         resolve(path)
       } catch (error) {
         reject(error)
-      } finally {
-        whole.restore()
       }
     })
   })
@@ -146,20 +142,12 @@ function snapshotFromFreshTask (path) {
 // V8 cuts every string in a snapshot at 1,024 characters, script sources included, and the line
 // that adds to a leaking collection is found in its script's source: in a test process, where
 // secrets are no concern and the heap is small, the snapshot keeps strings whole.
-const STRING_LIMIT_FLAG = '--heap-snapshot-string-limit'
-const DEFAULT_STRING_LIMIT = 1024
 const WHOLE_STRING_LIMIT = 1 << 26
 
-/**
- * Lifts V8's string limit for one snapshot, unless the process was started with a limit of its own.
- * @returns {{restore: () => void}}
- */
+/** Whether to lift V8's string limit: not when the process was started with a limit of its own. */
 function wholeStrings () {
   // V8 flags cannot come through NODE_OPTIONS: only the command line can have set it.
-  const given = process.execArgv.some((arg) => arg.replaceAll('_', '-').startsWith(STRING_LIMIT_FLAG))
-  if (given) return { restore: () => {} }
-  setFlagsFromString(`${STRING_LIMIT_FLAG}=${WHOLE_STRING_LIMIT}`)
-  return { restore: () => setFlagsFromString(`${STRING_LIMIT_FLAG}=${DEFAULT_STRING_LIMIT}`) }
+  return !process.execArgv.some((arg) => arg.replaceAll('_', '-').startsWith('--heap-snapshot-string-limit'))
 }
 
 /**

@@ -79,7 +79,10 @@ export async function runSoak (options) {
       LEAKDIFF_DIR: dir,
       LEAKDIFF_SIGNAL: SIGNAL,
       LEAKDIFF_SERIES: '1',
-      LEAKDIFF_KEEP: '0'
+      LEAKDIFF_KEEP: '0',
+      // A soak runs in CI, where whole script sources in the snapshots let findings point at the
+      // line that adds to a collection; the user's own setting wins.
+      LEAKDIFF_STRING_LIMIT: settings.env.LEAKDIFF_STRING_LIMIT ?? 'whole'
     }
     onProgress(`starting ${command.join(' ')}`)
     service = await startService(command, { cwd, env, onOutput: settings.onServiceOutput })

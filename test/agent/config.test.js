@@ -27,7 +27,8 @@ test('the environment sets every option, and a bad value falls back to its defau
     LEAKDIFF_MIN_FREE: '1GB',
     LEAKDIFF_MIN_HEADROOM: '10MB',
     LEAKDIFF_HEADROOM_FACTOR: '4.5',
-    LEAKDIFF_MEMORY_LIMIT: '2g'
+    LEAKDIFF_MEMORY_LIMIT: '2g',
+    LEAKDIFF_STRING_LIMIT: '65536'
   })
   t.deepEqual(problems, [])
   t.like(config, {
@@ -40,8 +41,11 @@ test('the environment sets every option, and a bad value falls back to its defau
     minFreeBytes: 1024 ** 3,
     minHeadroomBytes: 10 * 1024 ** 2,
     headroomFactor: 4.5,
-    memoryLimitBytes: 2 * 1024 ** 3
+    memoryLimitBytes: 2 * 1024 ** 3,
+    stringLimit: 65536
   })
+  t.is(configFromEnv({ LEAKDIFF_STRING_LIMIT: 'whole' }).config.stringLimit, 2 ** 30)
+  t.regex(configFromEnv({ LEAKDIFF_STRING_LIMIT: 'all of it' }).problems[0], /^ignoring LEAKDIFF_STRING_LIMIT="all of it": expected a number of characters, or whole; using null$/)
 
   const bad = configFromEnv({ LEAKDIFF_SIGNAL: 'SIGTERM', LEAKDIFF_SERIES: '0', LEAKDIFF_KEEP: '-1', LEAKDIFF_MEMORY_LIMIT: 'lots' })
   t.deepEqual(bad.config, { ...DEFAULT_CONFIG })
