@@ -2,7 +2,8 @@
 // Map/Set tables folded into their owners, WeakMap ephemeron edges, shared closure contexts,
 // interfaces, located classes, detached embedder nodes. Then the same file with a few edges turned
 // weak, so that nodes are unreachable from the root: the orphan rules must match DevTools' too.
-import { readFileSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
@@ -39,7 +40,10 @@ test('mixed heap: the Summary has the classes the program made', async (t) => {
 })
 
 test('unreachable nodes hang under the root with the same sizes and reports as DevTools', async (t) => {
-  const { files, dir } = await mixedHeap
+  const { files } = await mixedHeap
+  // The fixture's directory is shared with other test files: the changed copy goes elsewhere.
+  const dir = mkdtempSync(join(tmpdir(), 'leakdiff-orphans-'))
+  t.teardown(() => rmSync(dir, { recursive: true, force: true }))
   const file = join(dir, 'orphans.heapsnapshot')
   writeFileSync(file, JSON.stringify(weakenEdges(JSON.parse(readFileSync(files[0], 'latin1')))))
   const comparison = await compareWithDevtools(file)

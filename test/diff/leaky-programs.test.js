@@ -1,6 +1,7 @@
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { markedPosition } from '../helpers/fixture-source.js'
 
 /** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
 const reports = new Map()
@@ -18,16 +19,22 @@ function reportOf (program) {
   return report
 }
 
-// Each program holds its growth in one named object; the diff must name that object first.
+// Each program holds its growth in one named object; the diff must name that object first, and its
+// path must read as the module variable that holds it (readable paths: readable-paths.test.js).
 const LEAKS = [
-  { program: 'diff/map-cache', name: 'Map', edges: ['cache'] },
-  { program: 'diff/array-log', name: 'Array', edges: ['log'] },
-  { program: 'diff/object-cache', name: 'Object', edges: ['sessions'] },
-  { program: 'diff/listeners', name: 'Array', edges: ['bus', '_events', 'config'] }
+  { program: 'diff/map-cache', name: 'Map', edges: ['cache'], pathText: '(GC roots) → module fixtures/programs/diff/map-cache.js → cache (Map)' },
+  { program: 'diff/array-log', name: 'Array', edges: ['log'], pathText: '(GC roots) → module fixtures/programs/diff/array-log.js → log (Array)' },
+  { program: 'diff/object-cache', name: 'Object', edges: ['sessions'], pathText: '(GC roots) → module fixtures/programs/diff/object-cache.js → sessions (Object)' },
+  {
+    program: 'diff/listeners',
+    name: 'Array',
+    edges: ['bus', '_events', 'config'],
+    pathText: '(GC roots) → module fixtures/programs/diff/listeners.js → bus (EventEmitter) → _events → config (Array)'
+  }
 ]
 
-for (const { program, name, edges } of LEAKS) {
-  test(`${program}: the top growth owner is the object that grows, and the verdict is leak`, async (t) => {
+for (const { program, name, edges, pathText } of LEAKS) {
+  test(`${program}: the top growth owner is the object that grows, read as a module variable, and the verdict is leak`, async (t) => {
     const report = await reportOf(program)
     t.is(report.verdict, 'leak', report.reason)
     const [top] = report.growth
@@ -36,6 +43,7 @@ for (const { program, name, edges } of LEAKS) {
     t.true(top.leak)
     t.is(top.ownerCount, 1)
     t.deepEqual(top.path.slice(-edges.length).map((step) => step.edge), edges)
+    t.is(top.pathText, pathText)
     t.is(top.path.at(-1)?.id, top.owner.id)
     // 1,000 requests per round, each leaving a handful of objects.
     t.true(top.leakedObjects >= 1000 && top.leakedObjects <= 10_000, `leakedObjects ${top.leakedObjects}`)
@@ -129,4 +137,75 @@ test('diff/nested-owners: an owner nested in another ranks by its own growth, no
   t.deepEqual(rows[0].path.slice(-1).map((step) => step.edge), ['cache'])
   const scopeGrowth = rows[scope].retainedAfter - rows[scope].retainedBefore
   t.true(scopeGrowth > rows[0].retainedAfter - rows[0].retainedBefore)
+})
+
+test('diff/file-watchers: watchers held only by their native handles are a row of new owners below the roots, and a leak', async (t) => {
+  const report = await reportOf('diff/file-watchers')
+  t.is(report.verdict, 'leak', report.reason)
+  const rows = report.growth.filter((g) => g.leak)
+  t.is(rows.length, 1)
+  const [row] = rows
+  // One FSEvent handle per request, 1,000 per round; the 100 of the warm-up existed in the baseline.
+  t.is(row.owner.name, 'FSEvent')
+  t.is(row.ownerCount, 2000)
+  t.is(row.retainedBefore, 0)
+  t.true(/** @type {number} */ (row.retainedMiddle) > 0 && row.retainedAfter > /** @type {number} */ (row.retainedMiddle))
+  t.deepEqual(row.entryClass, { name: 'FSEvent', count: 2000 })
+  // Held straight from a root category: every step before the owner is a synthetic root node.
+  t.is(row.path.at(-1)?.id, row.owner.id)
+  t.true(row.path.length >= 2)
+  t.true(row.path.slice(0, -1).every((step) => step.nodeType === 'synthetic'), JSON.stringify(row.path))
+  t.is(row.pathText, '(GC roots) → Node / FSEventWrap → (FSEvent)')
+  // What each handle holds: its watcher, the listener and the request the listener captures.
+  t.is(row.classes.find((c) => c.name === 'FSWatcher')?.count, 2000)
+  t.true(row.leakedObjects >= 5 * 1000 && row.recentObjects >= 5 * 1000, `${row.leakedObjects} ${row.recentObjects}`)
+  t.true(report.summary.leakedObjects >= row.leakedObjects)
+  // open-handles names the wrapper the program got, the listener it handed over, and close().
+  const [finding] = report.findings
+  t.is(finding?.signature, 'open-handles')
+  t.deepEqual(finding.evidence.counts, [100, 1100, 2100])
+  t.regex(finding.title, /^FSWatcher \(FSEvent\) handles are opened and never closed/)
+  const { file, line, column } = markedPosition('diff/file-watchers', '// leak: watcher per request', '() =>')
+  t.like(finding.location, { file, line, column })
+  t.regex(finding.fix.snippet, /handle\.close\(\)/)
+})
+
+test('diff/file-watchers with two snapshots: the new handles count as added to the roots', async (t) => {
+  const { files } = await captureFixture('diff/file-watchers')
+  const report = await diffSnapshots(files.slice(0, 2))
+  t.is(report.verdict, 'leak', report.reason)
+  t.is(report.growth[0].owner.name, 'FSEvent')
+  t.is(report.growth[0].ownerCount, 1000)
+  t.regex(report.reason, /1,000 new FSEvent objects held straight from the GC roots/)
+  t.deepEqual(report.findings.map((f) => f.signature), ['open-handles'])
+})
+
+test('diff/file-watchers fixed: watchers closed after each request leave no row and no finding', async (t) => {
+  const { files } = await captureFixture('diff/file-watchers', { args: ['fixed'] })
+  for (const series of [files, files.slice(0, 2)]) {
+    const report = await diffSnapshots(series, { top: 0 })
+    t.is(report.verdict, 'clean', report.reason)
+    t.deepEqual(report.growth.filter((g) => g.leak), [])
+    t.deepEqual(report.findings, [])
+    t.false(report.growth.some((g) => g.owner.name === 'FSEvent'))
+  }
+})
+
+test('diff/shared-keys: the scope around two leaks holds what both keep, and its row says it goes with them', async (t) => {
+  const report = await reportOf('diff/shared-keys')
+  t.is(report.verdict, 'leak', report.reason)
+  const rows = report.growth.filter((g) => g.leak)
+  const byPath = (/** @type {RegExp} */ pattern) => rows.find((row) => pattern.test(row.pathText))
+  const cache = byPath(/→ responses \(Map\)$/)
+  const list = byPath(/→ listeners \(Array\)$/)
+  const scope = byPath(/→ module fixtures\/programs\/diff\/shared-keys\.js$/)
+  t.truthy(cache && list && scope, rows.map((row) => row.pathText).join('\n'))
+  t.deepEqual(cache?.sharedWith, [])
+  t.deepEqual(list?.sharedWith, [])
+  // The URLs: 2,000 new strings, each kept by a cache key and by a listener's scope.
+  t.deepEqual(scope?.sharedWith.map((share) => share.ownerId).sort(), [cache?.owner.id, list?.owner.id].sort())
+  for (const share of scope?.sharedWith ?? []) t.true(share.objects >= 2000, `${share.objects}`)
+  // It follows the leaks it goes with, and the text says so.
+  t.true(rows.indexOf(/** @type {any} */ (scope)) === 2, rows.map((row) => row.pathText).join('\n'))
+  t.regex(renderDiffReport(report, { color: false }), /shared: 2,000 of these new objects are also held by rows 1 and 2;/)
 })

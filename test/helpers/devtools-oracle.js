@@ -32,8 +32,9 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { deserialize, serialize } from 'node:v8'
 
 const require = createRequire(import.meta.url)
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -168,6 +169,9 @@ const results = new Map()
 
 /**
  * Runs DevTools' loader and full JSHeapSnapshot initialization on a snapshot file; cached per path.
+ * For a fixture snapshot in the directory that AVA's test processes share (LEAKDIFF_FIXTURE_DIR,
+ * see fixture-snapshots.js), the result is also kept next to the file, so that the test files
+ * checking one snapshot against DevTools run DevTools' code on it once.
  * @param {string} file path of a .heapsnapshot file (small: it is read into one string)
  * @returns {Promise<OracleResult>}
  */
@@ -175,9 +179,26 @@ export function runDevtoolsOracle (file) {
   const path = resolve(file)
   let result = results.get(path)
   if (!result) {
-    result = analyse(path)
+    const shared = process.env.LEAKDIFF_FIXTURE_DIR
+    result = shared && path.startsWith(resolve(shared) + sep) ? analyseShared(path) : analyse(path)
     results.set(path, result)
   }
+  return result
+}
+
+/**
+ * The oracle's result from the file beside the snapshot, or computed and written there. Two test
+ * processes may both compute it; each writes aside and renames, so a reader sees one whole file.
+ * v8.serialize keeps the typed arrays as they are.
+ * @param {string} path
+ * @returns {Promise<OracleResult>}
+ */
+async function analyseShared (path) {
+  const cached = `${path}.devtools-${DEVTOOLS_FRONTEND_VERSION}.v8`
+  if (existsSync(cached)) return deserialize(readFileSync(cached))
+  const result = await analyse(path)
+  writeFileSync(`${cached}.${process.pid}.tmp`, serialize(result))
+  renameSync(`${cached}.${process.pid}.tmp`, cached)
   return result
 }
 

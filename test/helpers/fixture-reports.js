@@ -1,17 +1,12 @@
 // Diff reports and text finding cards of fixture programs, shared by the signature tests: one diff
 // per (program, args, snapshot count) per test process, as captureFixture runs each program once.
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
-import { diffSnapshots } from 'leakdiff'
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
 
 /** runHttpRounds' defaults (fixtures/programs/lib/http-rounds.js): warm-up requests, then requests per round. */
 export const WARMUP = 50
 export const PER_ROUND = 300
-
-const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 
 /** @typedef {Awaited<ReturnType<typeof diffSnapshots>>} DiffReport */
 /** @typedef {DiffReport['findings'][number]} Finding */
@@ -86,11 +81,12 @@ export function isRising (values) {
 }
 
 /**
- * The counts a signature reports for a program driven by runHttpRounds' defaults, with one object per request.
+ * The counts a signature reports for a program driven by runHttpRounds, with one object per request.
+ * @param {number} [perRound] requests per round (perRoundOf the program, or runHttpRounds' default)
  * @param {number} [snapshots]
  */
-export function roundCounts (snapshots = 3) {
-  return Array.from({ length: snapshots }, (_, k) => WARMUP + k * PER_ROUND)
+export function roundCounts (perRound = PER_ROUND, snapshots = 3) {
+  return Array.from({ length: snapshots }, (_, k) => WARMUP + k * perRound)
 }
 
 /**
@@ -116,17 +112,16 @@ export async function checkWeakerWithTwoSnapshots (t, program, id, { args = [] }
 }
 
 /**
- * Runs `leakdiff <snapshots>` on a fixture program without colour, and returns the text card of
- * finding 1 if it is a finding of `id`: its lines from the header to the blank line after it.
+ * The text report of a fixture program's diff as `leakdiff <snapshots>` prints it in a pipe (no
+ * colour, 80 columns), and its card of finding 1 if that is a finding of `id`: its lines from the
+ * header to the blank line after it. Rendered here, not by a CLI process: the CLI prints what
+ * renderDiffReport returns, and test/diff/cli.test.js checks that it does.
  * @param {string} program
  * @param {string} id
  * @returns {Promise<{stdout: string, card: string[] | null}>}
  */
 export async function textCardOf (program, id) {
-  const { files } = await captureFixture(program)
-  const { FORCE_COLOR, NO_COLOR, ...env } = process.env
-  const { stdout } = await promisify(execFile)(process.execPath, [CLI, ...files], { cwd: ROOT, env: { ...env, NO_COLOR: '1' } })
-    .catch((/** @type {any} */ error) => error)
+  const stdout = renderDiffReport(await reportOf(program), { format: 'text', color: false, width: 80 })
   const lines = stdout.split('\n')
   const header = lines.findIndex((line) => new RegExp(`^1 +${id} +confidence 0\\.\\d\\d$`).test(line))
   return { stdout, card: header < 0 ? null : lines.slice(header, lines.indexOf('', header)) }

@@ -1,18 +1,26 @@
 // Runs a snapshot-writing fixture program (contract in fixtures/README.md) in a child process and
-// hands its snapshots to tests. One run per (program, args, nodeArgs) per test process: ava runs each
-// test file in its own process, so the tests of one file share one run.
+// hands its snapshots to tests. One run per (program, args, nodeArgs) per AVA run: ava.config.js
+// names a directory (LEAKDIFF_FIXTURE_DIR) that every test process shares and that AVA removes when
+// it exits. The first test process to ask for a program runs it there; the others wait for its
+// result file. Without that directory (a test file run some other way) each test process runs the
+// program once in a temporary directory of its own.
 import { execFile } from 'node:child_process'
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const PROGRAMS_DIR = fileURLToPath(new URL('../../fixtures/programs/', import.meta.url))
+const LIB_DIR = join(PROGRAMS_DIR, 'lib')
 const SNAPSHOT_NAME = /^(\d+)\.heapsnapshot$/
+const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
+const RESULT_FILE = 'result.json'
+const POLL_MS = 50
 
 /**
  * @typedef {object} CapturedFixture
- * @property {string} dir      the temporary output directory (removed when the test process exits)
+ * @property {string} dir      the program's output directory (removed when AVA, or this test process, exits)
  * @property {string[]} files  snapshot paths in series order (1.heapsnapshot, 2.heapsnapshot, ...)
  * @property {string} stdout   what the program printed
  * @property {any} report      stdout parsed as one JSON line, or null when the program printed nothing
@@ -28,7 +36,8 @@ process.once('exit', () => {
 })
 
 /**
- * Runs `node ...nodeArgs fixtures/programs/<program>.js <tmpdir> ...args` once and returns its snapshots.
+ * Runs `node ...nodeArgs fixtures/programs/<program>.js <dir> ...args` once and returns its snapshots.
+ * The snapshots are shared with other test files: read them, never change them.
  * @param {string} program path under fixtures/programs/ without `.js`, e.g. 'engine/mixed-heap'
  * @param {{args?: string[], nodeArgs?: string[], timeoutMs?: number}} [options]
  * @returns {Promise<CapturedFixture>}
@@ -37,7 +46,7 @@ export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc']
   const key = JSON.stringify([program, args, nodeArgs])
   let run = runs.get(key)
   if (!run) {
-    run = runProgram(program, args, nodeArgs, timeoutMs)
+    run = SHARED_DIR ? runShared(key, program, args, nodeArgs, timeoutMs) : runOwn(program, args, nodeArgs, timeoutMs)
     runs.set(key, run)
   }
   return run
@@ -50,16 +59,88 @@ export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc']
  * @param {number} timeoutMs
  * @returns {Promise<CapturedFixture>}
  */
-function runProgram (program, args, nodeArgs, timeoutMs) {
+function runOwn (program, args, nodeArgs, timeoutMs) {
+  const dir = mkdtempSync(join(tmpdir(), `leakdiff-${program.replaceAll('/', '-')}-`))
+  tempDirs.add(dir)
+  return runProgram(program, args, nodeArgs, timeoutMs, dir)
+}
+
+/**
+ * Runs the program in the shared directory, or waits for the test process that got there first.
+ * `mkdir` decides who runs it: it fails for everyone but one.
+ * @param {string} key
+ * @param {string} program
+ * @param {string[]} args
+ * @param {string[]} nodeArgs
+ * @param {number} timeoutMs
+ * @returns {Promise<CapturedFixture>}
+ */
+async function runShared (key, program, args, nodeArgs, timeoutMs) {
+  // In watch mode one AVA process makes several runs: a changed program must run again.
+  const hash = createHash('sha256').update(key)
+  for (const file of [join(PROGRAMS_DIR, `${program}.js`), ...readdirSync(LIB_DIR).map((name) => join(LIB_DIR, name))]) {
+    if (existsSync(file)) hash.update(readFileSync(file))
+  }
+  const dir = join(/** @type {string} */ (SHARED_DIR), `${program.replaceAll('/', '-')}-${hash.digest('hex').slice(0, 12)}`)
+  const resultFile = join(dir, RESULT_FILE)
+  mkdirSync(/** @type {string} */ (SHARED_DIR), { recursive: true })
+  try {
+    mkdirSync(dir)
+  } catch (error) {
+    if (/** @type {NodeJS.ErrnoException} */ (error).code !== 'EEXIST') throw error
+    return waitForResult(program, resultFile, timeoutMs)
+  }
+  /** @type {{fixture?: CapturedFixture, error?: string}} */
+  let result
+  try {
+    result = { fixture: await runProgram(program, args, nodeArgs, timeoutMs, dir) }
+  } catch (error) {
+    result = { error: /** @type {Error} */ (error).message }
+  }
+  // Written aside and renamed, so that a waiting process never reads half a file.
+  writeFileSync(`${resultFile}.${process.pid}`, JSON.stringify(result))
+  renameSync(`${resultFile}.${process.pid}`, resultFile)
+  if (result.error !== undefined) throw new Error(result.error)
+  return /** @type {CapturedFixture} */ (result.fixture)
+}
+
+/**
+ * @param {string} program
+ * @param {string} resultFile
+ * @param {number} timeoutMs the runner's own time limit; waiting allows it twice, as the runner may start late
+ * @returns {Promise<CapturedFixture>}
+ */
+async function waitForResult (program, resultFile, timeoutMs) {
+  const deadline = Date.now() + 2 * timeoutMs
+  while (!existsSync(resultFile)) {
+    if (Date.now() > deadline) throw new Error(`Expected another test process to run fixture program ${program} and write ${resultFile} within ${2 * timeoutMs} ms, found nothing`)
+    await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+  }
+  /** @type {{fixture?: CapturedFixture, error?: string}} */
+  const result = JSON.parse(readFileSync(resultFile, 'utf8'))
+  if (result.error !== undefined) throw new Error(result.error)
+  return /** @type {CapturedFixture} */ (result.fixture)
+}
+
+/**
+ * @param {string} program
+ * @param {string[]} args
+ * @param {string[]} nodeArgs
+ * @param {number} timeoutMs
+ * @param {string} dir
+ * @returns {Promise<CapturedFixture>}
+ */
+function runProgram (program, args, nodeArgs, timeoutMs, dir) {
   const script = join(PROGRAMS_DIR, `${program}.js`)
   if (!existsSync(script)) {
     return Promise.reject(new Error(`Expected a fixture program at ${script}, found none`))
   }
-  const dir = mkdtempSync(join(tmpdir(), `leakdiff-${program.replaceAll('/', '-')}-`))
-  tempDirs.add(dir)
   const argv = [...nodeArgs, script, dir, ...args]
+  // Under c8 every child inherits NODE_V8_COVERAGE. Fixture programs are not what the coverage
+  // measures, and V8's coverage bookkeeping makes them slower and their heaps bigger.
+  const { NODE_V8_COVERAGE, ...env } = process.env
   return new Promise((resolve, reject) => {
-    execFile(process.execPath, argv, { timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
+    execFile(process.execPath, argv, { env, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error) {
         const how = error.killed
           ? `was killed after ${timeoutMs} ms`

@@ -60,6 +60,8 @@ test('the verdict gate is the diff\'s own judgement; on a leak each finding not 
   const allowed = evaluateGates(await leaky, { verdict: true, allow: ['listener-accumulation'] })
   t.true(allowed.ok, summarizeViolations(allowed))
   t.deepEqual(allowed.checks.map((check) => [check.gate, check.allowed]), [['finding', true], ['verdict', true]])
+  // What the CLI evaluates for `--allow <id>` without other gates: another signature's id allows nothing.
+  t.false(evaluateGates(await leaky, { verdict: true, allow: ['unbounded-collection'] }).ok)
   t.true(evaluateGates(await clean, { verdict: true }).ok)
   // No gate at all: the finding is reported but judged by nothing.
   t.deepEqual(evaluateGates(await leaky, {}).checks.map((check) => [check.ok, check.gated]), [[true, false]])

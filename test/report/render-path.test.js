@@ -2,7 +2,6 @@
 // programs are checked in test/diff/readable-paths.test.js; these cover the folding rules.
 import test from 'ava'
 import { renderFoldedPath } from '../../src/report/render-path.js'
-import { formatDuration } from '../../src/report/format.js'
 
 /** @import {Step} from '../../src/analysis/retainer-paths.js' */
 
@@ -49,12 +48,4 @@ test('elided steps and paths from the system roots are marked, not dropped', (t)
   t.is(renderFoldedPath(path), '(GC roots) → … 9 steps → cache (Map)')
   t.is(renderFoldedPath([]), '(not reachable from the roots)')
   t.is(renderFoldedPath([global]), '(GC roots) → global')
-})
-
-test('durations read in two units at most', (t) => {
-  t.is(formatDuration(0.5), '30 s')
-  t.is(formatDuration(12.2), '12 min')
-  t.is(formatDuration(190), '3 h 10 min')
-  t.is(formatDuration(120), '2 h')
-  t.is(formatDuration(60 * 24 * 4 + 60 * 6), '4 days 6 h')
 })

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { PER_ROUND, isRising, markedLocation, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
+import { PER_ROUND, isRising, markedLocation, perRoundOf, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
 
 const ID = 'closure-retention'
 
@@ -14,10 +14,11 @@ test('callbacks capturing req and res in a module-level list: claimed as closure
 
   t.deepEqual(finding.location, markedLocation('signatures/closure-retention', '// leak: captures req and res', '() =>'))
 
+  const perRound = await perRoundOf('signatures/closure-retention')
   const { evidence } = finding
   t.is(evidence.unit, 'closures')
-  t.deepEqual(evidence.counts, roundCounts())
-  t.is(evidence.perStep, PER_ROUND)
+  t.deepEqual(evidence.counts, roundCounts(perRound))
+  t.is(evidence.perStep, perRound)
   t.is(evidence.ownerCount, 1)
   t.true(isRising(evidence.retained))
   const variables = /** @type {Array<{name: string, bytes: number}>} */ (evidence.capturedVariables)

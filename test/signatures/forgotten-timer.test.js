@@ -39,7 +39,7 @@ test('an interval per request that is never cleared: the timer list, the callbac
 
 test('with two snapshots the same timers are found, with lower confidence and a reason saying why', async (t) => {
   const found = await checkWeakerWithTwoSnapshots(t, 'signatures/forgotten-timer', ID)
-  t.deepEqual(found?.two.evidence.counts, roundCounts(2))
+  t.deepEqual(found?.two.evidence.counts, roundCounts(PER_ROUND, 2))
 })
 
 test('a delay of its own: the TimersList is the growth owner, and the finding claims its growth row', async (t) => {

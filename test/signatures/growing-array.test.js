@@ -1,5 +1,5 @@
 import test from 'ava'
-import { isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
+import { isRising, markedLocation, perRoundOf, reportOf, stepsOf, textCardOf } from '../helpers/fixture-reports.js'
 
 const ID = 'growing-array'
 
@@ -11,7 +11,16 @@ test('a request log that is never trimmed: the array, its length per snapshot an
   t.is(finding.path.at(-1)?.edge, 'requestLog')
   t.is(finding.path.at(-1)?.id, finding.owner.id)
 
-  t.deepEqual(finding.location, markedLocation('signatures/request-log', '// leak: log', '(req, res) =>'))
+  // The line that adds to the log, read from the script's source in the snapshot; the handler
+  // that closes over the log stays in the evidence, and is the function around that line.
+  t.deepEqual(finding.location, markedLocation('signatures/request-log', '// adds: log', 'requestLog.push('))
+  t.is(finding.evidence.locationRole, 'adds to it')
+  t.deepEqual(finding.evidence.holderLocation, markedLocation('signatures/request-log', '// leak: log', '(req, res) =>'))
+  t.deepEqual(finding.evidence.alsoAt, [])
+  t.false(finding.evidence.notes.some((note) => note.startsWith('closed over by')), finding.evidence.notes.join('\n'))
+  const { card } = await textCardOf('signatures/request-log', ID)
+  // The card's location line, which wraps at 80 columns.
+  t.regex((card ?? []).slice(1, 3).join(' ').replace(/\s+/g, ' '), /^ fixtures\/programs\/signatures\/request-log\.js:\d+:\d+ \(anonymous function, adds to it\)/)
 
   const perRound = await perRoundOf('signatures/request-log')
   const { counts, retained, unit } = finding.evidence

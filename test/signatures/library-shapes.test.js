@@ -53,7 +53,11 @@ test('records kept in two private Maps of one object: the growing Map under the 
   const perRound = await perRoundOf('signatures/twin-index')
   const [a, b, c] = finding.evidence.counts
   t.deepEqual([b - a, c - b], [perRound, perRound])
-  t.is(finding.location?.function, 'Repository')
+  // The line in the class's method that adds to that Map; the class stays in the evidence.
+  const byId = finding.path.at(-1)?.edge === '#byId'
+  t.deepEqual(finding.location, markedLocation('signatures/twin-index', byId ? '// adds: index by id' : '// leak: index', byId ? 'this.#byId.set(' : 'this.#byUrl.set(', 'lookup'))
+  t.is(finding.evidence.locationRole, 'adds to it')
+  t.is(/** @type {{function?: string} | null} */ (finding.evidence.holderLocation)?.function, 'Repository')
   t.regex(finding.fix.snippet, /^#by(Id|Url) = new LRUCache/m)
 })
 

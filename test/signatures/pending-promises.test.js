@@ -1,5 +1,5 @@
 import test from 'ava'
-import { PER_ROUND, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
+import { isRising, markedLocation, perRoundOf, reportOf, roundCounts } from '../helpers/fixture-reports.js'
 
 const ID = 'pending-promises'
 
@@ -13,12 +13,13 @@ test('a reaction per request on a promise that never settles: the promise, its r
 
   t.deepEqual(finding.location, markedLocation('signatures/pending-promises', '// leak: a reaction per request', '() =>'))
 
+  const perRound = await perRoundOf('signatures/pending-promises')
   const { evidence } = finding
   t.is(evidence.unit, 'reactions')
-  t.deepEqual(evidence.counts, roundCounts())
-  t.is(evidence.perStep, PER_ROUND)
+  t.deepEqual(evidence.counts, roundCounts(perRound))
+  t.is(evidence.perStep, perRound)
   t.is(evidence.ownerCount, 1)
-  t.is(evidence.newReactions, 2 * PER_ROUND)
+  t.is(evidence.newReactions, 2 * perRound)
   t.true(isRising(evidence.retained))
   // Each reaction's handler keeps its response (and the socket) alive.
   t.true(/** @type {number} */ (evidence.bytesPerReaction) > 1000, `bytesPerReaction ${evidence.bytesPerReaction}`)
@@ -43,11 +44,12 @@ test('waiters nobody settles: the list, the pending promises per snapshot and th
   // The handler of `await` is built in; its scope holds the suspended async function, which is located.
   t.deepEqual(finding.location, markedLocation('signatures/pending-waiters', '// awaits a config that never comes', '(req, res)', 'handleRequest'))
 
+  const perRound = await perRoundOf('signatures/pending-waiters')
   const { evidence } = finding
   t.is(evidence.unit, 'promises')
-  t.deepEqual(evidence.counts, roundCounts())
-  t.is(evidence.perStep, PER_ROUND)
-  t.is(evidence.newPromises, 2 * PER_ROUND)
+  t.deepEqual(evidence.counts, roundCounts(perRound))
+  t.is(evidence.perStep, perRound)
+  t.is(evidence.newPromises, 2 * perRound)
   t.true(isRising(evidence.retained))
   t.true(finding.confidence >= 0.8, String(finding.confidence))
   t.regex(finding.fix.snippet, /waiters\.splice\(0\)/)

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { PER_ROUND, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
+import { isRising, markedLocation, perRoundOf, reportOf, roundCounts } from '../helpers/fixture-reports.js'
 
 const ID = 'retained-sockets'
 
@@ -14,13 +14,14 @@ test('closed connections kept in a set: the set, its sockets per snapshot and th
   // The heap does not record the line that adds a socket; it knows the listener that receives them.
   t.deepEqual(finding.location, markedLocation('signatures/retained-sockets', '// receives every connection', '(socket)', 'trackConnection'))
 
+  const perRound = await perRoundOf('signatures/retained-sockets')
   const { evidence } = finding
   t.is(evidence.unit, 'sockets')
-  t.deepEqual(evidence.counts, roundCounts())
-  t.is(evidence.perStep, PER_ROUND)
+  t.deepEqual(evidence.counts, roundCounts(perRound))
+  t.is(evidence.perStep, perRound)
   t.is(evidence.ownerCount, 1)
-  t.is(evidence.newSockets, 2 * PER_ROUND)
-  t.is(evidence.closedSockets, 2 * PER_ROUND)
+  t.is(evidence.newSockets, 2 * perRound)
+  t.is(evidence.closedSockets, 2 * perRound)
   t.true(isRising(evidence.retained))
   t.true(finding.confidence >= 0.85, String(finding.confidence))
   t.is(finding.fix.snippet, "connections.add(socket)\nsocket.once('close', () => connections.delete(socket))")

@@ -4,12 +4,12 @@ import { isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../help
 const ID = 'unbounded-collection'
 
 const LEAKS = [
-  { program: 'signatures/response-cache', marker: '// leak: cache', name: 'Map', edge: 'responseCache', kind: 'Map', values: '{body, headers}' },
-  { program: 'signatures/user-sessions', marker: '// leak: sessions', name: 'Object', edge: 'sessionsByUser', kind: 'object', values: '{user, agent, pages}' }
+  { program: 'signatures/response-cache', marker: '// leak: cache', write: ['// adds: cache', 'responseCache.set('], name: 'Map', edge: 'responseCache', kind: 'Map', values: '{body, headers}' },
+  { program: 'signatures/user-sessions', marker: '// leak: sessions', write: ['// adds: sessions', 'sessionsByUser[user] ??='], name: 'Object', edge: 'sessionsByUser', kind: 'object', values: '{user, agent, pages}' }
 ]
 
-for (const { program, marker, name, edge, kind, values } of LEAKS) {
-  test(`${program}: the ${kind} is named, with the function that closes over it and its entries per snapshot`, async (t) => {
+for (const { program, marker, write, name, edge, kind, values } of LEAKS) {
+  test(`${program}: the ${kind} is named, with the line that adds to it, the function that closes over it and its entries per snapshot`, async (t) => {
     const report = await reportOf(program)
     // Only this signature explains the row: the listener matcher, tried first, leaves it alone.
     t.deepEqual(report.findings.map((f) => f.signature), [ID])
@@ -19,8 +19,9 @@ for (const { program, marker, name, edge, kind, values } of LEAKS) {
     t.is(finding.path.at(-1)?.id, finding.owner.id)
     t.is(finding.evidence.kind, kind)
 
-    t.deepEqual(finding.location, markedLocation(program, marker, '(req, res) =>'))
-    t.is(finding.evidence.locationRole, 'closes over it')
+    t.deepEqual(finding.location, markedLocation(program, write[0], write[1]))
+    t.is(finding.evidence.locationRole, 'adds to it')
+    t.deepEqual(finding.evidence.holderLocation, markedLocation(program, marker, '(req, res) =>'))
 
     const perRound = await perRoundOf(program)
     const { counts, retained } = finding.evidence
