@@ -173,7 +173,7 @@ function openConnections (input, rowOfOwner) {
     const library = constructorAt === null ? null : packageOf(constructorAt.file)
     const from = library !== null ? ` from ${library}` : constructorAt?.file.startsWith('node:') ? ` (${constructorAt.file})` : ''
     const freshHolders = new Set(tally.holders.filter((o) => ages[o] !== AGE_OLD))
-    const close = offeredMethod(graph, holder, CLOSE_METHODS)
+    const close = closeMethodOf(graph, tally.holders)
     const path = retainerPath(last, holder, { maxLength: 12 })
     const lastEdge = path.at(-1)?.edge ?? ''
     const variable = /^[A-Za-z_$][\w$]*$/.test(lastEdge) && lastEdge !== 'this' ? lastEdge : className.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[^\w$]/g, '') || 'client'
@@ -437,4 +437,21 @@ function removalSnippet (kind, variable) {
   if (kind === 'Map') return `${variable}.set(id, socket)\nsocket.once('close', () => ${variable}.delete(id))`
   if (kind === 'Array') return `${variable}.push(socket)\nsocket.once('close', () => ${variable}.splice(${variable}.indexOf(socket), 1))`
   return `${variable}.add(socket)\nsocket.once('close', () => ${variable}.delete(socket))`
+}
+
+/** Holders asked for a close method before giving up. */
+const CLOSE_SAMPLE = 20
+
+/**
+ * The close method the holders offer (the last ones first): one holder may be caught half-built
+ * or half-torn-down, without its prototype link, when the snapshot is taken.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number[]} holders
+ */
+function closeMethodOf (graph, holders) {
+  for (let k = holders.length - 1; k >= Math.max(0, holders.length - CLOSE_SAMPLE); k--) {
+    const close = offeredMethod(graph, holders[k], CLOSE_METHODS)
+    if (close !== null) return close
+  }
+  return null
 }
