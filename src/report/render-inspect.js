@@ -42,23 +42,28 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
 }
 
 /**
- * Breaks a retainer path between its hops so that each line fits `width` columns; a single hop
- * longer than that stays whole.
+ * Breaks a retainer path between its hops so that each line, with the arrow that ends it, fits
+ * `width` columns; a hop too long for a line of its own is broken at its spaces.
  * @param {string} text  hops joined by ' → '
  * @param {number} width
  * @returns {string[]}
  */
-function wrapPath (text, width) {
-  const hops = text.split(' → ')
+export function wrapPath (text, width) {
   const lines = []
-  let line = `    ${hops[0]}`
-  for (const hop of hops.slice(1)) {
-    if (line.length + 3 + hop.length > width) {
-      lines.push(`${line} →`)
-      line = `      ${hop}`
-    } else {
-      line += ` → ${hop}`
-    }
+  let line = '    '
+  let empty = true
+  for (const hop of text.split(' → ')) {
+    const pieces = `    ${hop}`.length + 2 <= width ? [hop] : hop.split(' ')
+    pieces.forEach((piece, i) => {
+      const separator = empty ? '' : i === 0 ? ' → ' : ' '
+      if (!empty && line.length + separator.length + piece.length + 2 > width) {
+        lines.push(i === 0 ? `${line} →` : line)
+        line = `      ${piece}`
+      } else {
+        line += separator + piece
+      }
+      empty = false
+    })
   }
   lines.push(line)
   return lines
