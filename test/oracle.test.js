@@ -56,7 +56,11 @@ function parseRaw (file) {
       to: json.edges[base + meta.edge_fields.indexOf('to_node')] / nodeFieldCount
     })
   }
-  return { nodeCount, edgeCount: json.snapshot.edge_count, ids, self, type, name, rootEdges }
+  // Edges pointing at each node, of any type.
+  const retainerCounts = new Uint32Array(nodeCount)
+  const toOffset = meta.edge_fields.indexOf('to_node')
+  for (let base = 0; base < json.edges.length; base += edgeFieldCount) retainerCounts[json.edges[base + toOffset] / nodeFieldCount]++
+  return { nodeCount, edgeCount: json.snapshot.edge_count, ids, self, type, name, rootEdges, retainerCounts }
 }
 
 /** @param {ArrayLike<number>} values */
@@ -188,7 +192,14 @@ test('oracle: bare process snapshot is self-consistent', async (t) => {
   const { oracle, raw } = await assertConsistent(t, files[0])
   assertUserRootDistances(t, oracle, raw)
   assertShallowSizesReassigned(t, oracle, raw)
-  t.deepEqual(oracle.problems, [], 'V8 collects garbage before a snapshot, so nothing is unreachable')
+  // V8 collects garbage before a snapshot, so whatever DevTools reports as unreachable is alive
+  // through references the file does not contain: nodes with no retainer at all (none in Node 20;
+  // Node 22 and 24 write eight Intl SharedFunctionInfos so), which DevTools hangs under the root.
+  const reported = oracle.problems.join(' ').match(/@\d+/g)?.map((id) => raw.ids.indexOf(Number(id.slice(1)))) ?? []
+  const withoutRetainers = []
+  for (let o = 1; o < raw.nodeCount; o++) if (raw.retainerCounts[o] === 0) withoutRetainers.push(o)
+  t.deepEqual(reported, withoutRetainers, oracle.problems.join('\n'))
+  for (const o of reported) t.is(oracle.nodes.dominator[o], oracle.rootOrdinal)
   t.true(oracle.classes.some((row) => row.name === 'Function'), 'closures are named Function')
   t.true(oracle.classes.some((row) => row.name === '(compiled code)'))
 })

@@ -20,6 +20,8 @@
 //
 // Peak: 4 * (5 + max(B, 3)) bytes per node, plus the edge bits (E/8 bytes) until the dominators are
 // done; the results (dominators, shallow and retained sizes, classOf, distances) are 28 of them.
+// When the DFS from the root misses nodes, a bit per node marks those nothing holds
+// (unheld-nodes.js).
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -32,10 +34,12 @@ import { markPageOwnedNodes } from './page-owned.js'
 import { computeRetainedSizes } from './retained-sizes.js'
 import { findUserRoots } from './roots.js'
 import { computeShallowSizes } from './shallow-sizes.js'
+import { describeUnheldNodes } from './unheld-nodes.js'
 
 /** @import {SnapshotData} from '../parse/snapshot-data.js' */
 /** @import {ClassSummary} from './class-summary.js' */
 /** @import {InterfaceDefinition} from './interfaces.js' */
+/** @import {UnheldNodes} from './unheld-nodes.js' */
 
 /**
  * Everything the later stages (diff, signatures, reports) read about one snapshot. Arrays are
@@ -52,7 +56,8 @@ import { computeShallowSizes } from './shallow-sizes.js'
  * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
  * @property {number[]} userRoots          ordinals of the user roots (the global)
  * @property {number} totalSize            the root's retained size, bytes
- * @property {string[]} warnings           unreachable nodes attached to the root, capped lists
+ * @property {string[]} warnings           what makes the numbers doubtful: a sizable share of the
+ *                                         heap that nothing in the snapshot holds (unheld-nodes.js)
  */
 
 /**
@@ -83,7 +88,9 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
   const userRoots = findUserRoots(graph)
 
-  const { dominators, shallowSizes, retainedSizes, order, spare } = dominatorStages(graph, userRoots.length > 0, warnings, stage)
+  const { dominators, shallowSizes, retainedSizes, order, spare, unheld } = dominatorStages(graph, userRoots.length > 0, stage)
+  const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallowSizes, retainedSizes[graph.rootOrdinal])
+  if (unheldWarning) warnings.push(unheldWarning)
 
   stage('class names')
   const locations = new NodeLocations(graph)
@@ -120,26 +127,26 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
  * function of its own so that the edge bits are garbage as soon as it returns.
  * @param {HeapGraph} graph
  * @param {boolean} hasUserRoots
- * @param {string[]} warnings
  * @param {(name: string) => void} stage
  * @returns {{dominators: Uint32Array, shallowSizes: Float64Array, retainedSizes: Float64Array,
- *   order: Uint32Array, spare: Uint32Array[]}} spare: two arrays of nodeCount entries, free
+ *   order: Uint32Array, spare: Uint32Array[], unheld: UnheldNodes | null}} spare: two arrays of
+ *   nodeCount entries, free
  */
-function dominatorStages (graph, hasUserRoots, warnings, stage) {
+function dominatorStages (graph, hasUserRoots, stage) {
   const length = graph.nodeCount + 1
   const stack = new Uint32Array(length)
   const pair = new Uint32Array(2 * length)
   const pageOwned = markPageOwnedNodes(graph, { scratch: stack, storage: new Uint8Array(pair.buffer, 0, graph.nodeCount) })
   const essential = buildEssentialEdges(graph, pageOwned)
   stage('dominators')
-  const { dominators, order, spare } = buildDominators(graph, essential, { warnings, scratch: [stack, pair] })
+  const { dominators, order, spare, unheld } = buildDominators(graph, essential, { scratch: [stack, pair] })
   const [forest, listed, semi] = spare
   stage('shallow sizes')
   const nodeCount = graph.nodeCount
   const shallowSizes = computeShallowSizes(graph, { hasUserRoots, scratch: [semi, forest], storage: float64View(listed, nodeCount) })
   stage('retained sizes')
   const retainedSizes = computeRetainedSizes(dominators, order, shallowSizes, { storage: float64View(forest, nodeCount) })
-  return { dominators, shallowSizes, retainedSizes, order, spare: [semi, listed.subarray(2 * nodeCount, 3 * nodeCount)] }
+  return { dominators, shallowSizes, retainedSizes, order, spare: [semi, listed.subarray(2 * nodeCount, 3 * nodeCount)], unheld }
 }
 
 /**

@@ -12,7 +12,7 @@
 //   - a node whose retainers are all non-essential ("only weak retainers") starts an extra DFS hung
 //     under the root, and counts as having the root as its only predecessor;
 //   - any node still unvisited after that (e.g. a cycle held only weakly) is attached to the root.
-// Both cases are reported in `warnings`.
+// Which of them nothing in the snapshot holds at all is found out here too (unheld-nodes.js).
 //
 // Vertices are numbered 1..n as in the paper (0 = none); vertex v is ordinal v - 1.
 //
@@ -29,11 +29,10 @@
 // the caller can put a Float64Array and a Uint32Array of n entries each in its memory.
 
 import { InvalidArgumentError } from '../errors.js'
+import { findUnheldNodes } from './unheld-nodes.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
-
-/** DevTools caps its problem report at 100 lines; so do we. */
-export const MAX_WARNING_NODES = 100
+/** @import {UnheldNodes} from './unheld-nodes.js' */
 
 // Top bit of a listed predecessor: the last one of its target's group. Vertices stay below it.
 const GROUP_END = 0x80000000
@@ -49,19 +48,20 @@ const VERTEX_MASK = 0x7fffffff
  *                                     one of at least 3 * nodeCount, one of nodeCount + 1 (the
  *                                     first two can hold a Float64Array of nodeCount entries at
  *                                     offset 0)
+ * @property {UnheldNodes | null} unheld nodes the root does not reach even through weak edges;
+ *                                     null when the DFS from the root reached every node
  */
 
 /**
  * Immediate dominators by Lengauer–Tarjan.
  * @param {HeapGraph} graph
  * @param {Uint8Array} essential one bit per edge (buildEssentialEdges)
- * @param {{warnings?: string[], scratch?: Uint32Array[]}} [options] unreachable nodes are reported
- *   in `warnings`; `scratch`: arrays the caller no longer needs, used instead of new ones when long
- *   enough: the first (nodeCount + 1 entries) holds the `dominators` result, the second (2 *
- *   (nodeCount + 1)) the EVAL forest and labels
+ * @param {{scratch?: Uint32Array[]}} [options] `scratch`: arrays the caller no longer needs, used
+ *   instead of new ones when long enough: the first (nodeCount + 1 entries) holds the `dominators`
+ *   result, the second (2 * (nodeCount + 1)) the EVAL forest and labels
  * @returns {DominatorResult}
  */
-export function buildDominators (graph, essential, { warnings = [], scratch = [] } = {}) {
+export function buildDominators (graph, essential, { scratch = [] } = {}) {
   const { nodeCount, firstEdge, edgeTargets } = graph
   if (nodeCount >= VERTEX_MASK) {
     throw new InvalidArgumentError(`Expected fewer than ${VERTEX_MASK} nodes for the dominator tree, got ${nodeCount}`)
@@ -115,35 +115,23 @@ export function buildDominators (graph, essential, { warnings = [], scratch = []
 
   dfs(r)
 
+  /** @type {UnheldNodes | null} */
+  let unheld = null
   if (n < nodeCount) {
+    // `label` is free until the main loop: the stack of the search for unheld nodes.
+    unheld = findUnheldNodes(graph, semi, label)
     const retained = markEssentialTargets(graph, essential)
-    /** @type {number[]} */
-    const orphans = []
-    let orphanCount = 0
-    const before = n
     for (let v = 1; v <= nodeCount; v++) {
       if (semi[v] !== 0 || ((retained[v >>> 3] >>> (v & 7)) & 1) !== 0) continue
-      orphanCount++
-      if (orphans.length < MAX_WARNING_NODES) orphans.push(v - 1)
       parent[v] = r
       dfs(v)
     }
-    warnings.push(`${nodeCount - before} nodes are unreachable from the root; ${orphanCount} of them have only weak retainers and are attached to the root` +
-      describeNodes(graph, orphans, orphanCount))
   }
-  if (n < nodeCount) {
-    /** @type {number[]} */
-    const rest = []
-    const count = nodeCount - n
-    for (let v = 1; v <= nodeCount; v++) {
-      if (semi[v] !== 0) continue
-      if (rest.length < MAX_WARNING_NODES) rest.push(v - 1)
-      parent[v] = r
-      semi[v] = ++n
-      vertex[n] = v
-    }
-    warnings.push(`${count} more nodes are unreachable even through weak retainers (cycles) and are attached to the root` +
-      describeNodes(graph, rest, count))
+  for (let v = 1; n < nodeCount && v <= nodeCount; v++) {
+    if (semi[v] !== 0) continue
+    parent[v] = r
+    semi[v] = ++n
+    vertex[n] = v
   }
 
   // semi holds DFS numbers until each vertex's turn in the main loop. One pass over the essential
@@ -230,7 +218,7 @@ export function buildDominators (graph, essential, { warnings = [], scratch = []
     dom[o] = dom[o + 1] - 1
     vertex[o] = vertex[o + 1] - 1
   }
-  return { dominators: dom.subarray(0, nodeCount), order: vertex.subarray(0, nodeCount), spare: [pair, later, semi] }
+  return { dominators: dom.subarray(0, nodeCount), order: vertex.subarray(0, nodeCount), spare: [pair, later, semi], unheld }
 }
 
 /**
@@ -277,16 +265,4 @@ function markEssentialTargets (graph, essential) {
     marked[v >>> 3] |= 1 << (v & 7)
   }
   return marked
-}
-
-/**
- * ": @id name, @id name, ..." for up to MAX_WARNING_NODES nodes.
- * @param {HeapGraph} graph
- * @param {number[]} ordinals
- * @param {number} total
- */
-function describeNodes (graph, ordinals, total) {
-  if (ordinals.length === 0) return ''
-  const listed = ordinals.map((o) => `@${graph.nodeIds[o]} ${graph.nodeTypeName(o)} ${JSON.stringify(graph.nodeName(o).slice(0, 40))}`)
-  return ': ' + listed.join(', ') + (total > ordinals.length ? `, and ${total - ordinals.length} more` : '')
 }

@@ -34,7 +34,9 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   if (report.dominators.length === 0) lines.push('  (none above 0.01% of the heap)')
   if (report.warnings.length > 0) {
     lines.push('')
-    for (const warning of report.warnings) lines.push(c.yellow(`warning: ${warning}`))
+    for (const warning of report.warnings) {
+      for (const line of wrapWords(`warning: ${warning}`, width)) lines.push(c.yellow(line))
+    }
   }
   lines.push('')
   lines.push(c.dim('Chrome DevTools opens the snapshot (Memory → Load) and shows objects as @id.'))
@@ -64,6 +66,29 @@ export function wrapPath (text, width) {
       }
       empty = false
     })
+  }
+  lines.push(line)
+  return lines
+}
+
+/**
+ * Breaks text at spaces so that each line fits `width` columns; continuation lines are indented
+ * by two spaces. A word longer than a line gets a line of its own.
+ * @param {string} text
+ * @param {number} width
+ * @returns {string[]}
+ */
+function wrapWords (text, width) {
+  const lines = []
+  let line = ''
+  let indent = 0
+  for (const word of text.split(' ')) {
+    if (line.length > indent && line.length + 1 + word.length > width) {
+      lines.push(line)
+      line = '  '
+      indent = 2
+    }
+    line += (line.length > indent ? ' ' : '') + word
   }
   lines.push(line)
   return lines

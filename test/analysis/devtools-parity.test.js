@@ -19,7 +19,9 @@ async function assertParity (t, file) {
   t.true(comparison.oracle.classes.length > 50, `expected a real Summary, got ${comparison.oracle.classes.length} classes`)
   t.is(totalNodeMismatches(comparison) + comparison.classMismatches, 0, describeComparison(comparison))
   t.is(comparison.analysis.totalSize, comparison.oracle.totalSize)
-  t.deepEqual(comparison.analysis.warnings, [], 'a bare process has no unreachable nodes')
+  // Node 22 and 24 write a few nodes with no retainer at all (DevTools reports them); they hold
+  // next to nothing, so they are no reason for a warning.
+  t.deepEqual(comparison.analysis.warnings, [], 'nothing in a bare process makes the numbers doubtful')
   return comparison
 }
 

@@ -106,25 +106,35 @@ test('progress reports bytes read up to the file size', async (t) => {
   t.is(total, (await readFile(mixed)).length)
 })
 
-test('fields in another order than V8 writes them parse to the same columns', async (t) => {
+test('fields in another order than V8 writes them, and fields unknown to us, parse to the same columns', async (t) => {
   const original = await parseSnapshot(mixed)
   const json = JSON.parse(await readFile(mixed, 'latin1'))
   const meta = json.snapshot.meta
+  const EXTRA = 'future_field'
   /** @param {number[]} rows @param {string[]} from @param {string[]} to */
   const reorder = (rows, from, to) => {
     const width = from.length
-    const out = new Array(rows.length)
+    const out = []
     for (let b = 0; b < rows.length; b += width) {
-      for (let f = 0; f < width; f++) out[b + f] = rows[b + from.indexOf(to[f])]
+      for (const field of to) out.push(field === EXTRA ? 7 : rows[b + from.indexOf(field)])
     }
     return out
   }
-  // The type stays first: its enum is node_types[0] / edge_types[0].
-  const nodeFields = ['type', 'id', 'detachedness', 'edge_count', 'name', 'trace_node_id', 'self_size']
-  const edgeFields = ['type', 'to_node', 'name_or_index']
+  /** The type stays first (its enum is node_types[0] / edge_types[0]), the rest reversed, plus an unknown field. @param {string[]} fields */
+  const shuffled = (fields) => ['type', ...fields.filter((field) => field !== 'type').reverse(), EXTRA]
+  // The field lists differ by V8 version (Node 24 writes no trace_node_id), so they come from the file.
+  const nodeFields = shuffled(meta.node_fields)
+  const edgeFields = shuffled(meta.edge_fields)
+  /** @param {unknown[]} types @param {string[]} from @param {string[]} to */
+  const reorderTypes = (types, from, to) => to.map((field) => field === EXTRA ? 'number' : types[from.indexOf(field)])
   json.nodes = reorder(json.nodes, meta.node_fields, nodeFields)
   json.edges = reorder(json.edges, meta.edge_fields, edgeFields)
-  json.snapshot.meta = { ...meta, node_fields: nodeFields, edge_fields: edgeFields, node_types: reorder(meta.node_types, meta.node_fields, nodeFields), edge_types: reorder(meta.edge_types, meta.edge_fields, edgeFields) }
+  // Node indexes count fields: one more node field moves every node.
+  const toNode = edgeFields.indexOf('to_node')
+  for (let e = toNode; e < json.edges.length; e += edgeFields.length) json.edges[e] = json.edges[e] / meta.node_fields.length * nodeFields.length
+  const objectIndex = meta.location_fields.indexOf('object_index')
+  for (let l = objectIndex; l < json.locations.length; l += meta.location_fields.length) json.locations[l] = json.locations[l] / meta.node_fields.length * nodeFields.length
+  json.snapshot.meta = { ...meta, node_fields: nodeFields, edge_fields: edgeFields, node_types: reorderTypes(meta.node_types, meta.node_fields, nodeFields), edge_types: reorderTypes(meta.edge_types, meta.edge_fields, edgeFields) }
   const file = join(scratch, 'reordered.heapsnapshot')
   await writeFile(file, JSON.stringify(json))
   const data = await parseSnapshot(file)
