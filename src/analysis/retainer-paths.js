@@ -9,8 +9,9 @@
 // Readable paths (`readable: true`): the shortest path is often not the one a person knows. A
 // module-level `const seen = []` is captured by the server's request listener, and Node's timer
 // list reaches that listener in fewer hops than anything else: the shortest path runs through
-// `setTimeout`'s Context, a TimersList, a Timeout and the Server. What the person wrote is "module
-// app.js, variable seen". So readable paths are shortest paths from the nearest *anchor*: the user
+// `setTimeout`'s Context, a TimersList, a Timeout and the Server (Node 20; Node 22 and 24 reach the
+// scope first through the loader's ModuleWrap and the module body's Generator). What the person
+// wrote is "module app.js, variable seen". So readable paths are shortest paths from the nearest *anchor*: the user
 // roots (the global) and the module-scope Contexts of the program's own scripts (module-scopes.js;
 // `node:` scripts excluded). One BFS from all anchors at once (not entering the NativeContext, which
 // leads back to everything) gives each node its anchor distance; a path walks back over those as
