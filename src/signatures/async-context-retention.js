@@ -1,10 +1,17 @@
-// async-context-retention: AsyncLocalStorage stores kept alive by long-lived async resources. Node
-// 20 copies the current store onto every async resource created inside `als.run(store, ...)` or
-// after `als.enterWith(store)`: a promise, a Timeout, a socket's handle gets the store under
-// `Symbol(kResourceStore)` (a property edge `<symbol kResourceStore>` in the snapshot). A resource
-// that outlives its request (a task waiting on a shutdown signal, a poller, a pooled connection)
-// then keeps that request's whole store, and everything in it, alive. Recognised by that edge: the
-// row's new objects are mostly stores reached through it.
+// async-context-retention: AsyncLocalStorage stores kept alive by long-lived async resources. A
+// resource that outlives its request (a task waiting on a shutdown signal, a poller, a pooled
+// connection) keeps the store it was created under, and everything in it, alive. Node lays this
+// out in one of two ways:
+//
+//   async_hooks (Node 20, 22):  resource --<symbol kResourceStore>--> store
+//   AsyncContextFrame (Node 24): resource --> frame (a Map) --table--> [AsyncLocalStorage, store]
+//
+// In the first, every async resource created inside `als.run(store, ...)` (a promise, a Timeout, a
+// socket's handle) gets the store as a property. In the second, `als.run()` makes a frame, a Map
+// from each AsyncLocalStorage to its store, and V8 keeps the current frame on what continues later
+// (a promise reaction's slot, a Timeout's `Symbol(kAsyncContextFrame)`). A frame is recognised by
+// its shape, a Map whose keys are AsyncLocalStorage objects. The row's new objects must be mostly
+// stores reached in one of these ways.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { holderName } from './collection-growth.js'
@@ -12,6 +19,7 @@ import { DOMINATED, markDominatedBy, rowsOfOwners } from './dominator-subtree.js
 import { bytesText, countText, namedCounts, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { commonClasses } from './held-objects.js'
+import { collectionOfStore, forEachEntry } from './collection-entries.js'
 import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -24,6 +32,11 @@ export const asyncContextRetention = { id: ID, match: matchAsyncContextRetention
 
 /** How snapshots name the property that holds a resource's store. */
 const STORE_EDGE_NAMES = ['<symbol kResourceStore>', 'Symbol(kResourceStore)']
+/** The class of the keys of an AsyncContextFrame. */
+const STORAGE_CLASS = 'AsyncLocalStorage'
+/** Node flags: a store, and a frame of AsyncLocalStorage -> store (storeFlags). */
+const STORE = 1
+const FRAME = 2
 /** Timer classes and the property holding their callback (lib/internal/timers.js). */
 const TIMER_CALLBACKS = new Map([['Timeout', '_onTimeout'], ['Immediate', '_onImmediate']])
 /** Fewer new live stores than this is too little to call a leak. */
@@ -44,14 +57,14 @@ export function matchAsyncContextRetention (input) {
   const { analyses, ages, noise, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
-  const isStore = storeFlags(last)
-  if (isStore === null) return []
+  const flags = storeFlags(last)
+  if (flags === null) return []
   const rows = input.candidates.filter((g) => result.growth[g].leak)
   const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
   /** @type {Map<number, {bytes: number, stores: number[]}>} new stores per row */
   const byRow = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
-    if (isStore[o] === 0 || ages[o] === AGE_OLD || noise[o] === 1) continue
+    if ((flags[o] & STORE) === 0 || ages[o] === AGE_OLD || noise[o] === 1) continue
     const g = rowOfOwner[owners[o]]
     if (g < 0) continue
     let tally = byRow.get(g)
@@ -76,8 +89,9 @@ export function matchAsyncContextRetention (input) {
 
     const newStores = tally.stores.length
     const storeClasses = commonClasses(last, tally.stores)
-    const resources = resourcesOf(last, tally.stores)
+    const { resources, throughFrames } = resourcesOf(last, tally.stores, flags)
     const resourceClasses = classCounts(last, resources)
+    const through = throughFrames ? 'their AsyncContextFrame' : STORE_EDGE_NAMES[1]
     const { location, locationShare } = creatorLocation(last, resources, cwd)
     const resourceText = `${resourceClasses.length === 0 ? 'async' : resourceClasses.map((c) => c.name).join(', ')} resources`
     const holder = holderName(row.path)
@@ -85,7 +99,7 @@ export function matchAsyncContextRetention (input) {
 
     const facts = [
       { weight: 0.1 * share, reason: `the stores retain ${percent(share)} of the growth row's new objects` },
-      { weight: 0, reason: `each is held through ${STORE_EDGE_NAMES[1]}: an async resource created in its context keeps it` }
+      { weight: 0, reason: `each is held through ${through}: an async resource created in its context keeps it` }
     ]
     if (location !== null) facts.push({ weight: 0.05 * locationShare, reason: `${percent(locationShare)} of the resources come from code at ${location.file}:${location.line}` })
     else facts.push({ weight: 0, reason: 'the heap does not name the code that created the resources' })
@@ -112,7 +126,7 @@ export function matchAsyncContextRetention (input) {
           locationRole: location === null ? null : 'creates the resources that keep them',
           notes: notesOf([
             `${countText(newStores)} new stores (${storeClasses.join(', ')}), ~${bytesText(tally.bytes / newStores)} each`,
-            resourceClasses.length > 0 && `kept by ${namedCounts(resourceClasses)} through Symbol(kResourceStore)`
+            resourceClasses.length > 0 && `kept by ${namedCounts(resourceClasses)} through ${through}`
           ])
         },
         location,
@@ -127,26 +141,84 @@ export function matchAsyncContextRetention (input) {
 }
 
 /**
- * Flags, by ordinal, the objects that some async resource holds as its store; null when the
- * snapshot has no store edge at all (no AsyncLocalStorage in use).
+ * Flags, by ordinal, the objects that some async resource holds as its store (STORE) and the
+ * AsyncContextFrames (FRAME); null when the snapshot has neither (no AsyncLocalStorage in use).
  * @param {HeapAnalysis} analysis
  * @returns {Uint8Array | null}
  */
 function storeFlags (analysis) {
   const { graph } = analysis
-  const names = STORE_EDGE_NAMES.map((name) => graph.strings.indexOf(name)).filter((index) => index >= 0)
-  if (names.length === 0) return null
-  const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeTypes } = graph
+  const names = storeEdgeNames(graph)
+  const storage = graph.strings.indexOf(STORAGE_CLASS)
+  if (names.length === 0 && storage < 0) return null
+  const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeTypes, nodeNames } = graph
   const property = graph.edgeType.property
   const object = graph.nodeType.object
   const flags = new Uint8Array(graph.nodeCount)
-  const edgeCount = firstEdge[graph.nodeCount]
-  for (let e = 0; e < edgeCount; e++) {
-    if (edgeTypes[e] !== property || !names.includes(edgeNames[e])) continue
-    const target = edgeTargets[e]
-    if (nodeTypes[target] === object) flags[target] = 1
+  let found = false
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (nodeTypes[o] !== object) continue
+    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+      if (edgeTypes[e] !== property || !names.includes(edgeNames[e])) continue
+      const target = edgeTargets[e]
+      if (nodeTypes[target] === object) flags[target] |= STORE
+      found = true
+    }
   }
-  return flags
+  const table = graph.strings.indexOf('table')
+  if (storage >= 0 && table >= 0) {
+    for (let o = 0; o < graph.nodeCount; o++) {
+      if (nodeTypes[o] !== object) continue
+      const edge = graph.findEdge(o, graph.edgeType.internal, table)
+      if (edge < 0 || !holdsStorage(graph, edgeTargets[edge], storage) || !isFrame(graph, o, storage)) continue
+      flags[o] |= FRAME
+      found = true
+      forEachEntry(graph, o, 'Map', (key, value) => {
+        if (value >= 0 && nodeTypes[value] === object && key >= 0 && nodeNames[key] === storage) flags[value] |= STORE
+      })
+    }
+  }
+  return found ? flags : null
+}
+
+/**
+ * Whether a hash table has an AsyncLocalStorage among its slots: a cheap test before isFrame
+ * reads the entries of every Map.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} table
+ * @param {number} storage string index of the AsyncLocalStorage class name
+ */
+function holdsStorage (graph, table, storage) {
+  for (let e = graph.firstEdge[table], end = graph.firstEdge[table + 1]; e < end; e++) {
+    if (graph.nodeNames[graph.edgeTargets[e]] === storage) return true
+  }
+  return false
+}
+
+/**
+ * Whether a Map-like object is an AsyncContextFrame: it has entries, and every key with an edge
+ * is an AsyncLocalStorage.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} o
+ * @param {number} storage string index of the AsyncLocalStorage class name
+ */
+function isFrame (graph, o, storage) {
+  let keys = 0
+  let others = 0
+  forEachEntry(graph, o, 'Map', (key) => {
+    if (key < 0) return
+    if (graph.nodeNames[key] === storage && graph.nodeTypes[key] === graph.nodeType.object) keys++
+    else others++
+  })
+  return keys > 0 && others === 0
+}
+
+/**
+ * String indexes of the names the store property has in this snapshot.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ */
+function storeEdgeNames (graph) {
+  return STORE_EDGE_NAMES.map((name) => graph.strings.indexOf(name)).filter((index) => index >= 0)
 }
 
 /**
@@ -158,46 +230,66 @@ function storeFlags (analysis) {
  */
 function countStores (analysis, ownerIds) {
   const { graph } = analysis
-  const names = STORE_EDGE_NAMES.map((name) => graph.strings.indexOf(name)).filter((index) => index >= 0)
+  const flags = storeFlags(analysis)
   const present = ownerIds.map((id) => graph.findOrdinalById(id)).filter((o) => o >= 0)
-  if (names.length === 0 || present.length === 0) return { stores: 0, bytes: 0 }
+  if (flags === null || present.length === 0) return { stores: 0, bytes: 0 }
+  const names = storeEdgeNames(graph)
   const inside = markDominatedBy(analysis, present)
   const counted = new Uint8Array(graph.nodeCount)
-  const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeTypes } = graph
+  const { firstEdge, edgeTypes, edgeNames, edgeTargets } = graph
   let stores = 0
   let bytes = 0
+  /** @param {number} store */
+  const count = (store) => {
+    if (counted[store] === 1 || (flags[store] & STORE) === 0) return
+    counted[store] = 1
+    stores++
+    bytes += analysis.retainedSizes[store]
+  }
   for (let o = 0; o < graph.nodeCount; o++) {
     if (inside[o] !== DOMINATED) continue
     for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
       const target = edgeTargets[e]
-      if (edgeTypes[e] !== graph.edgeType.property || !names.includes(edgeNames[e]) || counted[target] === 1 || nodeTypes[target] !== graph.nodeType.object) continue
-      counted[target] = 1
-      stores++
-      bytes += analysis.retainedSizes[target]
+      if (edgeTypes[e] === graph.edgeType.property && names.includes(edgeNames[e])) count(target)
+      else if ((flags[target] & FRAME) !== 0 && edgeTypes[e] !== graph.edgeType.weak) forEachEntry(graph, target, 'Map', (_, value) => { if (value >= 0) count(value) })
     }
   }
   return { stores, bytes }
 }
 
 /**
- * The async resources that hold the stores (the sources of their store edges), sampled.
+ * The async resources that hold the stores (the sources of their store edges, or what holds the
+ * frames they are in), sampled.
  * @param {HeapAnalysis} analysis
  * @param {number[]} stores
- * @returns {number[]}
+ * @param {Uint8Array} flags as storeFlags gives them
+ * @returns {{resources: number[], throughFrames: boolean}} throughFrames: most were reached through frames
  */
-function resourcesOf (analysis, stores) {
+function resourcesOf (analysis, stores, flags) {
   const { graph } = analysis
-  const names = STORE_EDGE_NAMES.map((name) => graph.strings.indexOf(name)).filter((index) => index >= 0)
+  const names = storeEdgeNames(graph)
   /** @type {number[]} */
   const resources = []
+  let direct = 0
+  let framed = 0
   for (const store of stores) {
     for (let slot = graph.firstRetainer[store], end = graph.firstRetainer[store + 1]; slot < end; slot++) {
       const e = graph.retainerEdges[slot]
-      if (graph.edgeTypes[e] === graph.edgeType.property && names.includes(graph.edgeNames[e])) resources.push(graph.edgeSource(e))
+      if (graph.edgeTypes[e] === graph.edgeType.property && names.includes(graph.edgeNames[e])) {
+        resources.push(graph.edgeSource(e))
+        direct++
+        continue
+      }
+      const frame = collectionOfStore(graph, graph.edgeSource(e))
+      if (frame === graph.edgeSource(e) || (flags[frame] & FRAME) === 0) continue
+      framed++
+      for (let s2 = graph.firstRetainer[frame], end2 = graph.firstRetainer[frame + 1]; s2 < end2; s2++) {
+        if (graph.edgeTypes[graph.retainerEdges[s2]] !== graph.edgeType.weak) resources.push(graph.retainerSource(s2))
+      }
     }
     if (resources.length >= MAX_RESOURCES) break
   }
-  return resources
+  return { resources, throughFrames: framed > direct }
 }
 
 /**
@@ -208,8 +300,10 @@ function resourcesOf (analysis, stores) {
 function classCounts (analysis, ordinals) {
   /** @type {Map<string, number>} */
   const counts = new Map()
+  const { graph } = analysis
   for (const o of ordinals) {
-    const name = analysis.classes.names[analysis.classOf[o]]
+    // Engine objects (a promise reaction) share the class `(system)`: their own name says more.
+    const name = graph.nodeTypes[o] === graph.nodeType.hidden ? graph.nodeName(o).replace(/^system \/ /, '') : analysis.classes.names[analysis.classOf[o]]
     counts.set(name, (counts.get(name) ?? 0) + 1)
   }
   return [...counts].sort((a, b) => b[1] - a[1]).slice(0, 3).map(([name, count]) => ({ name, count }))
@@ -235,7 +329,7 @@ function creatorLocation (analysis, resources, cwd) {
 /**
  * The program code behind one resource, when the heap knows it: a timer's callback; for a promise,
  * the async function that awaits it or created it (its suspended generator object names it), or a
- * program handler of the reaction that holds it.
+ * program handler of the reaction that holds it; for a reaction, its own handlers.
  * @param {HeapAnalysis} analysis
  * @param {number} resource
  * @param {string} cwd
@@ -249,9 +343,12 @@ function resourceLocation (analysis, resource, cwd) {
     const location = callback >= 0 && graph.nodeTypes[callback] === graph.nodeType.closure ? sourceLocation(analysis, unwrapBound(graph, callback), cwd) : null
     if (isProgramLocation(location)) return location
   }
+  const holders = [resource]
   for (let slot = graph.firstRetainer[resource], end = Math.min(graph.firstRetainer[resource + 1], graph.firstRetainer[resource] + MAX_HOLDERS); slot < end; slot++) {
-    const holder = graph.retainerSource(slot)
-    const own = functionOf(analysis, holder, cwd)
+    holders.push(graph.retainerSource(slot))
+  }
+  for (const holder of holders) {
+    const own = holder === resource ? null : functionOf(analysis, holder, cwd)
     if (own !== null) return own
     // A reaction holds the promise it settles next to its handlers.
     for (let e = graph.firstEdge[holder], edgeEnd = graph.firstEdge[holder + 1]; e < edgeEnd; e++) {

@@ -3,9 +3,9 @@
 // what the callback captures alive. Timers are found by their shape, not by a path: a live timer is
 // an object of class Timeout or Immediate that is not `_destroyed` and has a callback. The list is a
 // ring linked both ways, and Node's own timers in the same list (an http.Server's 30 s connection
-// check) are held from elsewhere too, so the dominator of the timers is often the root and no growth
-// row owns them: the matcher counts timers per callback location in every snapshot and stands
-// alone when no row holds them.
+// check) are held from elsewhere too, so the dominator of the timers is often the root (V8 11, Node
+// 20) or the global object (V8 12 and later, Node 22, 24) rather than their list: the matcher counts
+// timers per callback location in every snapshot and stands alone when no row holds them.
 
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
@@ -25,7 +25,7 @@ export const forgottenTimer = { id: ID, match: matchForgottenTimer }
 const TIMER_CALLBACKS = new Map([['Timeout', '_onTimeout'], ['Immediate', '_onImmediate']])
 /** Fewer new live timers than this at one location is too little to call a leak. */
 const MIN_NEW_TIMERS = 20
-/** The timers claim a growth row when they hold at least this share of its retained growth. */
+/** The timers claim a growth row when they hold at least this share of its growth (claimedRow). */
 const MIN_ROW_SHARE = 0.5
 /** Steps walked along a timer list to find its TimersList head. */
 const MAX_LIST_WALK = 1 << 22
@@ -80,7 +80,7 @@ export function matchForgottenTimer (input) {
     }]
     if (repeating) facts.push({ weight: 0.08, reason: `${tally.intervals} of ${tally.count} are intervals, which never end on their own` })
     else facts.push({ weight: 0, reason: 'they are one-shot timeouts that have not fired yet (long delays, or re-armed)' })
-    if (group.row >= 0) facts.push({ weight: 0.05, reason: `they retain ${percent(group.share)} of growth row ${group.row + 1}'s retained growth` })
+    if (group.row >= 0) facts.push({ weight: 0.05, reason: `they retain ${percent(group.share)} of growth row ${group.row + 1}'s growth` })
     else facts.push({ weight: 0, reason: 'no growth row owns them: the timer list is a ring that other references also enter, so its timers are counted directly' })
     const { confidence, reasons } = judgeGrowth(counts, facts)
 
@@ -200,7 +200,9 @@ function claimedRow (input, newTimers, owners, rowOfOwner, retained) {
   for (const [g, count] of votes) if (count > most) [row, most] = [g, count]
   if (row < 0) return { row: -1, share: 0 }
   const growth = input.result.growth[row]
-  const rowGrowth = growth.retainedAfter - growth.retainedBefore
+  // The new bytes bound the row's growth from above when its owner is the global object, whose
+  // retained size is the whole heap's: from V8 12 on (Node 22, 24) it dominates the timer lists.
+  const rowGrowth = Math.min(growth.retainedAfter - growth.retainedBefore, growth.leakedBytes + growth.recentBytes)
   const share = rowGrowth > 0 ? Math.min(1, (retained[retained.length - 1] - retained[0]) / rowGrowth) : 0
   return share >= MIN_ROW_SHARE ? { row, share } : { row: -1, share: 0 }
 }

@@ -22,16 +22,20 @@ export function propertyTarget (graph, ordinal, name) {
 
 /**
  * The value of an oddball node ('true', 'false', 'null', 'undefined', 'hole', ...), or null for
- * any other node. An Oddball's first slot (after its map) is its `to_string` string.
+ * any other node. An Oddball's first slot (after its map) is its `to_string` string. V8 11 names
+ * every oddball `system / Oddball`; V8 12 and later (Node 22, 24) name it after that string.
  * @param {HeapGraph} graph
  * @param {number} ordinal
  * @returns {string | null}
  */
 export function oddballValue (graph, ordinal) {
-  if (ordinal < 0 || graph.nodeName(ordinal) !== 'system / Oddball') return null
+  if (ordinal < 0 || graph.nodeTypes[ordinal] !== graph.nodeType.hidden) return null
+  const name = graph.nodeName(ordinal)
   for (let e = graph.firstEdge[ordinal], end = graph.firstEdge[ordinal + 1]; e < end; e++) {
     const target = graph.edgeTargets[e]
-    if (graph.edgeTypes[e] === graph.edgeType.hidden && graph.nodeTypes[target] === graph.nodeType.string) return graph.nodeName(target)
+    if (graph.edgeTypes[e] !== graph.edgeType.hidden || graph.nodeTypes[target] !== graph.nodeType.string) continue
+    const value = graph.nodeName(target)
+    return name === 'system / Oddball' || name === value ? value : null
   }
   return null
 }

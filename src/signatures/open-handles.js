@@ -1,8 +1,10 @@
 // open-handles: native handles opened again and again and never closed (an fs.watch, a server, a
-// child process or a socket per request). Node keeps each open handle's JS object alive from an
-// embedder root of its own (`Node / FSEventWrap`, `Node / TCPWrap`, ...), so nothing in the program
-// owns them: the diff makes each handle object an owner of its own below that root, and this
-// matcher reads such a row. Its evidence is the number of objects of the handle's class the roots
+// child process or a socket per request). Node keeps each open handle's JS object alive from the
+// roots, so nothing in the program owns them: the diff makes each handle object an owner of its own
+// below a root, and this matcher reads such a row. V8 11 (Node 20) shows the handle's own embedder
+// node (`Node / FSEventWrap`, `Node / TCPWrap`, ...) as that root; V8 12 and later (Node 22, 24)
+// reach the object first from `(Global handles)`, with the embedder node as a second retainer
+// (`native_to_javascript`). Either way the embedder node names the handle. Its evidence is the number of objects of the handle's class the roots
 // hold in every snapshot; its location is the function handed to the handle (the watch listener,
 // the connection handler), the code the program wrote around the call that opened it.
 
@@ -38,8 +40,10 @@ export function matchOpenHandles (input) {
   for (const g of input.candidates) {
     const row = result.growth[g]
     const root = row.path.at(-2)
-    // New owners right below an embedder's root: handles, not objects the program keeps.
-    if (!row.leak || row.retainedBefore !== 0 || root === undefined || root.nodeType !== 'synthetic' || root.node.startsWith('(')) continue
+    // New owners right below a root: handles, not objects the program keeps.
+    if (!row.leak || row.retainedBefore !== 0 || root === undefined || root.nodeType !== 'synthetic') continue
+    const native = root.node.startsWith('(') ? nativeHandleName(last, last.graph.findOrdinalById(row.owner.id)) : root.node
+    if (native === null) continue
     const className = row.owner.name
     const names = new Set([className])
     const held = analyses.map((analysis) => countRootHeld(analysis, markEngineNoise(analysis.graph), names).get(className))
@@ -52,7 +56,7 @@ export function matchOpenHandles (input) {
     const location = handedFunction(last, owners, cwd)
     const kind = wrapper.name === className ? className : `${wrapper.name} (${className})`
     const { confidence, reasons } = judgeGrowth(counts, [
-      { weight: 0.15, reason: `each is held only by its native handle (${root.node}), so it stays until it is closed` },
+      { weight: 0.15, reason: `each is held only by its native handle (${native}), so it stays until it is closed` },
       ...(location ? [{ weight: 0.05, reason: `${countText(location.count)} of ${countText(location.total)} functions they hold come from one place` }] : [])
     ])
     const method = wrapper.close ?? 'close'
@@ -60,7 +64,7 @@ export function matchOpenHandles (input) {
       group: g,
       finding: {
         signature: ID,
-        title: `${kind} handles are opened and never closed: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} open, each held by its native handle (${root.node}).`,
+        title: `${kind} handles are opened and never closed: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} open, each held by its native handle (${native}).`,
         confidence,
         reasons,
         owner: row.owner,
@@ -87,6 +91,28 @@ export function matchOpenHandles (input) {
     })
   }
   return matches
+}
+
+/** The embedder graph's edge from a native handle to its JS object (Node's src/base_object.cc). */
+const NATIVE_TO_JS = 'native_to_javascript'
+
+/**
+ * The name of the embedder node (`Node / FSEventWrap`) whose JS object `o` is, or null.
+ * @param {HeapAnalysis} analysis
+ * @param {number} o
+ * @returns {string | null}
+ */
+function nativeHandleName (analysis, o) {
+  const { graph } = analysis
+  if (o < 0) return null
+  for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    const source = graph.edgeSource(e)
+    const type = graph.nodeTypes[source]
+    if (graph.edgeTypes[e] === graph.edgeType.internal && (type === graph.nodeType.native || type === graph.nodeType.synthetic) &&
+      graph.edgeName(e) === NATIVE_TO_JS) return graph.nodeName(source)
+  }
+  return null
 }
 
 /**

@@ -21,9 +21,11 @@ test('request stores kept by background tasks started in their context: the stor
   t.deepEqual(stepsOf(evidence.counts), [perRound, perRound])
   t.true(isRising(evidence.retained))
   t.deepEqual(evidence.storeClasses, ['RequestState'])
-  t.is(/** @type {Array<{name: string}>} */ (evidence.resourceClasses)[0].name, 'Promise')
+  // Under async_hooks (Node 20, 22) each promise holds the store; with AsyncContextFrame (Node 24)
+  // the reaction of the `await` holds the frame that holds it.
+  t.regex(/** @type {Array<{name: string}>} */ (evidence.resourceClasses)[0].name, /^Promise(Reaction)?$/)
   t.true(Math.abs(/** @type {number} */ (evidence.newStores) - 2 * perRound) <= 2, String(evidence.newStores))
-  t.true(evidence.notes.some((note) => /kept by Promise ×[\d,]+ through Symbol\(kResourceStore\)/.test(note)), evidence.notes.join('\n'))
+  t.true(evidence.notes.some((note) => /kept by Promise(Reaction)? ×[\d,]+ through (Symbol\(kResourceStore\)|their AsyncContextFrame)/.test(note)), evidence.notes.join('\n'))
 
   t.true(finding.confidence >= 0.8, String(finding.confidence))
   t.true(finding.reasons.some((reason) => reason.includes('both steps')))
