@@ -9,8 +9,10 @@
 const MAX_NOISE_STEPS = 16
 
 /**
- * The root and the synthetic GC sub-roots (`(Global handles)`, `(Strong roots)`, `(Handle scope)`,
- * Node's embedder roots).
+ * The root, the synthetic GC sub-roots (`(Global handles)`, `(Strong roots)`, `(Handle scope)`,
+ * Node's embedder roots) and the user roots (the global object). From V8 12 (Node 22) on, the
+ * global object dominates what its functions' contexts and the native handles both reach (the
+ * timer lists, for one), where V8 11 left it to the root: either way no program object owns it.
  * @param {HeapAnalysis} analysis
  * @returns {Uint8Array} 1 for a root, by ordinal
  */
@@ -21,6 +23,7 @@ export function markGcRoots (analysis) {
   const flags = new Uint8Array(graph.nodeCount)
   for (let o = 0; o < flags.length; o++) if (nodeTypes[o] === synthetic) flags[o] = 1
   flags[graph.rootOrdinal] = 1
+  for (const o of analysis.userRoots) flags[o] = 1
   return flags
 }
 
