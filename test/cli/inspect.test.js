@@ -1,12 +1,12 @@
 import test from 'ava'
 import { execFile } from 'node:child_process'
 import { promisify } from 'node:util'
-import { writeFile, readFile, mkdtemp } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { runDevtoolsOracle } from '../helpers/devtools-oracle.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const run = promisify(execFile)
@@ -59,7 +59,7 @@ test('inspect text fits 80 columns in its tables and names the file', async (t) 
 })
 
 test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-cli-'))
+  const dir = await tempDir('leakdiff-cli-')
   const empty = join(dir, 'empty.heapsnapshot')
   await writeFile(empty, '')
   const notJson = join(dir, 'notes.txt')

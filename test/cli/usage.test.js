@@ -1,11 +1,11 @@
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { copyFile, mkdtemp, symlink, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const run = promisify(execFile)
@@ -44,7 +44,7 @@ test('an invalid --format choice is one line', async (t) => {
 })
 
 test('an --output that cannot be written is refused before the snapshots are read', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-usage-'))
+  const dir = await tempDir('leakdiff-usage-')
   const cases = [
     [['missing-a.heapsnapshot', 'missing-b.heapsnapshot', '-o', join(dir, 'no', 'report.txt')], /^leakdiff: Cannot write the report to .*report\.txt: no directory /],
     [['missing-a.heapsnapshot', 'missing-b.heapsnapshot', '-o', dir], /^leakdiff: Cannot write the report to .*: it is a directory\n/],
@@ -74,7 +74,7 @@ test('capture refuses the signals the agent refuses, before anything is sent', a
 test('inspect text fits 80 columns, retainer paths included; an empty diff says no class changed', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
   // A copy: the same file twice is refused (below).
-  const copy = join(await mkdtemp(join(tmpdir(), 'leakdiff-usage-')), 'copy.heapsnapshot')
+  const copy = join(await tempDir('leakdiff-usage-'), 'copy.heapsnapshot')
   await copyFile(files[0], copy)
   const [inspect, same] = await Promise.all([leakdiff(['inspect', files[0], '--top', '20']), leakdiff([files[0], copy])])
   t.is(inspect.code, 0)
@@ -86,7 +86,7 @@ test('inspect text fits 80 columns, retainer paths included; an empty diff says 
 })
 
 test('one snapshot given twice, by its name or through a link, is refused: it would diff to a clean nothing', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-usage-'))
+  const dir = await tempDir('leakdiff-usage-')
   const file = join(dir, 'a.heapsnapshot')
   await writeFile(file, '{}')
   await symlink(file, join(dir, 'b.heapsnapshot'))

@@ -1,11 +1,11 @@
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const run = promisify(execFile)
@@ -78,7 +78,7 @@ test('a leaking program as text: the verdict and the owner\'s path come first, l
 
 test('FORCE_COLOR colours the text report; markdown and --output work', async (t) => {
   const { files } = await captureFixture('diff/map-cache')
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-cli-'))
+  const dir = await tempDir('leakdiff-cli-')
   const output = join(dir, 'report.md')
   const [colored, markdown] = await Promise.all([
     leakdiff(files, { FORCE_COLOR: '1' }),

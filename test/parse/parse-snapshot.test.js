@@ -1,7 +1,6 @@
 import test from 'ava'
-import { mkdtemp, writeFile, readFile, mkdir } from 'node:fs/promises'
+import { writeFile, readFile, mkdir } from 'node:fs/promises'
 import { createReadStream } from 'node:fs'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { getHeapSnapshot } from 'node:v8'
@@ -9,6 +8,7 @@ import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { LARGE_SIZE, sizeAt } from '../../src/parse/large-sizes.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 /** @type {string} */
 let scratch
@@ -16,7 +16,7 @@ let scratch
 let mixed
 
 test.before(async () => {
-  scratch = await mkdtemp(join(tmpdir(), 'leakdiff-parse-'))
+  scratch = await tempDir('leakdiff-parse-')
   const { files } = await captureFixture('engine/mixed-heap')
   mixed = files[0]
 })

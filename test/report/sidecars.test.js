@@ -2,12 +2,12 @@
 // the heap limit; sidecars that name different processes force a comparison by class totals.
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { copyFile, mkdtemp, readFile, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const series = captureFixture('diff/agent-series')
@@ -26,7 +26,7 @@ async function sidecarOf (snapshot) {
  * @param {(meta: any, index: number) => any} change
  */
 async function copySeries (files, change) {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-sidecars-'))
+  const dir = await tempDir('leakdiff-sidecars-')
   const copies = []
   for (const [i, file] of files.entries()) {
     const copy = join(dir, `${i + 1}.heapsnapshot`)
