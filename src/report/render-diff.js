@@ -43,10 +43,13 @@ function renderText (report, c, width) {
   const { shown, hidden } = readableGrowth(report.growth)
   if (shown.length > 0) {
     lines.push(c.bold(`Growth by owner (top ${shown.length}, by retained growth not counting nested owners)`))
-    shown.forEach((g, i) => {
+    // Rows keep their number in the report (and the JSON), so that a finding's "growth row N"
+    // names the row printed as N even when smaller rows above it are hidden.
+    const number = (/** @type {DiffReport['growth'][number]} */ g) => report.growth.indexOf(g) + 1
+    shown.forEach((g) => {
       const mark = g.leak ? c.red('leak') : c.dim('ok')
       const owners = g.ownerCount > 1 ? ` ×${formatCount(g.ownerCount)} owners` : ''
-      lines.push(`${String(i + 1).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
+      lines.push(`${String(number(g)).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
       const recent = g.retainedMiddle === null ? '' : `, then +${formatCount(g.recentObjects)} (${formatBytes(g.recentBytes)})`
       lines.push(`    new objects +${formatCount(g.leakedObjects)} (${formatBytes(g.leakedBytes)})${recent}`)
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter]
@@ -55,7 +58,7 @@ function renderText (report, c, width) {
       if (g.classes.length > 0) {
         lines.push(...wrap(`holds ${g.classes.map((k) => `${k.name} ×${formatCount(k.count)} (${formatBytes(k.size)})`).join(', ')}`, width, '    ', '    '))
       }
-      const shared = sharedText(g, shown)
+      const shared = sharedText(g, report.growth, shown)
       if (shared) lines.push(...wrap(shared, width, '    ', '    ').map((line) => c.yellow(line)))
     })
     if (hidden > 0) lines.push(c.dim(`    and ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (--format json lists them)`))
@@ -97,15 +100,16 @@ function renderMarkdown (report) {
   const { shown, hidden } = readableGrowth(report.growth)
   if (shown.length > 0) {
     lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
-    shown.forEach((g, i) => {
+    const number = (/** @type {DiffReport['growth'][number]} */ g) => report.growth.indexOf(g) + 1
+    shown.forEach((g) => {
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter].map((size) => formatBytes(size)).join(' → ')
-      lines.push(`| ${i + 1} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
+      lines.push(`| ${number(g)} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
     })
     if (hidden > 0) lines.push('', `And ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (the JSON report lists them).`)
     lines.push('')
-    shown.forEach((g, i) => {
-      const shared = sharedText(g, shown)
-      lines.push(`${i + 1}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
+    shown.forEach((g) => {
+      const shared = sharedText(g, report.growth, shown)
+      lines.push(`${number(g)}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
     })
     lines.push('')
   }
@@ -120,11 +124,12 @@ function renderMarkdown (report) {
 /**
  * Says which other rows hold the new objects of a row that is mostly shared: not a leak of its own.
  * @param {DiffReport['growth'][number]} row
- * @param {DiffReport['growth']} shown
+ * @param {DiffReport['growth']} rows  all rows, numbered from 1
+ * @param {DiffReport['growth']} shown  the rows printed
  */
-function sharedText (row, shown) {
+function sharedText (row, rows, shown) {
   if (row.sharedWith.length === 0) return ''
-  const numbers = row.sharedWith.map(({ ownerId }) => shown.findIndex((g) => g.owner.id === ownerId) + 1).filter((n) => n > 0)
+  const numbers = row.sharedWith.map(({ ownerId }) => shown.find((g) => g.owner.id === ownerId)).flatMap((g) => (g === undefined ? [] : [rows.indexOf(g) + 1]))
   const objects = row.sharedWith.reduce((most, share) => Math.max(most, share.objects), 0)
   const others = numbers.length === 0 ? 'other owners' : `${numbers.length === 1 ? 'row' : 'rows'} ${listText(numbers.map(String))}`
   const around = numbers.length > 2 ? 'all of them' : 'both'
