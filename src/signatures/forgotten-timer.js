@@ -149,9 +149,9 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
     if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
     const fn = unwrapBound(graph, callback)
     const location = sourceLocation(analysis, fn, cwd)
-    // A socket's idle timeout is Node's own method bound to the socket: the open connection is
+    // A socket's idle timeout is Node's own function run for the socket: the open connection is
     // what piles up (retained-sockets counts those), not a timer the program started.
-    if (location !== null && location.file.startsWith('node:') && isSocketTimeout(analysis, callback)) continue
+    if (location !== null && location.file.startsWith('node:') && isSocketTimeout(analysis, o, callback)) continue
     const name = readableFunctionName(locations.functionName(fn))
     const key = location === null ? `function ${name}` : locationKey(location)
     let tally = byKey.get(key)
@@ -167,16 +167,30 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
 }
 
 /**
- * Whether a timer callback is bound to a socket (`socket._onTimeout.bind(socket)`).
+ * Whether a timer runs its callback for a socket: bound to it (`socket._onTimeout.bind(socket)`,
+ * Node 20 and 22) or given it as the timer's first argument (`onStreamTimeout` with the socket in
+ * `_timerArgs`, Node 24).
  * @param {HeapAnalysis} analysis
+ * @param {number} timer
  * @param {number} callback
  */
-function isSocketTimeout (analysis, callback) {
+function isSocketTimeout (analysis, timer, callback) {
   const { graph } = analysis
-  const target = propertyTarget(graph, callback, 'bound_this')
-  if (target < 0) return false
-  const name = analysis.classes.names[analysis.classOf[target]]
-  return (name === 'Socket' || name === 'TLSSocket') && propertyTarget(graph, target, '_readableState') >= 0
+  if (isSocket(analysis, propertyTarget(graph, callback, 'bound_this'))) return true
+  const args = propertyTarget(graph, timer, '_timerArgs')
+  if (args < 0 || graph.nodeName(args) !== 'Array') return false
+  const first = graph.findEdge(args, graph.edgeType.element, 0)
+  return first >= 0 && isSocket(analysis, graph.edgeTargets[first])
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ */
+function isSocket (analysis, ordinal) {
+  if (ordinal < 0) return false
+  const name = analysis.classes.names[analysis.classOf[ordinal]]
+  return (name === 'Socket' || name === 'TLSSocket') && propertyTarget(analysis.graph, ordinal, '_readableState') >= 0
 }
 
 /**

@@ -463,8 +463,14 @@ function dominantLocation (analysis, closures, cwd) {
  * @param {number} id
  */
 function nameOnPath (path, id) {
-  const step = path.find((s) => s.id === id)
-  return step && (step.edgeType === 'property' || step.edgeType === 'context') ? step.edge : null
+  const at = path.findIndex((s) => s.id === id)
+  const step = path[at]
+  if (!step || (step.edgeType !== 'property' && step.edgeType !== 'context')) return null
+  // A variable of an accessor's closure is read through the accessor: Node 24's global `process`
+  // is a getter whose scope holds `_process`, and the program writes `process`.
+  const accessor = step.edgeType === 'context' ? path[at - 2] : undefined
+  if (accessor?.edgeType === 'property' && path[at - 1]?.edge === 'context' && /^get [A-Za-z_$][\w$]*$/.test(accessor.edge)) return accessor.edge.slice(4)
+  return step.edge
 }
 
 /**
