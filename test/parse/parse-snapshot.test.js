@@ -64,6 +64,18 @@ test('a real snapshot parses to exactly what JSON.parse reads', async (t) => {
   t.is(data.byteLength, (await readFile(mixed)).length)
 })
 
+test('a snapshot with allocation traces (DevTools\' timeline) parses to what JSON.parse reads, and analyses', async (t) => {
+  const { files } = await captureFixture('engine/allocation-trace')
+  const json = JSON.parse(await readFile(files[0], 'latin1'))
+  t.true(json.snapshot.trace_function_count > 0 && json.trace_tree.length > 0, 'the traces are filled in')
+  const data = await parseSnapshot(files[0])
+  t.is(mismatches(data, json), 0)
+  const analysis = analyzeHeap(data)
+  // Named by its properties that are edges: the small integer `i` is stored in the object.
+  const items = analysis.classes.names.indexOf('{label}')
+  t.true(items >= 0 && analysis.classes.counts[items] >= 2000)
+})
+
 test('gzip input is detected by its magic bytes, not its name', async (t) => {
   const gz = join(scratch, 'no-suffix.bin')
   await writeFile(gz, gzipSync(await readFile(mixed)))
