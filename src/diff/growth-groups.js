@@ -36,7 +36,8 @@ import { countRootHeld, markGcRoots } from './root-held.js'
  * @typedef {object} GrowthThresholds
  * @property {number} minBytes       leaked bytes a group needs to count as a leak
  * @property {number} minObjects     leaked objects a group needs
- * @property {number} minContinued   with three snapshots: objects added in the last step, as a share of the leaked objects
+ * @property {number} minContinued   with three snapshots: objects added in the last step, as a share of the leaked objects,
+ *   below which growth counts as stopped unless the last step alone passes minBytes and minObjects
  *
  * With two snapshots a group leaks only when its growth has the shape of accumulation: at least
  * `minObjects` new entries of one class added to owners that already existed. A one-time
@@ -238,8 +239,12 @@ function passes (group, { minBytes, minObjects, minContinued }, held) {
     const { counts, bytes } = held
     if (!(counts[0] < counts[1] && counts[1] < counts[2] && bytes[1] < bytes[2] && bytes[2] - bytes[0] >= minBytes)) return false
   }
-  // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step.
-  return group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) && group.retainedAfter > group.retainedMiddle
+  // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step. A leak
+  // continues, though not always at its first pace: a service that got a tenth of the traffic in
+  // the last step still leaks when that step alone passes the size thresholds.
+  const continued = group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) ||
+    (group.recentBytes >= minBytes && group.recentObjects >= minObjects)
+  return continued && group.retainedAfter > group.retainedMiddle
 }
 
 /**

@@ -22,6 +22,16 @@ test('diff/churn: lowering the thresholds does not turn stopped growth into a le
   t.is(report.verdict, 'clean', report.reason)
 })
 
+test('diff/slowing-cache: a leak whose last step has a twelfth of the traffic still leaks, since that step alone passes the thresholds', async (t) => {
+  const { files } = await captureFixture('diff/slowing-cache')
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'leak', report.reason)
+  const [row] = report.growth
+  t.true(row.leak)
+  t.true(row.recentObjects < 0.1 * row.leakedObjects, 'slower than a tenth of the first pace')
+  t.deepEqual(report.findings.map((f) => f.signature), ['unbounded-collection'])
+})
+
 test('thresholds must be numbers >= 0', async (t) => {
   const { files } = await captureFixture('diff/churn')
   const error = await t.throwsAsync(diffSnapshots(files.slice(0, 2), { minBytes: -1 }))
