@@ -80,7 +80,9 @@ export function matchForgottenTimer (input) {
     }]
     if (repeating) facts.push({ weight: 0.08, reason: `${tally.intervals} of ${tally.count} are intervals, which never end on their own` })
     else facts.push({ weight: 0, reason: 'they are one-shot timeouts that have not fired yet (long delays, or re-armed)' })
-    if (group.row >= 0) facts.push({ weight: 0.05, reason: `they retain ${percent(group.share)} of growth row ${group.row + 1}'s growth` })
+    // Named by its owner, not its number: the report may list fewer rows than the diff found.
+    const rowOwner = group.row >= 0 ? result.growth[group.row].owner : null
+    if (rowOwner !== null) facts.push({ weight: 0.05, reason: `they retain ${percent(group.share)} of the growth held by ${rowOwner.name} @${rowOwner.id}` })
     else facts.push({ weight: 0, reason: 'no growth row owns them: the timer list is a ring that other references also enter, so its timers are counted directly' })
     const { confidence, reasons } = judgeGrowth(counts, facts)
 

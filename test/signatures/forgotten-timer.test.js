@@ -55,7 +55,7 @@ test('a delay of its own: the TimersList is the growth owner, and the finding cl
   t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['timerListMap', '60000'])
   t.is(finding.evidence.durationMs, 60_000)
   t.deepEqual(finding.evidence.counts, roundCounts())
-  t.true(finding.reasons.some((reason) => /growth row 1/.test(reason)))
+  t.true(finding.reasons.includes(`they retain 100% of the growth held by TimersList @${row.owner.id}`), finding.reasons.join('; '))
   t.is(finding.location?.line, markedPosition('signatures/forgotten-timer', '// leak: interval per request').line)
 })
 
