@@ -23,6 +23,7 @@ import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-eviden
 import { countText, notesOf } from './evidence-notes.js'
 import { heldClasses, recognisedClasses } from './held-objects.js'
 import { UNSUBSCRIBE_METHODS, offeredMethod } from './heap-methods.js'
+import { propertyTarget, unwrapBound } from './heap-values.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -179,7 +180,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
       ])
     },
     location,
-    fix: fixFor(list, name, verb, recordVerb)
+    fix: fixFor(list, name, verb, recordVerb, endOfWork(last, fresh, ages))
   }
 }
 
@@ -484,28 +485,78 @@ function retainerName (graph, o) {
   return found ? found.name : null
 }
 
+/** Events that end the work of a per-request emitter, in the order a fix prefers them. */
+const ENDING_EVENTS = ['close', 'disconnect']
+/** New listeners looked at for the emitter they close over. */
+const ENDING_SAMPLE = 50
+
+/**
+ * The per-request emitter the new listeners close over (a response, a socket, a socket.io
+ * connection) and the event that ends its work: the fix removes the listener on that event. A
+ * variable counts when at least half of the sampled listeners hold a new emitter under that name;
+ * its event is the first of ENDING_EVENTS the emitter already has listeners for (socket.io's Socket
+ * has the program's 'disconnect' handler), else 'close'. Null when they capture none: the fix then
+ * says `res`, the common case.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} fresh  new listener functions
+ * @param {Uint8Array} ages
+ * @returns {{variable: string, event: string} | null}
+ */
+function endOfWork (analysis, fresh, ages) {
+  const { graph } = analysis
+  const sample = fresh.slice(-ENDING_SAMPLE)
+  /** @type {Map<string, {count: number, emitter: number}>} */
+  const byName = new Map()
+  for (const fn of sample) {
+    const context = propertyTarget(graph, unwrapBound(graph, fn), 'context')
+    if (context < 0) continue
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+      const value = graph.edgeTargets[e]
+      if (ages[value] === AGE_OLD || propertyTarget(graph, value, '_events') < 0) continue
+      const name = graph.edgeName(e)
+      const entry = byName.get(name) ?? { count: 0, emitter: value }
+      entry.count++
+      byName.set(name, entry)
+    }
+  }
+  // Between a request and its response, both held by every listener, the response's 'close' is
+  // the end of the exchange.
+  const rank = (/** @type {{count: number, emitter: number}} */ entry) => 2 * entry.count + (analysis.classes.names[analysis.classOf[entry.emitter]] === 'ServerResponse' ? 1 : 0)
+  /** @type {{name: string, count: number, emitter: number} | null} */
+  let best = null
+  for (const [name, entry] of byName) {
+    if (entry.count * 2 >= sample.length && /^[A-Za-z_$][\w$]*$/.test(name) && (best === null || rank(entry) > rank(best))) best = { name, ...entry }
+  }
+  if (best === null) return null
+  const events = propertyTarget(graph, best.emitter, '_events')
+  return { variable: best.name, event: ENDING_EVENTS.find((event) => propertyTarget(graph, events, event) >= 0) ?? 'close' }
+}
+
 /**
  * @param {ListenerList} list
  * @param {string} name
  * @param {string | null} verb        the removal method the emitter (or registry holder) offers
  * @param {string | null} recordVerb  the one a list entry offers (a Subscription's unsubscribe)
+ * @param {{variable: string, event: string} | null} ending  what ends the work the listener serves (endOfWork)
  * @returns {{summary: string, snippet: string}}
  */
-function fixFor (list, name, verb, recordVerb) {
+function fixFor (list, name, verb, recordVerb, ending) {
+  const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
   const bare = name.replace(/^#/, '')
   const emitter = /^[A-Za-z_$][\w$]*$/.test(bare) ? bare : 'emitter'
   const owner = /^[A-Za-z_$][\w$]*/.exec(bare)?.[0] ?? 'emitter'
   if (recordVerb !== null) {
     return {
       summary: `keep what the call that added it returned and call its ${recordVerb}() when the request ends; each entry of ${list.event === '' ? 'the list' : list.event} is such a handle, and none was ever released.`,
-      snippet: `const handle = ${owner}.subscribe(onValue)  // the call that adds to ${list.event === '' ? 'the list' : list.event}\nres.once('close', () => handle.${recordVerb}())`
+      snippet: `const handle = ${owner}.subscribe(onValue)  // the call that adds to ${list.event === '' ? 'the list' : list.event}\n${done}() => handle.${recordVerb}())`
     }
   }
   if (verb !== null && (list.kind === 'observer list' || list.kind === 'event map')) {
     const event = list.kind === 'event map' && list.event !== '' ? `'${list.event}', ` : ''
     return {
       summary: `remove the function with ${owner}.${verb}() when the code that added it is done.`,
-      snippet: `const onEvent = () => { /* ... */ }\n${owner}.on(${event}onEvent)\nres.once('close', () => ${owner}.${verb}(${event}onEvent))`
+      snippet: `const onEvent = () => { /* ... */ }\n${owner}.on(${event}onEvent)\n${done}() => ${owner}.${verb}(${event}onEvent))`
     }
   }
   const event = list.event === '' ? 'event' : list.event
@@ -513,18 +564,18 @@ function fixFor (list, name, verb, recordVerb) {
   if (list.kind === 'EventTarget') {
     return {
       summary: `remove the listener when the work it belongs to ends (or add it with { once: true } or { signal }). ${note}`,
-      snippet: `const onEvent = () => { /* ... */ }\n${emitter}.addEventListener('${event}', onEvent, { once: true })\nres.once('close', () => ${emitter}.removeEventListener('${event}', onEvent))`
+      snippet: `const onEvent = () => { /* ... */ }\n${emitter}.addEventListener('${event}', onEvent, { once: true })\n${done}() => ${emitter}.removeEventListener('${event}', onEvent))`
     }
   }
   if (list.kind === 'observer list' || list.kind === 'event map') {
     return {
       summary: `take the function out of ${event} when the code that added it is done (return an unsubscribe function).`,
-      snippet: `const unsubscribe = subscribe(fn)  // removes fn from ${event}\nres.once('close', unsubscribe)`
+      snippet: `const unsubscribe = subscribe(fn)  // removes fn from ${event}\n${done}unsubscribe)`
     }
   }
   return {
     summary: `remove the listener when the request ends (or use once(), or pass { signal } to events.on()). ${note}`,
-    snippet: `const onEvent = () => { /* ... */ }\n${emitter}.on('${event}', onEvent)\nres.once('close', () => ${emitter}.off('${event}', onEvent))`
+    snippet: `const onEvent = () => { /* ... */ }\n${emitter}.on('${event}', onEvent)\n${done}() => ${emitter}.off('${event}', onEvent))`
   }
 }
 

@@ -120,6 +120,15 @@ test('an emitter reached through a getter on the global (Node 24\'s process): na
   t.deepEqual(finding.path.slice(-3).map((step) => step.edge), ['_hub', '_events', 'message'])
   t.regex(finding.title, /'message' listener is added to hub \(EventEmitter\)/)
   t.regex(finding.fix.snippet, /^hub\.on\('message', onEvent\)$/m)
-  t.regex(finding.fix.snippet, /hub\.off\('message', onEvent\)/)
+  t.regex(finding.fix.snippet, /^res\.once\('close', \(\) => hub\.off\('message', onEvent\)\)$/m, 'the response the listener closes over ends its work')
   t.deepEqual(finding.location, markedLocation('signatures/accessor-emitter', '// leak: listener on the hub', '() =>', 'onMessage'))
+})
+
+test('a listener per connection: the fix removes it when the connection it closes over ends, on the event the program already handles', async (t) => {
+  const report = await reportOf('signatures/connection-listeners')
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+  const [finding] = report.findings
+  t.regex(finding.fix.snippet, /^bus\.on\('news', onEvent\)$/m)
+  t.regex(finding.fix.snippet, /^connection\.once\('disconnect', \(\) => bus\.off\('news', onEvent\)\)$/m)
+  t.deepEqual(finding.location, markedLocation('signatures/connection-listeners', '// leak: listener per connection', '(', 'onNews'))
 })
