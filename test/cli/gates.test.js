@@ -1,31 +1,10 @@
 import test from 'ava'
-import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { readXml } from '../helpers/xml.js'
-
-const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
-const run = promisify(execFile)
-
-/**
- * Runs the CLI without the parent's colour and CI settings; resolves whatever the exit code.
- * @param {string[]} args
- * @param {Record<string, string>} [env]
- */
-async function leakdiff (args, env = {}) {
-  const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, ...inherited } = process.env
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env } })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const { stdout, stderr, code } = /** @type {any} */ (error)
-    return { stdout, stderr, code }
-  }
-}
+import { leakdiff } from '../helpers/run-cli.js'
 
 // diff/listeners leaks a `config` listener per request (listener-accumulation); diff/churn keeps nothing.
 const leaky = captureFixture('diff/listeners').then(({ files }) => files)

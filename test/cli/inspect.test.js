@@ -1,29 +1,10 @@
 import test from 'ava'
-import { execFile } from 'node:child_process'
-import { promisify } from 'node:util'
 import { writeFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { runDevtoolsOracle } from '../helpers/devtools-oracle.js'
 import { tempDir } from '../helpers/temp-dir.js'
-
-const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
-const run = promisify(execFile)
-
-/**
- * Runs the CLI; resolves with its output and exit code whatever the code.
- * @param {string[]} args
- */
-async function leakdiff (args) {
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...process.env, NO_COLOR: '1' } })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const { stdout, stderr, code } = /** @type {any} */ (error)
-    return { stdout, stderr, code }
-  }
-}
+import { leakdiff } from '../helpers/run-cli.js'
 
 test('inspect --format json gives the DevTools Summary numbers for every class', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')

@@ -1,31 +1,9 @@
 import test from 'ava'
-import { execFile } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
-import { fileURLToPath } from 'node:url'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { tempDir } from '../helpers/temp-dir.js'
-
-const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
-const run = promisify(execFile)
-
-/**
- * Runs the CLI; resolves with its output and exit code whatever the code.
- * @param {string[]} args
- * @param {Record<string, string>} [env]
- */
-async function leakdiff (args, env = { NO_COLOR: '1' }) {
-  // An empty FORCE_COLOR forces colour too (chalk), so the parent's colour settings are dropped.
-  const { FORCE_COLOR, NO_COLOR, ...inherited } = process.env
-  try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...inherited, ...env } })
-    return { stdout, stderr, code: 0 }
-  } catch (error) {
-    const { stdout, stderr, code } = /** @type {any} */ (error)
-    return { stdout, stderr, code }
-  }
-}
+import { leakdiff } from '../helpers/run-cli.js'
 
 test('a leaking program: --format json has the contract fields and the CLI exits 1', async (t) => {
   const { files } = await captureFixture('diff/map-cache')
@@ -81,7 +59,7 @@ test('FORCE_COLOR colours the text report; markdown and --output work', async (t
   const dir = await tempDir('leakdiff-cli-')
   const output = join(dir, 'report.md')
   const [colored, markdown] = await Promise.all([
-    leakdiff(files, { FORCE_COLOR: '1' }),
+    leakdiff(files, { FORCE_COLOR: '1', NO_COLOR: undefined }),
     leakdiff([...files, '--format', 'markdown', '--output', output])
   ])
   t.true(colored.stdout.includes('\x1b['))
