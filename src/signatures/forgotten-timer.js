@@ -216,9 +216,7 @@ function claimedRow (input, newTimers, owners, rowOfOwner, retained) {
   for (const [g, count] of votes) if (count > most) [row, most] = [g, count]
   if (row < 0) return { row: -1, share: 0 }
   const growth = input.result.growth[row]
-  // The new bytes bound the row's growth from above when its owner is the global object, whose
-  // retained size is the whole heap's: from V8 12 on (Node 22, 24) it dominates the timer lists.
-  const rowGrowth = Math.min(growth.retainedAfter - growth.retainedBefore, growth.leakedBytes + growth.recentBytes)
+  const rowGrowth = growth.retainedAfter - growth.retainedBefore
   const share = rowGrowth > 0 ? Math.min(1, (retained[retained.length - 1] - retained[0]) / rowGrowth) : 0
   return share >= MIN_ROW_SHARE ? { row, share } : { row: -1, share: 0 }
 }

@@ -55,7 +55,7 @@ export function matchRetainedSockets (input) {
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
   const rows = input.candidates.filter((g) => result.growth[g].leak)
-  const rowOfOwner = withoutUserRoots(last, rowsOfOwners(graph.nodeCount, detail.groupOwners, rows))
+  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
   const isSocket = socketClasses(last)
   /** @type {Map<number, {count: number, closed: number, bytes: number, sample: number}>} new sockets per row */
   const fresh = new Map()
@@ -73,7 +73,7 @@ export function matchRetainedSockets (input) {
   }
   /** @type {Match[]} */
   const matches = []
-  matches.push(...openConnections(input, withoutUserRoots(last, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates))))
+  matches.push(...openConnections(input, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates)))
   for (const g of rows) {
     const row = result.growth[g]
     const tally = fresh.get(g)
@@ -143,18 +143,6 @@ export function matchRetainedSockets (input) {
     })
   }
   return matches.sort((a, b) => a.group - b.group)
-}
-
-/**
- * Takes the rows of the user roots (the global object) out: the global is no collection. It owns
- * what only its properties reach, and from V8 12 on (Node 22, 24) that includes Node's timer lists
- * and what their callbacks keep, such as the clients a heartbeat closes over.
- * @param {HeapAnalysis} analysis
- * @param {Int32Array} rowOfOwner changed in place
- */
-function withoutUserRoots (analysis, rowOfOwner) {
-  for (const root of analysis.userRoots) rowOfOwner[root] = -1
-  return rowOfOwner
 }
 
 /**
