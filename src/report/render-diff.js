@@ -43,13 +43,10 @@ function renderText (report, c, width) {
   const { shown, hidden } = readableGrowth(report.growth)
   if (shown.length > 0) {
     lines.push(c.bold(`Growth by owner (top ${shown.length}, by retained growth not counting nested owners)`))
-    // Rows keep their number in the report (and the JSON), so that a finding's "growth row N"
-    // names the row printed as N even when smaller rows above it are hidden.
-    const number = (/** @type {DiffReport['growth'][number]} */ g) => report.growth.indexOf(g) + 1
     shown.forEach((g) => {
       const mark = g.leak ? c.red('leak') : c.dim('ok')
       const owners = g.ownerCount > 1 ? ` ×${formatCount(g.ownerCount)} owners` : ''
-      lines.push(`${String(number(g)).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
+      lines.push(`${String(rowNumber(report, g)).padStart(2)}  ${c.bold(g.owner.name)} @${g.owner.id}${owners}  ${mark}`)
       const recent = g.retainedMiddle === null ? '' : `, then +${formatCount(g.recentObjects)} (${formatBytes(g.recentBytes)})`
       lines.push(`    new objects +${formatCount(g.leakedObjects)} (${formatBytes(g.leakedBytes)})${recent}`)
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter]
@@ -100,16 +97,15 @@ function renderMarkdown (report) {
   const { shown, hidden } = readableGrowth(report.growth)
   if (shown.length > 0) {
     lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
-    const number = (/** @type {DiffReport['growth'][number]} */ g) => report.growth.indexOf(g) + 1
     shown.forEach((g) => {
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter].map((size) => formatBytes(size)).join(' → ')
-      lines.push(`| ${number(g)} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
+      lines.push(`| ${rowNumber(report, g)} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
     })
     if (hidden > 0) lines.push('', `And ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (the JSON report lists them).`)
     lines.push('')
     shown.forEach((g) => {
       const shared = sharedText(g, report.growth, shown)
-      lines.push(`${number(g)}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
+      lines.push(`${rowNumber(report, g)}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
     })
     lines.push('')
   }
@@ -119,6 +115,16 @@ function renderMarkdown (report) {
     lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
   }
   return lines.join('\n') + '\n'
+}
+
+/**
+ * A row's number in the report, as the JSON counts it: rows keep it when smaller rows above them
+ * are hidden, so that the text and the JSON name the same row N.
+ * @param {DiffReport} report
+ * @param {DiffReport['growth'][number]} row
+ */
+function rowNumber (report, row) {
+  return report.growth.indexOf(row) + 1
 }
 
 /**
