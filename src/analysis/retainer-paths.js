@@ -17,7 +17,9 @@
 // leads back to everything) gives each node its anchor distance; a path walks back over those as
 // the shortest path does over distances, then goes on from the anchor to the root by the shortest
 // path. DevTools' distances are untouched; only the choice of path changes. The BFS runs once per
-// analysis (4 bytes per node kept, 4 more while it runs); each path after that costs its retainers.
+// analysis (4 bytes per node kept, 4 more while it runs); each path after that costs the retainers
+// of its steps up to the anchor (the retainer index), and one step per hop from there to the root
+// (rootSteps).
 
 import { NO_DISTANCE } from './distances.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
@@ -51,11 +53,19 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  */
 
 /**
- * Per analysis, what readable paths need: anchor distances, the module scopes, and the edges from
- * each anchor used so far back to the root (one entry per anchor: the global and one per script).
- * @type {WeakMap<PathSource, {anchorDistances: Int32Array, scopes: ModuleScopes, heads: Map<number, number[] | null>}>}
+ * Per analysis, what readable paths need: anchor distances and the module scopes.
+ * @type {WeakMap<PathSource, {anchorDistances: Int32Array, scopes: ModuleScopes}>}
  */
 const anchorsOf = new WeakMap()
+
+/**
+ * Per analysis, the edge each node's shortest path from the root arrives by (rootSteps).
+ * @type {WeakMap<PathSource, Uint32Array>}
+ */
+const rootStepsOf = new WeakMap()
+
+/** rootSteps' entry for a node no path reaches. */
+const NO_STEP = 0xffffffff
 
 /** Edge-type names in order of preference; types not listed come last. */
 const PREFERRED_EDGE_TYPES = ['property', 'context', 'element', 'shortcut', 'internal', 'hidden']
@@ -82,21 +92,12 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
     const anchors = readableAnchors(analysis)
     scopes = anchors.scopes
     // From the node back to its nearest anchor, then from the anchor back to the root.
-    const tail = walkBack(graph, anchors.anchorDistances, ordinal, 0, rank)
+    const tail = walkBack(graph, anchors.anchorDistances, ordinal, rank)
     const anchor = tail === null || tail.length === 0 ? ordinal : graph.edgeSource(tail[tail.length - 1])
-    let head = null
-    if (tail !== null) {
-      // A module scope is retained by every Context nested in it (hundreds of thousands in a big
-      // heap), so its own walk is costly and is done once per anchor.
-      head = anchors.heads.get(anchor)
-      if (head === undefined) {
-        head = walkBack(graph, distances, anchor, -1, rank)
-        anchors.heads.set(anchor, head)
-      }
-    }
-    edges = tail !== null && head !== null ? [...tail, ...head] : walkBack(graph, distances, ordinal, -1, rank) ?? []
+    const head = tail === null ? null : walkToRoot(analysis, anchor)
+    edges = tail !== null && head !== null ? [...tail, ...head] : walkToRoot(analysis, ordinal) ?? []
   } else {
-    edges = walkBack(graph, distances, ordinal, -1, rank) ?? []
+    edges = walkToRoot(analysis, ordinal) ?? []
   }
   edges.reverse()
   const steps = edges.map((e) => stepOf(analysis, e, scopes))
@@ -104,25 +105,23 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
 }
 
 /**
- * Edges from `ordinal` back towards the start of a BFS whose levels are `levels`, each to a
- * retainer one level closer, preferring recognisable edge types. With `stop` = -1 the walk ends at
- * the root (DevTools distances: a user root at 1 steps to the root); with `stop` = 0 it ends at a
- * node of level 0. Null when the node has no level or a level has no retainer one closer.
+ * Edges from `ordinal` back to a node of level 0 of a BFS whose levels are `levels`, each to a
+ * retainer one level closer, preferring recognisable edge types. Null when the node has no level
+ * or a level has no retainer one closer.
  * @param {HeapGraph} graph
  * @param {Int32Array} levels
  * @param {number} ordinal
- * @param {number} stop
  * @param {number[]} rank
  * @returns {number[] | null}
  */
-function walkBack (graph, levels, ordinal, stop, rank) {
-  const { rootOrdinal, firstRetainer, retainerEdges, edgeTypes } = graph
+function walkBack (graph, levels, ordinal, rank) {
+  const { firstRetainer, retainerEdges, edgeTypes } = graph
   const weakType = graph.edgeType.weak
   /** @type {number[]} */
   const edges = []
   let node = ordinal
   if (levels[node] < 0) return null
-  while (stop < 0 ? node !== rootOrdinal : levels[node] > 0) {
+  while (levels[node] > 0) {
     const level = levels[node]
     let best = -1
     let bestRank = Infinity
@@ -130,8 +129,7 @@ function walkBack (graph, levels, ordinal, stop, rank) {
       const e = retainerEdges[slot]
       if (edgeTypes[e] === weakType) continue
       const source = graph.edgeSource(e)
-      const closer = levels[source] === level - 1 || (stop < 0 && level === 1 && source === rootOrdinal)
-      if (!closer || source === node) continue
+      if (levels[source] !== level - 1 || source === node) continue
       const r = rank[edgeTypes[e]]
       if (r < bestRank) {
         best = slot
@@ -144,6 +142,64 @@ function walkBack (graph, levels, ordinal, stop, rank) {
     node = graph.retainerSource(best)
   }
   return edges
+}
+
+/**
+ * Edges of the shortest path from `ordinal` back to the root, last edge first (rootSteps). Null
+ * when no root reaches the node.
+ * @param {PathSource} analysis
+ * @param {number} ordinal
+ * @returns {number[] | null}
+ */
+function walkToRoot (analysis, ordinal) {
+  const { graph, distances } = analysis
+  if (distances[ordinal] < 0) return null
+  const steps = rootSteps(analysis)
+  /** @type {number[]} */
+  const edges = []
+  for (let node = ordinal; node !== graph.rootOrdinal;) {
+    const e = steps[node]
+    // Cannot happen with DevTools' distances; guards against foreign arrays.
+    if (e === NO_STEP || edges.length > graph.nodeCount) return null
+    edges.push(e)
+    node = graph.edgeSource(e)
+  }
+  return edges
+}
+
+/**
+ * Per node, the edge its shortest path from the root arrives by: of its non-weak retainers one
+ * distance closer (or the root itself, for a user root at distance 1), the one of the most
+ * recognisable edge type, the first in edge order among equals. One pass over the edges in their
+ * order gives every node its step, with 4 bytes per node instead of a retainer index (4 bytes per
+ * node and per edge), which `leakdiff inspect` then never builds; and a walk costs one step per
+ * hop, where one over retainers scans all of them (a module scope has one per nested Context).
+ * @param {PathSource} analysis
+ * @returns {Uint32Array} edge number per ordinal, NO_STEP where none
+ */
+function rootSteps (analysis) {
+  let steps = rootStepsOf.get(analysis)
+  if (steps) return steps
+  const { graph, distances } = analysis
+  const { nodeCount, firstEdge, edgeTargets, edgeTypes, rootOrdinal } = graph
+  const weakType = graph.edgeType.weak
+  const rank = edgeTypeRanks(graph)
+  steps = new Uint32Array(nodeCount).fill(NO_STEP)
+  for (let source = 0; source < nodeCount; source++) {
+    const level = distances[source]
+    if (level < 0) continue
+    for (let e = firstEdge[source], end = firstEdge[source + 1]; e < end; e++) {
+      const type = edgeTypes[e]
+      if (type === weakType) continue
+      const target = edgeTargets[e]
+      const targetLevel = distances[target]
+      if (target === source || (targetLevel !== level + 1 && (targetLevel !== 1 || source !== rootOrdinal))) continue
+      const best = steps[target]
+      if (best === NO_STEP || rank[type] < rank[edgeTypes[best]]) steps[target] = e
+    }
+  }
+  rootStepsOf.set(analysis, steps)
+  return steps
 }
 
 /**
@@ -196,7 +252,7 @@ function readableAnchors (analysis) {
       queue[length++] = target
     }
   }
-  anchors = { anchorDistances: levels, scopes, heads: new Map() }
+  anchors = { anchorDistances: levels, scopes }
   anchorsOf.set(analysis, anchors)
   return anchors
 }

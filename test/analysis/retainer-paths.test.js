@@ -81,6 +81,49 @@ test('every path is a chain of real non-weak edges from the root, as long as the
   t.is(bad, 0, examples.join('\n'))
 })
 
+test('each step is the retainer one closer of the most recognisable edge type, without a retainer index', async (t) => {
+  const analysis = await analysisPromise
+  const { graph, distances } = analysis
+  /** @type {Array<[number, string]>} */
+  const paths = []
+  for (let o = 0; o < graph.nodeCount; o += 7) paths.push([o, JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity }))])
+  t.false(graph.hasRetainers)
+
+  // The same choice made over the retainer index: the first retainer slot (slots are in edge
+  // order) of the best-ranked type among those one closer to the root.
+  const ranks = ['property', 'context', 'element', 'shortcut', 'internal', 'hidden']
+  const rankOf = (/** @type {number} */ e) => {
+    const rank = ranks.indexOf(graph.edgeTypeName(e))
+    return rank < 0 ? ranks.length : rank
+  }
+  let bad = 0
+  /** @type {string[]} */
+  const examples = []
+  for (const [o, actual] of paths) {
+    /** @type {Array<{edge: string, edgeType: string, id: number}>} */
+    const expected = []
+    for (let node = o; node !== graph.rootOrdinal && distances[node] !== NO_DISTANCE;) {
+      let best = -1
+      for (let slot = graph.firstRetainer[node]; slot < graph.firstRetainer[node + 1]; slot++) {
+        const e = graph.retainerEdges[slot]
+        const source = graph.retainerSource(slot)
+        const closer = distances[source] === distances[node] - 1 || (distances[node] === 1 && source === graph.rootOrdinal)
+        if (graph.edgeTypeName(e) === 'weak' || !closer || source === node) continue
+        if (best < 0 || rankOf(e) < rankOf(best)) best = e
+      }
+      expected.unshift({ edge: graph.edgeName(best), edgeType: graph.edgeTypeName(best), id: graph.nodeIds[node] })
+      node = graph.edgeSource(best)
+    }
+    const steps = JSON.parse(actual).map((/** @type {import('../../src/analysis/retainer-paths.js').Step} */ step) => ({ edge: step.edge, edgeType: step.edgeType, id: step.id }))
+    if (JSON.stringify(steps) !== JSON.stringify(expected)) {
+      bad++
+      if (examples.length < 3) examples.push(`@${graph.nodeIds[o]}: ${actual}`)
+    }
+  }
+  t.true(paths.length > 2_000)
+  t.is(bad, 0, examples.join('\n'))
+})
+
 test('long paths keep both ends around one elided step', async (t) => {
   const analysis = await analysisPromise
   const { distances, graph } = analysis
