@@ -57,6 +57,7 @@
  * @typedef {object} Match
  * @property {number} group
  * @property {Finding} finding
+ * @property {number[]} [also]  other growth rows the same finding explains: claimed, no finding of their own
  */
 
 /**

@@ -62,11 +62,12 @@ export function matchSignatures (result, detail, { cwd = process.cwd(), signatur
     const candidates = result.growth.map((_, g) => g).filter((g) => !claimed.has(g))
     /** @type {SignatureInput} */
     const input = { result, detail, candidates, cwd }
-    for (const { group, finding } of signature.match(input)) {
+    for (const { group, finding, also = [] } of signature.match(input)) {
       if (group >= 0) {
         if (claimed.has(group)) continue
         claimed.add(group)
       }
+      for (const g of also) claimed.add(g)
       found.push({ group: group < 0 ? Infinity : group, order: found.length, finding })
     }
   }

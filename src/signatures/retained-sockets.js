@@ -9,6 +9,13 @@
 // open, and an open socket is held by its native handle, a GC root: the diff finds no old owner for
 // it, so these sockets are counted directly in every snapshot, by the class of the object that holds
 // them, like forgotten-timer counts timers.
+//
+// A third shape: sockets checked out of a shared connection pool and never given back. A keep-alive
+// agent (Node's http.Agent, and everything built like it: `sockets` per origin for the busy ones,
+// `freeSockets` for the idle ones) takes a socket back only when the response has been read to its
+// end; a program that looks at the status and never reads the body keeps one socket busy per
+// call, each with its request, its response and the unread bytes. Counted per pool in every
+// snapshot; the response each socket waits on says whether the body arrived unread.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionOfStore } from './collection-entries.js'
@@ -17,11 +24,13 @@ import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './domi
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
-import { holderLocation } from './holder-location.js'
+import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { constructorOf, packageOf } from './library-handle.js'
 import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { sourceLocation } from './source-location.js'
+import { useOffsets } from './write-site-scan.js'
+import { writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -33,6 +42,8 @@ export const ID = 'retained-sockets'
 export const retainedSockets = { id: ID, match: matchRetainedSockets }
 
 const SOCKET_CLASSES = new Set(['Socket', 'TLSSocket'])
+/** How the code at a pool's use site relates to it, for the card. */
+const USE_ROLE = 'hands the pool to a request'
 /** Fewer new sockets than this is too little to call a leak. */
 const MIN_NEW_SOCKETS = 20
 /** The sockets must retain at least this share of the row's new objects. */
@@ -74,7 +85,9 @@ export function matchRetainedSockets (input) {
   /** @type {Match[]} */
   const matches = []
   matches.push(...openConnections(input, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates)))
+  const claimed = new Set(matches.map((m) => m.group))
   for (const g of rows) {
+    if (claimed.has(g)) continue
     const row = result.growth[g]
     const tally = fresh.get(g)
     if (tally === undefined || tally.count < MIN_NEW_SOCKETS) continue
@@ -94,6 +107,14 @@ export function matchRetainedSockets (input) {
     // Node's timer list holds an open socket through its idle timeout (on Node 24 it dominates the
     // sockets a server accepted): the open connection is the leak, not the list.
     if (closed === 0 && representative >= 0 && last.classes.names[last.classOf[representative]] === 'TimersList') continue
+    // Open accepted sockets growing as fast as this process's own outgoing connections left open
+    // are their other ends: one leak, reported from the side that opens them.
+    const mirror = closed === 0 ? matches.find((m) => isMirror(m, perStepOf(counts))) : undefined
+    if (mirror !== undefined) {
+      ;(mirror.also ??= []).push(g)
+      mirror.finding.evidence.notes = [...(mirror.finding.evidence.notes ?? []), `their other ends, accepted by a server in this process, pile up in ${holderName(row.path) ?? row.owner.name} (${row.owner.name})`]
+      continue
+    }
     const collection = representative < 0 ? -1 : collectionOfStore(graph, representative)
     let path = row.path
     if (collection !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[collection]) path = path.slice(0, -1)
@@ -114,7 +135,9 @@ export function matchRetainedSockets (input) {
       group: g,
       finding: {
         signature: ID,
-        title: `${closed > 0 ? 'Closed sockets' : 'Sockets'} are kept in ${name} (${owner.name}): ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} sockets, ${closed.toLocaleString('en-US')} of the new ones closed.`,
+        title: closed > 0
+          ? `Closed sockets are kept in ${name} (${owner.name}): ${countsText(counts)} sockets, ${closed.toLocaleString('en-US')} of the new ones closed.`
+          : `Open connections pile up in ${name} (${owner.name}): ${countsText(counts)} sockets, none of the new ones closed.`,
         confidence,
         reasons,
         owner,
@@ -135,10 +158,12 @@ export function matchRetainedSockets (input) {
           locationRole: holder === null ? null : holder.how === 'closure' ? 'function that receives or holds the sockets' : 'constructor of its holder'
         },
         location: holder === null ? null : holder.location,
-        fix: {
-          summary: `drop a socket from ${name} when it closes (and destroy idle ones you no longer need).`,
-          snippet: removalSnippet(owner.name, variable)
-        }
+        fix: closed > 0
+          ? { summary: `drop a socket from ${name} when it closes (and destroy idle ones you no longer need).`, snippet: removalSnippet(owner.name, variable) }
+          : {
+              summary: `the connections are still open: their peers never disconnect. Close the ones whose work is done, and time out idle ones so that peers that go quiet cannot pile up in ${name} (for WebSockets, a ping heartbeat that terminates peers that stop answering).`,
+              snippet: 'socket.setTimeout(60_000, () => socket.destroy()) // idle connections end; the close handler drops them'
+            }
       }
     })
   }
@@ -166,10 +191,15 @@ function openConnections (input, rowOfOwner) {
   const claimed = new Set()
   for (const [key, tally] of latest) {
     const counts = tallies.map((byKey) => byKey.get(key)?.sockets.length ?? 0)
-    // Sockets an old owner of a growth row holds are that row's (the collection shape above).
-    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && (rowOfOwner[owners[o]] < 0 || ages[owners[o]] !== AGE_OLD))
+    // Sockets an old owner of a growth row holds are that row's (the collection shape above),
+    // unless they are checked out of a pool: the pool's array per origin is such an owner.
+    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && (tally.pooled || rowOfOwner[owners[o]] < 0 || ages[owners[o]] !== AGE_OLD))
     if (!growsEveryStep(counts) || fresh.length < MIN_NEW_SOCKETS) continue
     const group = handleRow(input, fresh, rowOfOwner, claimed)
+    if (tally.pooled) {
+      matches.push(checkedOutMatch(input, group, tally, fresh, counts, tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)))
+      continue
+    }
     const retained = tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)
     const holder = tally.holders[tally.holders.length - 1]
     const { name: className, location: constructorAt } = constructorOf(last, holder, cwd)
@@ -251,29 +281,209 @@ function handleRow ({ result, detail }, sockets, rowOfOwner, claimed) {
 }
 
 /**
- * Open outgoing sockets (not accepted by a server in this process) by the class of their owner.
+ * Open outgoing sockets of one kind in one snapshot.
+ * @typedef {object} OpenSockets
+ * @property {number[]} sockets  ordinals
+ * @property {number[]} holders  per socket, the object that owns it (its pool, when pooled)
+ * @property {number} bytes      retained by the sockets
+ * @property {boolean} pooled    checked out of one pool (checkedOutOf), the key's
+ */
+
+/**
+ * Open outgoing sockets (not accepted by a server in this process) by the class of their owner,
+ * or by the pool they are checked out of.
  * @param {HeapAnalysis} analysis
  * @param {string} cwd
- * @returns {Map<string, {sockets: number[], holders: number[], bytes: number}>}
+ * @returns {Map<string, OpenSockets>}
  */
 function tallyOpenSockets (analysis, cwd) {
   const { graph, retainedSizes } = analysis
   const isSocket = socketClasses(analysis)
-  /** @type {Map<string, {sockets: number[], holders: number[], bytes: number}>} */
+  /** @type {Map<string, OpenSockets>} */
   const byKey = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
     if (!isSocketNode(analysis, o, isSocket) || !isOpen(analysis, o) || isAccepted(analysis, o)) continue
-    const holder = socketOwner(analysis, o)
+    const pool = checkedOutOf(analysis, o)
+    const holder = pool >= 0 ? pool : socketOwner(analysis, o)
     if (holder < 0) continue
-    const { name, location } = constructorOf(analysis, holder, cwd)
-    const key = `${name} ${location === null ? '' : location.file}`
+    // A pool is one object for the whole process: its own id keys it across snapshots.
+    let key = `pool @${graph.nodeIds[pool]}`
+    if (pool < 0) {
+      const { name, location } = constructorOf(analysis, holder, cwd)
+      key = `${name} ${location === null ? '' : location.file}`
+    }
     let tally = byKey.get(key)
-    if (!tally) byKey.set(key, (tally = { sockets: [], holders: [], bytes: 0 }))
+    if (!tally) byKey.set(key, (tally = { sockets: [], holders: [], bytes: 0, pooled: pool >= 0 }))
     tally.sockets.push(o)
     tally.holders.push(holder)
     tally.bytes += retainedSizes[o]
   }
   return byKey
+}
+
+/**
+ * The finding for sockets checked out of one pool that grow in every step.
+ * @param {SignatureInput} input
+ * @param {number} group the growth row of the sockets, or -1
+ * @param {OpenSockets} tally the last snapshot's
+ * @param {number[]} fresh the new sockets among them
+ * @param {number[]} counts per snapshot
+ * @param {number[]} retained per snapshot
+ * @returns {Match}
+ */
+function checkedOutMatch (input, group, tally, fresh, counts, retained) {
+  const { detail, cwd } = input
+  const last = detail.analyses[detail.analyses.length - 1]
+  const { graph } = last
+  const pool = tally.holders[0]
+  const { name: className, location: constructorAt } = constructorOf(last, pool, cwd)
+  const path = retainerPath(last, pool, { maxLength: 12, readable: true })
+  const name = holderName(path) ?? `${className} @${graph.nodeIds[pool]}`
+  const unread = fresh.filter((o) => responseOf(graph, o) === 'unread').length
+  const waiting = fresh.filter((o) => responseOf(graph, o) === 'waiting').length
+  const unreadShare = unread / fresh.length
+  const holder = holderLocation(last, path, cwd)
+  // The line that hands the pool to a request is where its response is dropped; the function
+  // the heap places the pool's holder in is any of the module's.
+  const uses = writeSites(last, path, holder, { offsetsOf: useOffsets, role: USE_ROLE })
+  const located = poolLocation(path, uses, holder, constructorAt)
+  const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
+  const { confidence, reasons } = judgeGrowth(counts, [
+    { weight: 0.1, reason: `the sockets are checked out of ${name}, which takes a socket back only when its response has been read to the end` },
+    unread > 0
+      ? { weight: 0.05 * unreadShare, reason: `${percent(unreadShare)} of the new ones hold a complete response nobody read` }
+      : { weight: 0, reason: 'their responses have not fully arrived: a slow upstream or a request never ended would look the same' }
+  ])
+  const readFix = 'read or discard every response body, on every path: res.resume() when the body is not needed (with fetch, await res.text() or res.body.cancel()).'
+  return {
+    group,
+    finding: {
+      signature: ID,
+      title: unread * 2 >= fresh.length
+        ? `Responses are never read, so their connections never go back to ${name} (${className}): ${countsText(counts)} sockets checked out, ${unread.toLocaleString('en-US')} of the new ones with the whole response unread.`
+        : `Requests never finish, so their connections never go back to ${name} (${className}): ${countsText(counts)} sockets checked out.`,
+      confidence,
+      reasons,
+      owner: { id: graph.nodeIds[pool], name: className, type: graph.nodeTypeName(pool) },
+      path,
+      evidence: {
+        unit: 'sockets',
+        counts,
+        retained,
+        perStep: perStepOf(counts),
+        ownerCount: 1,
+        newSockets: fresh.length,
+        closedSockets: 0,
+        bytesPerSocket: Math.round(bytesPerSocket),
+        unreadResponses: unread,
+        awaitingResponse: waiting,
+        notes: notesOf([
+          `${countText(fresh.length)} new sockets checked out and never returned, ~${bytesText(bytesPerSocket)} each with what they keep`,
+          `${countText(unread)} of them hold a complete response whose body nobody read; ${countText(waiting)} still wait for a response`,
+          ...(uses === null ? [] : uses.also.map((at) => `also uses ${name} at ${at.file}:${at.line}:${at.column}`))
+        ]),
+        locationRole: located?.role ?? null
+      },
+      location: located?.location ?? null,
+      fix: unread * 2 >= fresh.length
+        ? {
+            summary: readFix,
+            snippet: `http.get(url, { ${variableName(name) === 'agent' ? 'agent' : `agent: ${variableName(name)}`} }, (res) => {\n  res.resume() // or read it to the end: for await (const chunk of res) { /* ... */ }\n  /* ... */\n})`
+          }
+        : {
+            summary: `end every request and give it a deadline, so a stalled upstream cannot keep sockets checked out; and ${readFix}`,
+            snippet: 'const req = http.get(url, { agent, timeout: 10_000 }, (res) => { /* read or res.resume() */ })\nreq.on(\'timeout\', () => req.destroy(new Error(\'upstream timeout\')))'
+          }
+    }
+  }
+}
+
+/**
+ * Where a pool's finding points: the line that hands the pool to a request, else the code holding
+ * the pool, else the pool's constructor. Without the script's text, a pool in a module scope has
+ * no line of its own: every function of the module closes over that scope (the holder location
+ * would be any of them), and the path already names the module and the variable.
+ * @param {Step[]} path ends at the pool
+ * @param {import('./write-sites.js').WriteSites | null} uses
+ * @param {HolderLocation | null} holder
+ * @param {SourceLocation | null} constructorAt
+ * @returns {{location: SourceLocation, role: string} | null}
+ */
+function poolLocation (path, uses, holder, constructorAt) {
+  if (uses !== null) return { location: uses.location, role: uses.role }
+  const inModule = path.length >= 2 && path[path.length - 2].module !== undefined
+  if (holder !== null && !(inModule && holder.how === 'closure')) return { location: holder.location, role: HOLDER_ROLES[holder.how] }
+  return !inModule && constructorAt !== null ? { location: constructorAt, role: 'constructor of the pool' } : null
+}
+
+/**
+ * Whether a finding already made counts outgoing connections left open growing by about `perStep`.
+ * @param {Match} match
+ * @param {number} perStep
+ */
+function isMirror (match, perStep) {
+  const { evidence, title } = match.finding
+  return title.startsWith('Outgoing connections') && Math.abs(evidence.perStep - perStep) <= 0.1 * Math.max(perStep, evidence.perStep)
+}
+
+/**
+ * @param {number[]} counts
+ */
+function countsText (counts) {
+  return counts.map((c) => c.toLocaleString('en-US')).join(' → ')
+}
+
+/**
+ * A name usable as a variable in a snippet: the holder's name, or `agent`.
+ * @param {string} name
+ */
+function variableName (name) {
+  return /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'agent'
+}
+
+/**
+ * The pool a socket is checked out of: an object with `sockets` (busy sockets in an array per
+ * origin) and `freeSockets` (idle ones) whose `sockets` lists this one; -1 when there is none.
+ * Only the shape counts, so agents of other packages built like Node's are pools too.
+ * @param {HeapAnalysis} analysis
+ * @param {number} socket
+ */
+function checkedOutOf (analysis, socket) {
+  const { graph } = analysis
+  const { firstRetainer, retainerEdges, edgeTypes, edgeNames } = graph
+  const { element, property } = graph.edgeType
+  const socketsName = graph.strings.indexOf('sockets')
+  if (socketsName < 0) return -1
+  for (let a = firstRetainer[socket], aEnd = firstRetainer[socket + 1]; a < aEnd; a++) {
+    if (edgeTypes[retainerEdges[a]] !== element) continue
+    const list = graph.retainerSource(a)
+    for (let b = firstRetainer[list], bEnd = firstRetainer[list + 1]; b < bEnd; b++) {
+      if (edgeTypes[retainerEdges[b]] !== property) continue
+      const byOrigin = graph.retainerSource(b)
+      for (let c = firstRetainer[byOrigin], cEnd = firstRetainer[byOrigin + 1]; c < cEnd; c++) {
+        const e = retainerEdges[c]
+        if (edgeTypes[e] !== property || edgeNames[e] !== socketsName) continue
+        const pool = graph.retainerSource(c)
+        if (propertyTarget(graph, pool, 'freeSockets') >= 0) return pool
+      }
+    }
+  }
+  return -1
+}
+
+/**
+ * What the request on a socket waits for: 'unread' when its response has fully arrived
+ * (`complete`) and still sits there, 'waiting' when no response has come, else 'other'.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} socket
+ * @returns {'unread' | 'waiting' | 'other'}
+ */
+function responseOf (graph, socket) {
+  const request = propertyTarget(graph, socket, '_httpMessage')
+  if (request < 0 || oddballValue(graph, request) !== null) return 'other'
+  const response = propertyTarget(graph, request, 'res')
+  if (response < 0 || oddballValue(graph, response) !== null) return 'waiting'
+  return oddballValue(graph, propertyTarget(graph, response, 'complete')) === 'true' ? 'unread' : 'other'
 }
 
 /**

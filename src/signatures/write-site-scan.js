@@ -66,18 +66,52 @@ export function blankNonCode (text) {
 export function writeOffsets (code, name, member) {
   /** @type {number[]} */
   const offsets = []
-  for (let at = code.indexOf(name); at >= 0; at = code.indexOf(name, at + 1)) {
-    const before = at > 0 ? code[at - 1] : ''
-    const after = at + name.length
-    if (IDENTIFIER_CHAR.test(code[after] ?? '')) continue
-    if (member ? before !== '.' : (IDENTIFIER_CHAR.test(before) || before === '.' || before === '#')) continue
-    if (writesAfter(code, after)) offsets.push(member ? chainStart(code, at) : at)
+  for (const at of occurrences(code, name, member)) {
+    if (writesAfter(code, at + name.length)) offsets.push(member ? chainStart(code, at) : at)
   }
   for (const match of code.matchAll(/\bObject\s*\.\s*assign\s*\(\s*([\w$#.?]+)/g)) {
     const target = match[1].replaceAll('?.', '.')
     if (member ? target.endsWith(`.${name}`) : target === name) offsets.push(/** @type {number} */ (match.index))
   }
   return offsets.sort((a, b) => a - b)
+}
+
+/**
+ * Offsets (ascending) of `name` as a whole identifier: a variable (not a property of something,
+ * not part of a longer name) or, with `member`, a property read as `<object>.name`.
+ * @param {string} code
+ * @param {string} name
+ * @param {boolean} member
+ */
+function * occurrences (code, name, member) {
+  for (let at = code.indexOf(name); at >= 0; at = code.indexOf(name, at + 1)) {
+    const before = at > 0 ? code[at - 1] : ''
+    if (IDENTIFIER_CHAR.test(code[at + name.length] ?? '')) continue
+    if (member ? before !== '.' : (IDENTIFIER_CHAR.test(before) || before === '.' || before === '#')) continue
+    yield at
+  }
+}
+
+/**
+ * Offsets (ascending) where `name` is used as a value, in blanked code: handed to a call, put in
+ * an object (`{ agent }`), read. Its declarations (`const name =`), the assignments to it and
+ * object keys spelt like it (`agent: ...`) are not uses.
+ * @param {string} code
+ * @param {string} name a variable name, or a property name read as `<object>.name`
+ * @param {boolean} member
+ * @returns {number[]}
+ */
+export function useOffsets (code, name, member) {
+  /** @type {number[]} */
+  const offsets = []
+  for (const at of occurrences(code, name, member)) {
+    if (!member && /\b(?:const|let|var|function|class)\s+$/.test(code.slice(Math.max(0, at - 12), at))) continue
+    const next = skipSpace(code, at + name.length)
+    if (code[next] === '=' && code[next + 1] !== '=' && code[next + 1] !== '>') continue
+    if (code[next] === ':') continue
+    offsets.push(member ? chainStart(code, at) : at)
+  }
+  return offsets
 }
 
 /**

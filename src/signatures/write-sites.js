@@ -40,9 +40,11 @@ export const WRITE_ROLE = 'adds to it'
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {HolderLocation | null} holder holderLocation of the same path
+ * @param {{offsetsOf?: (code: string, name: string, member: boolean) => number[], role?: string}} [options]
+ *   another kind of site to look for (useOffsets: where the value is used) and its role on the card
  * @returns {WriteSites | null}
  */
-export function writeSites (analysis, path, holder) {
+export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE } = {}) {
   if (holder === null || holder.scriptId === undefined || packageOf(holder.location.file) !== null || holder.location.file.startsWith('node:')) return null
   const step = path[path.length - 1]
   if (!step || !NAME.test(step.edge)) return null
@@ -54,7 +56,7 @@ export function writeSites (analysis, path, holder) {
   for (let i = 0; i < functions.length && text === null; i++) text = scriptSourceOf(analysis.graph, functions[i].ordinal)
   if (text === null) return null
   const code = blankNonCode(text)
-  const offsets = writeOffsets(code, step.edge, member)
+  const offsets = offsetsOf(code, step.edge, member)
   if (offsets.length === 0) return null
 
   const starts = lineStarts(text)
@@ -83,7 +85,7 @@ export function writeSites (analysis, path, holder) {
   const [first, ...rest] = sites
   return {
     location: first.location,
-    role: first.rank === 2 ? HOLDER_ROLES.module : WRITE_ROLE,
+    role: first.rank === 2 ? HOLDER_ROLES.module : role,
     also: rest.slice(0, MAX_SITES - 1).map((site) => site.location),
     functionStart: first.inner === null ? null : { line: first.inner.line, column: first.inner.column }
   }

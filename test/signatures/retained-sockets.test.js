@@ -31,3 +31,20 @@ test('the fixed twin drops a socket when it closes: no finding', async (t) => {
   const report = await reportOf('signatures/retained-sockets-fixed')
   t.deepEqual(report.findings, [])
 })
+
+test('responses never read through a shared keep-alive agent: one finding on the agent, with the unread responses and a resume() fix', async (t) => {
+  const report = await reportOf('signatures/per-call-clients')
+  const pooled = report.findings.filter((f) => f.signature === ID && f.owner.name === 'Agent')
+  t.is(pooled.length, 1, JSON.stringify(report.findings.map((f) => f.title)))
+  const [finding] = pooled
+  t.regex(finding.title, /^Responses are never read, so their connections never go back to statusAgent \(Agent\)/)
+  t.is(finding.path.at(-1)?.edge, 'statusAgent')
+  const perRound = await perRoundOf('signatures/per-call-clients')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  t.is(finding.evidence.newSockets, 2 * perRound)
+  t.is(finding.evidence.unreadResponses, 2 * perRound)
+  t.regex(finding.fix.snippet, /\{ agent: statusAgent \}, \(res\) => \{\n {2}res\.resume\(\)/)
+  // Node's per-call request and response objects point at the sockets too; they are not the owner.
+  t.false(report.findings.some((f) => /ClientRequest|IncomingMessage/.test(f.title)))
+})

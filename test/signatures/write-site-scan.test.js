@@ -1,5 +1,5 @@
 import test from 'ava'
-import { blankNonCode, functionEnd, lineStarts, positionOf, writeOffsets } from '../../src/signatures/write-site-scan.js'
+import { blankNonCode, functionEnd, lineStarts, positionOf, useOffsets, writeOffsets } from '../../src/signatures/write-site-scan.js'
 
 // The text scan alone, on source text: which statements count as adding to a collection.
 
@@ -55,4 +55,23 @@ test('a function ends at its closing brace, an arrow with an expression body at 
   // Cut-off text (the snapshot keeps the first kilobyte): the function runs to the end.
   const cut = blankNonCode(SOURCE.slice(0, SOURCE.indexOf('  log[req.id]')))
   t.is(functionEnd(cut, handle), cut.length)
+})
+
+test('uses of a variable: handed on, in a shorthand or as a value; not its declaration, an assignment to it or a key spelt like it', (t) => {
+  const source = [
+    'const agent = new Agent({ keepAlive: true }) // agent in a comment',
+    'let other = agent',
+    'function check (path) {',
+    '  return get({ path, agent }, (res) => res.statusCode)',
+    '}',
+    'const options = { agent: agent }',
+    'agent = null',
+    'const flags = { agent: 1, agentless: agents }'
+  ].join('\n')
+  const starts = lineStarts(source)
+  const at = useOffsets(blankNonCode(source), 'agent', false).map((offset) => {
+    const { line, column } = positionOf(starts, offset)
+    return `${line + 1}:${column + 1}`
+  })
+  t.deepEqual(at, ['2:13', '4:22', '6:26'])
 })
