@@ -35,6 +35,33 @@ const MAX_KEY_CHARS = 80
  * @property {string[]} sampleKeys a few string keys of new entries, as the program wrote them
  */
 
+/** Path steps looked back from a new owner for the collection that holds it. */
+const MAX_HOLDING_STEPS = 3
+
+/**
+ * The old collection of one of `kinds` a few steps above the end of a path whose entries grew in
+ * every snapshot, with the path cut at it; or null.
+ * @param {HeapGraph[]} graphs  oldest first
+ * @param {Uint8Array} ages
+ * @param {Step[]} path
+ * @param {CollectionKind[]} kinds
+ * @returns {{ordinal: number, kind: CollectionKind, path: Step[]} | null}
+ */
+function holdingCollection (graphs, ages, path, kinds) {
+  const graph = graphs[graphs.length - 1]
+  for (let i = path.length - 2; i >= Math.max(0, path.length - 1 - MAX_HOLDING_STEPS); i--) {
+    const o = graph.findOrdinalById(path[i].id)
+    if (o < 0) continue
+    const collection = collectionOfStore(graph, o)
+    const kind = collectionKind(graph, collection)
+    if (kind === null || !kinds.includes(kind) || ages[collection] !== AGE_OLD) continue
+    if (!growsEveryStep(entryCountsById(graphs, graph.nodeIds[collection], kind))) continue
+    const at = path.findIndex((step) => step.id === graph.nodeIds[collection])
+    return { ordinal: collection, kind, path: path.slice(0, at < 0 ? i + 1 : at + 1) }
+  }
+  return null
+}
+
 /**
  * The growth of the collections behind growth row `g`, or null when its largest owner is not one
  * of `kinds` or its entries did not grow in every step.
@@ -65,6 +92,13 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
     first = field.ordinal
     kind = field.kind
     path = [...path, { edge: field.edge, edgeType: field.edgeType, node: last.classes.names[last.classOf[first]], nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
+  }
+  // New records that two old collections hold (a scheduler's queue of invocations and its table of
+  // jobs, in two modules) have no old dominator below the roots, and each is its own owner. The
+  // collection that holds them sits just above them on the path.
+  if (ages[first] !== AGE_OLD) {
+    const holding = holdingCollection(graphs, ages, path, kinds)
+    if (holding !== null) ({ ordinal: first, kind, path } = holding)
   }
   if (kind === null || !kinds.includes(kind)) return null
 

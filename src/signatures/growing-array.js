@@ -7,7 +7,11 @@ import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
+import { offeredMethod } from './heap-methods.js'
+import { packageOf } from './library-handle.js'
+import { END_METHODS, variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 
 export const ID = 'growing-array'
@@ -67,7 +71,7 @@ export function matchGrowingArray (input) {
           locationRole: sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: sites?.location ?? (holder === null ? null : holder.location),
-        fix: {
+        fix: libraryRecordFix(last, holder === null ? null : holder.location.file, name, growth.newValues) ?? {
           summary: 'bound it (keep the last N, as a ring buffer does) or stop keeping it: aggregate, or write records out instead of holding them.',
           snippet: `${variable}.push(record)\nif (${variable}.length > 1000) ${variable}.shift()`
         }
@@ -75,4 +79,41 @@ export function matchGrowingArray (input) {
     })
   }
   return matches
+}
+
+/**
+ * A library's own list (a scheduler's pending invocations) is not the program's to bound: each new
+ * record is work the program started and never ended. When the records, or an object one field
+ * away (an invocation's `job`), offer a method that ends them, that is the fix.
+ * @param {HeapAnalysis} analysis
+ * @param {string | null} holderFile  where the list's holder is
+ * @param {string} name
+ * @param {number[]} values  new elements (ordinals, last snapshot)
+ * @returns {{summary: string, snippet: string} | null}
+ */
+function libraryRecordFix (analysis, holderFile, name, values) {
+  const library = holderFile === null ? null : packageOf(holderFile)
+  const { graph } = analysis
+  const element = values.find((o) => graph.nodeTypes[o] === graph.nodeType.object)
+  if (library === null || element === undefined) return null
+  const elementClass = analysis.classes.names[analysis.classOf[element]]
+  let target = element
+  let method = offeredMethod(graph, element, END_METHODS)
+  let via = ''
+  for (let e = graph.firstEdge[element], end = graph.firstEdge[element + 1]; method === null && e < end; e++) {
+    const field = graph.edgeTargets[e]
+    if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[field] !== graph.nodeType.object || graph.edgeName(e) === '__proto__') continue
+    method = offeredMethod(graph, field, END_METHODS)
+    if (method !== null) {
+      target = field
+      via = graph.edgeName(e)
+    }
+  }
+  if (method === null) return null
+  const targetClass = analysis.classes.names[analysis.classOf[target]]
+  const variable = variableFor(targetClass)
+  return {
+    summary: `${name} is ${library}'s own list: each new ${elementClass}${via === '' ? '' : ` (through its ${via}, a ${targetClass})`} is work the program started and never ended. Keep the ${targetClass} the library hands back and call its ${method}() when it is no longer needed, or start one at start-up instead of one per request.`,
+    snippet: `const ${variable} = /* the call that returns the ${targetClass} */\n${variable}.${method}() // when it is no longer needed`
+  }
 }

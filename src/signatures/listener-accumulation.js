@@ -26,6 +26,7 @@ import { UNSUBSCRIBE_METHODS, offeredMethod } from './heap-methods.js'
 import { propertyTarget, unwrapBound } from './heap-values.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
+import { unclosedMaker, variableFor } from './unclosed-makers.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -126,7 +127,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
 
   const { location, fromLocation } = dominantLocation(last, fresh, cwd)
   const emitterClass = last.classes.names[last.classOf[list.emitter]]
-  let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? retainerName(graph, list.emitter) ?? emitterClass
+  let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? innerName(graph, row.path, list.emitter) ?? retainerName(graph, list.emitter) ?? emitterClass
   // The object that offers the way out: the emitter, or for an event map the object holding the Map
   // (mitt's `emitter.all`); a list entry that is a record may carry its own (a Subscription).
   let remover = list.emitter
@@ -142,6 +143,9 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const firstEntry = listArray >= 0 && list.kind !== 'EventTarget' ? edgesOf(graph, listArray, graph.edgeType.element)[0]?.target ?? -1 : -1
   const recordVerb = firstEntry >= 0 && graph.nodeTypes[firstEntry] === graph.nodeType.object ? offeredMethod(graph, firstEntry, UNSUBSCRIBE_METHODS) : null
   const verb = offeredMethod(graph, remover, UNSUBSCRIBE_METHODS)
+  // A listener the program did not write was added by a library object the program made.
+  const libraryListener = location === null || location.file.startsWith('node:') || packageOf(location.file) !== null
+  const maker = libraryListener ? unclosedMaker(last, fresh, ages, list.emitter, cwd) : null
 
   const facts = []
   if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
@@ -151,11 +155,13 @@ function describe (input, g, lists, counts, last, ages, cwd) {
     facts.push({ weight: locationShare >= 0.8 ? 0.1 : 0, reason: `${fromLocation} of ${fresh.length} new listeners (${percent(locationShare)}) come from ${location.file}:${location.line}` })
   }
   facts.push({ weight: 0.09 * share, reason: `the new listeners keep ${percent(share)} of the row's new bytes alive` })
+  if (maker !== null) facts.push({ weight: 0, reason: `${maker.count} of ${maker.sampled} sampled listeners hold a new ${maker.className} (${maker.from}) that offers ${maker.method}()` })
   const { confidence, reasons } = judgeGrowth(counts, facts)
+  const ending = endOfWork(last, fresh, ages, maker?.classIndex ?? -1)
 
   return {
     signature: ID,
-    title: titleOf(list, name, emitterClass, lists.length),
+    title: maker === null ? titleOf(list, name, emitterClass, lists.length) : unclosedTitle(list, name, emitterClass, maker),
     confidence,
     reasons,
     owner: row.owner,
@@ -174,14 +180,52 @@ function describe (input, g, lists, counts, last, ages, cwd) {
       bytesPerListener: fresh.length > 0 ? Math.round(held.bytes / fresh.length) : 0,
       keepsAlive: keeps,
       locationRole: 'listener',
+      ...(maker === null ? {} : { madeBy: { className: maker.className, from: maker.from, method: maker.method } }),
       notes: notesOf([
         `${countText(fresh.length)} listeners added since the first snapshot${location === null ? '' : `, ${countText(fromLocation)} of them by this function`}`,
         lists.length > 1 && `${countText(lists.length)} ${emitterClass} objects whose ${list.event === '' ? '' : `'${list.event}' `}list grew, summed`
       ])
     },
     location,
-    fix: fixFor(list, name, verb, recordVerb, endOfWork(last, fresh, ages))
+    fix: maker === null ? fixFor(list, name, verb, recordVerb, ending) : unclosedFix(list, name, maker, ending)
   }
+}
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {string} emitterClass
+ * @param {import('./unclosed-makers.js').UnclosedMaker} maker
+ */
+function unclosedTitle (list, name, emitterClass, maker) {
+  const what = list.kind === 'observer list' ? `a function to ${list.event} of` : `${list.event === '' ? 'a' : `${/^[aeiou]/i.test(list.event) ? 'an' : 'a'} '${list.event}'`} listener on`
+  return `${maker.className} objects (${maker.from}) are made over and over and never ${pastOf(maker.method)}: each adds ${what} ${name} (${emitterClass}).`
+}
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {import('./unclosed-makers.js').UnclosedMaker} maker
+ * @param {{variable: string, event: string} | null} ending
+ * @returns {{summary: string, snippet: string}}
+ */
+function unclosedFix (list, name, maker, ending) {
+  const variable = variableFor(maker.className)
+  const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
+  return {
+    summary: `the listeners belong to the ${maker.className} objects, not to the program: make one ${maker.className} at start-up and share it, or call ${variable}.${maker.method}() on each one when the work it was made for ends, which takes its listener off ${name}.`,
+    snippet: `const ${variable} = /* the call that makes the ${maker.className} */\n${done}() => ${variable}.${maker.method}())`
+  }
+}
+
+/**
+ * `close` → `closed`, `return` → `returned`, `stop` → `stopped`.
+ * @param {string} method
+ */
+function pastOf (method) {
+  if (method.endsWith('e')) return `${method}d`
+  if (/[^aeiou][aeiou][bdgmnpt]$/.test(method) && method.length <= 4) return `${method}${method.at(-1)}ed`
+  return `${method}ed`
 }
 
 /**
@@ -216,6 +260,15 @@ export function findListenerLists (graph, owner) {
     if (r.name === '_events') emitters.push([r.source, owner, null])
     else {
       for (const up of retainersOf(graph, r.source, property)) if (up.name === '_events') emitters.push([up.source, r.source, r.name])
+    }
+  }
+  // An object that keeps its own emitter and also files each listener elsewhere (a pub/sub engine's
+  // `ee` beside its table of subscriptions) dominates the listeners itself: look one step down.
+  if (events < 0) {
+    for (const edge of edgesOf(graph, owner, property)) {
+      if (edge.name === '__proto__') continue
+      const inner = followEdge(graph, edge.target, property, '_events')
+      if (inner >= 0) emitters.push([edge.target, inner, null])
     }
   }
   for (const [emitter, eventsObject, only] of emitters) {
@@ -443,7 +496,9 @@ function unwrapOnce (graph, closure) {
 function dominantLocation (analysis, closures, cwd) {
   /** @type {Map<string, {ordinal: number, count: number}>} */
   const byPlace = new Map()
-  for (const o of closures) {
+  for (const bound of closures) {
+    // A bound function has no code of its own: the function it wraps says where it comes from.
+    const o = analysis.locations.locationOf(bound) === null ? unwrapBound(analysis.graph, bound) : bound
     const place = analysis.locations.locationOf(o)
     if (place === null) continue
     const key = `${place.scriptId}:${place.line}:${place.column}`
@@ -475,6 +530,20 @@ function nameOnPath (path, id) {
 }
 
 /**
+ * `owner.field` for an emitter held in a field of the row's owner (the path ends at the owner).
+ * @param {HeapGraph} graph
+ * @param {Step[]} path
+ * @param {number} emitter
+ */
+function innerName (graph, path, emitter) {
+  const last = path[path.length - 1]
+  if (!last) return null
+  const holder = retainersOf(graph, emitter, graph.edgeType.property).find((r) => graph.nodeIds[r.source] === last.id)
+  const outer = nameOnPath(path, last.id)
+  return holder && outer !== null ? `${outer}.${holder.name}` : null
+}
+
+/**
  * The first property or variable name that holds a node, or null.
  * @param {HeapGraph} graph
  * @param {number} o
@@ -500,9 +569,11 @@ const ENDING_SAMPLE = 50
  * @param {HeapAnalysis} analysis
  * @param {number[]} fresh  new listener functions
  * @param {Uint8Array} ages
+ * @param {number} [skipClass]  the class of the library object that made the listeners: it is what
+ *   the fix closes, not what ends the work
  * @returns {{variable: string, event: string} | null}
  */
-function endOfWork (analysis, fresh, ages) {
+function endOfWork (analysis, fresh, ages, skipClass = -1) {
   const { graph } = analysis
   const sample = fresh.slice(-ENDING_SAMPLE)
   /** @type {Map<string, {count: number, emitter: number}>} */
@@ -513,7 +584,7 @@ function endOfWork (analysis, fresh, ages) {
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const value = graph.edgeTargets[e]
-      if (ages[value] === AGE_OLD || propertyTarget(graph, value, '_events') < 0) continue
+      if (ages[value] === AGE_OLD || analysis.classOf[value] === skipClass || propertyTarget(graph, value, '_events') < 0) continue
       const name = graph.edgeName(e)
       const entry = byName.get(name) ?? { count: 0, emitter: value }
       entry.count++
@@ -544,7 +615,8 @@ function endOfWork (analysis, fresh, ages) {
 function fixFor (list, name, verb, recordVerb, ending) {
   const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
   const bare = name.replace(/^#/, '')
-  const emitter = /^[A-Za-z_$][\w$]*$/.test(bare) ? bare : 'emitter'
+  // A dotted name reaches an emitter kept in a field (`pubsub.ee`).
+  const emitter = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(bare) ? bare : 'emitter'
   const owner = /^[A-Za-z_$][\w$]*/.exec(bare)?.[0] ?? 'emitter'
   if (recordVerb !== null) {
     return {

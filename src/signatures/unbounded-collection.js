@@ -5,9 +5,10 @@ import { collectionGrowth, holderName } from './collection-growth.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
-import { CLEAR_METHODS, REMOVAL_METHODS, offeredMethod } from './heap-methods.js'
+import { CLEAR_METHODS, REMOVAL_METHODS, methodNames, offeredMethod } from './heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { libraryHandle } from './library-handle.js'
+import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
+import { variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 /** @import {LibraryHandle} from './library-handle.js' */
@@ -36,7 +37,7 @@ export function matchUnboundedCollection (input) {
     const keyClasses = kind === 'object' ? ['(string)'] : commonClasses(last, growth.newKeys)
     const valueClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd)
-    const handle = libraryHandle(last, path, holder === null ? null : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
+    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd) : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
     // A library's collection is changed through the program's handle on it, not where the library writes.
     const sites = handle === null ? writeSites(last, path, holder) : null
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
@@ -80,7 +81,7 @@ export function matchUnboundedCollection (input) {
           locationRole: handle?.location ? 'holds the library object' : sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: handle?.location ?? sites?.location ?? (holder === null ? null : holder.location),
-        fix: handle !== null ? libraryFix(last.graph, handle, growth.sampleKeys) : fixFor(kind, name, keyClasses)
+        fix: handle !== null ? libraryFix(last.graph, handle, growth.sampleKeys, keyClasses, valueClasses) : fixFor(kind, name, keyClasses)
       }
     })
   }
@@ -123,21 +124,73 @@ function fixFor (kind, name, keyClasses) {
  * @param {HeapGraph} graph
  * @param {LibraryHandle} handle
  * @param {string[]} sampleKeys
+ * @param {string[]} keyClasses  most common first
+ * @param {string[]} valueClasses  most common first
  * @returns {{summary: string, snippet: string}}
  */
-function libraryFix (graph, handle, sampleKeys) {
+function libraryFix (graph, handle, sampleKeys, keyClasses, valueClasses) {
   const variable = /^[A-Za-z_$][\w$.]*$/.test(handle.accessor) ? handle.accessor : 'instance'
-  const remove = offeredMethod(graph, handle.ordinal, REMOVAL_METHODS)
-  const clear = offeredMethod(graph, handle.ordinal, CLEAR_METHODS)
+  const remove = offeredMethod(graph, handle.ordinal, REMOVAL_METHODS) ?? prefixedMethod(graph, handle.ordinal, ONE_REMOVAL)
+  const clear = offeredMethod(graph, handle.ordinal, CLEAR_METHODS) ?? prefixedMethod(graph, handle.ordinal, ALL_REMOVAL)
   const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
   const methods = [remove, clear].filter((m) => m !== null).map((m) => `${variable}.${m}()`)
   const drop = methods.length > 0 ? ` or drop entries when they are done (${methods.join(', ')})` : ' or drop entries when they are done'
+  // Promises as values make it a cache of loads (a batching loader, a memoized async call): those
+  // are meant to live for one request, and a shared one keeps every result for good.
+  if (valueClasses[0] === 'Promise' && handle.className !== 'Function' && handle.className !== 'Object') {
+    return {
+      summary: `${handle.className} from ${handle.library} keeps every load it was asked for (its values are promises), and one shared by all requests keeps them for good.${keys} Make a new ${handle.className} per request, so its cache lives as long as the request, or give it a bounded cache of its own,${drop}.`,
+      snippet: `// per request, not at start-up\nconst ${variableFor(handle.className)} = new ${handle.className}(/* ... */)`
+    }
+  }
+  // Object keys are compared by identity: an object built per call is a new key every time, however
+  // equal its contents (a schema literal, an options object).
+  const keyClass = keyClasses[0] ?? '('
+  if (!keyClass.startsWith('(')) {
+    const literal = /^\{[\w$, ]*\}$/.test(keyClass) ? `${keyClass.replace(/\s*\}$/, ' }').replace(/^\{/, '{ ')} // made once at start-up` : `new ${keyClass}(/* ... */) // made once at start-up`
+    return {
+      summary: `${handle.className} from ${handle.library} keeps one entry per key object, and compares keys by identity: the program passes a new ${keyClass} each time, so every call adds an entry. Build that object once and pass the same one every time (or call the step that uses it once, at start-up),${drop}.`,
+      snippet: `const key = ${literal}\n// per request: pass this same key to ${variable}, never a fresh copy`
+    }
+  }
   return {
     summary: `${handle.className} from ${handle.library} keeps one entry per distinct key it is given.${keys} Give it keys from a small, fixed set (a route pattern, not the raw URL or an id), use its own size limit or expiry if it has one,${drop}.`,
     snippet: remove !== null
       ? `// key by something bounded, e.g. the route pattern\n${variable}.${remove}(key) // when the entry is no longer needed`
       : '// key by something bounded, e.g. the route pattern\nconst key = req.route?.path ?? \'other\''
   }
+}
+
+/** Removal methods named with what they remove: `removeSchema`, `deleteEntry`; `clearAll`, `flushCache`. */
+const ONE_REMOVAL = /^(?:remove|delete|evict|invalidate)[A-Z]\w*$/
+const ALL_REMOVAL = /^(?:clear|flush|purge)[A-Z]\w*$/
+
+/**
+ * The first method of an object whose name matches, leaving out listener removal, or null.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {RegExp} pattern
+ */
+function prefixedMethod (graph, ordinal, pattern) {
+  for (const name of methodNames(graph, ordinal)) if (pattern.test(name) && !/Listener/.test(name)) return name
+  return null
+}
+
+/**
+ * Where the nearest object on the path that a library made was constructed, when the heap places
+ * the collection's own holder nowhere (a plain object inside the library's instance).
+ * @param {import('../analysis/analyze-heap.js').HeapAnalysis} analysis
+ * @param {import('../analysis/retainer-paths.js').Step[]} path
+ * @param {string} cwd
+ */
+function libraryAncestor (analysis, path, cwd) {
+  for (let i = path.length - 2; i >= 1; i--) {
+    const o = analysis.graph.findOrdinalById(path[i].id)
+    if (o < 0 || analysis.graph.nodeTypes[o] !== analysis.graph.nodeType.object) continue
+    const { location } = constructorOf(analysis, o, cwd)
+    if (location !== null && packageOf(location.file) !== null) return location
+  }
+  return null
 }
 
 /** @param {number} n */

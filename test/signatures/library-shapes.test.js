@@ -133,3 +133,56 @@ test('a listener per connection: the fix removes it when the connection it close
   t.regex(finding.fix.snippet, /^connection\.once\('disconnect', \(\) => bus\.off\('news', onEvent\)\)$/m)
   t.deepEqual(finding.location, markedLocation('signatures/connection-listeners', '// leak: listener per connection', '(', 'onNews'))
 })
+
+test('a node:readline Interface per request on a long-lived stream: the Interface is named as what is left open, with its close()', async (t) => {
+  const report = await reportOf('signatures/unclosed-subscribers')
+  const finding = report.findings.find((f) => f.evidence.madeBy !== undefined)
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.is(finding.signature, 'listener-accumulation')
+  t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['control', '_events'])
+  t.deepEqual(finding.evidence.madeBy, { className: 'Interface', from: 'node:readline', method: 'close' })
+  t.regex(finding.title, /^Interface objects \(node:readline\) are made over and over and never closed: each adds an? '\w+' listener on control \(PassThrough\)\.$/)
+  const perRound = await perRoundOf('signatures/unclosed-subscribers')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  // The Interface's own listener: the program wrote none it could remove, so the fix closes the Interface.
+  t.true(finding.location?.file.startsWith('node:'), JSON.stringify(finding.location))
+  t.regex(finding.fix.snippet, /^res\.once\('close', \(\) => theInterface\.close\(\)\)$/m)
+  t.notRegex(finding.fix.snippet, /\.off\(/)
+})
+
+test('a pub/sub engine that keeps its emitter in a field beside a table of subscriptions: the listener list under the field is found and named', async (t) => {
+  const report = await reportOf('signatures/unclosed-subscribers')
+  const finding = report.findings.find((f) => f.evidence.event === 'price')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.is(finding.signature, 'listener-accumulation')
+  t.is(finding.path.at(-1)?.edge, 'pubsub')
+  t.regex(finding.title, /'price' listener is added to pubsub\.ee \(EventEmitter\)/)
+  const perRound = await perRoundOf('signatures/unclosed-subscribers')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  // A bound method has no code of its own: the method it wraps is the listener's location.
+  t.deepEqual(finding.location, markedLocation('signatures/unclosed-subscribers', '// the listener', '(payload)', 'push'))
+  t.regex(finding.fix.snippet, /pubsub\.ee\.off\('price', onEvent\)/)
+  t.is(finding.evidence.madeBy, undefined, 'a listener the program wrote is removed by the program')
+})
+
+test('records held by two old collections in different places (a scheduler\'s queue and its job registry): the queue that holds them is found above the records', async (t) => {
+  const report = await reportOf('signatures/unclosed-subscribers')
+  // No old object below the GC roots dominates an invocation: each is an owner of its own.
+  const row = report.growth.find((g) => g.path.at(-2)?.edge === 'invocations')
+  t.true(row !== undefined && row.leak && row.ownerCount > 1, JSON.stringify(row?.owner))
+  const finding = report.findings.find((f) => f.signature === 'growing-array')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.is(finding.path.at(-1)?.edge, 'invocations')
+  t.regex(finding.title, /^invocations \(Array\) only grows/)
+  const perRound = await perRoundOf('signatures/unclosed-subscribers')
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+  t.is(finding.location?.file, 'fixtures/programs/signatures/unclosed-subscribers.js')
+})
+
+test('the unclosed subscribers\' fixed twin closes each Interface, unsubscribes each feed and cancels each reminder: no finding', async (t) => {
+  const report = await reportOf('signatures/unclosed-subscribers', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

@@ -1,0 +1,113 @@
+// When the code that subscribes is a library's own (readline's `onerror`, a stream's `pipe()`
+// handler), the program never wrote the listener and cannot remove it: it made an object of that
+// library per request and never closed it, and the object's subscription on a long-lived emitter
+// is what stays. The listener's closure (or a bound function's `this`) holds that object; the heap
+// shows its class and the method that ends it.
+
+import { AGE_OLD } from '../diff/growth-owners.js'
+import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
+import { propertyTarget, unwrapBound } from './heap-values.js'
+import { constructorOf, packageOf } from './library-handle.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+
+/** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
+export const END_METHODS = [...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
+/** New listeners looked at for the object they close over. */
+const SAMPLE = 50
+/**
+ * The objects a request is served with: they end with the request, and closing them is not the fix
+ * even when a library's listener holds one.
+ */
+const EXCHANGE_CLASSES = new Set(['IncomingMessage', 'ServerResponse', 'Socket', 'TLSSocket', 'ClientRequest'])
+
+/**
+ * @typedef {object} UnclosedMaker
+ * @property {string} className  the class of the objects left open (`Interface`)
+ * @property {string} from       where the class comes from: a package (`winston`) or Node's module
+ *                               (`node:internal/readline/interface`)
+ * @property {string} method     the method that ends one (`close`)
+ * @property {number} classIndex their class in the analysis' class table
+ * @property {number} count      sampled listeners that hold such a new object
+ * @property {number} sampled
+ */
+
+/**
+ * The library object the new listeners belong to: the class of new objects held by at least half
+ * of the sampled listeners (through their closure's scope or a bound `this`) that offers a method
+ * ending its work, or null. Only asked when the listeners are library or Node code.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {number[]} fresh  new listener functions
+ * @param {Uint8Array} ages
+ * @param {number} emitter  the object the listeners are added to: not a candidate
+ * @param {string} cwd
+ * @returns {UnclosedMaker | null}
+ */
+export function unclosedMaker (analysis, fresh, ages, emitter, cwd) {
+  const { graph } = analysis
+  const sample = fresh.slice(-SAMPLE)
+  /** @type {Map<number, {count: number, object: number}>} few entries: one per class held */
+  const byClass = new Map()
+  for (const fn of sample) {
+    const seen = new Set()
+    for (const value of heldBy(analysis, fn)) {
+      if (value === emitter || ages[value] === AGE_OLD || graph.nodeTypes[value] !== graph.nodeType.object) continue
+      const cls = analysis.classOf[value]
+      if (seen.has(cls)) continue
+      seen.add(cls)
+      const entry = byClass.get(cls) ?? { count: 0, object: value }
+      entry.count++
+      byClass.set(cls, entry)
+    }
+  }
+  /** @type {UnclosedMaker | null} */
+  let best = null
+  for (const [cls, entry] of byClass) {
+    if (entry.count * 2 < sample.length || (best !== null && entry.count <= best.count)) continue
+    const className = analysis.classes.names[cls]
+    if (EXCHANGE_CLASSES.has(className)) continue
+    const method = offeredMethod(graph, entry.object, END_METHODS)
+    if (method === null) continue
+    const made = constructorOf(analysis, entry.object, cwd)
+    const file = made.location?.file ?? ''
+    const from = packageOf(file) ?? (file.startsWith('node:') ? file : null)
+    if (from === null) continue
+    best = { className: made.name, from, method, classIndex: cls, count: entry.count, sampled: sample.length }
+  }
+  return best
+}
+
+/**
+ * The values a function holds: its scope's variables and, for a bound function, its `this`.
+ * @param {HeapAnalysis} analysis
+ * @param {number} fn
+ * @returns {number[]}
+ */
+function heldBy (analysis, fn) {
+  const { graph } = analysis
+  const values = []
+  const boundThis = propertyTarget(graph, fn, 'bound_this')
+  if (boundThis >= 0) values.push(boundThis)
+  const context = propertyTarget(graph, unwrapBound(graph, fn), 'context')
+  if (context >= 0) {
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] === graph.edgeType.context) values.push(graph.edgeTargets[e])
+    }
+  }
+  return values
+}
+
+/**
+ * A variable name for an object of a class in a snippet: `Interface` → `theInterface` (a reserved
+ * word), `Stream` → `stream`, `PubSubAsyncIterableIterator` → `iterator`.
+ * @param {string} className
+ */
+export function variableFor (className) {
+  // The last word of a long class name reads as the variable a person would write.
+  const word = /[A-Z][a-z\d]+$/.exec(className)?.[0]
+  const base = !/^[A-Za-z_$][\w$]*$/.test(className) ? 'handle' : word !== undefined && word.length >= 4 ? word : className
+  const name = base[0].toLowerCase() + base.slice(1)
+  return RESERVED.has(name) ? `the${base[0].toUpperCase()}${base.slice(1)}` : name
+}
+
+const RESERVED = new Set(['interface', 'function', 'class', 'new', 'delete', 'default', 'package', 'private',
+  'public', 'static', 'import', 'export', 'return', 'switch', 'case', 'this', 'var', 'let', 'const'])
