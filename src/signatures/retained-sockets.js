@@ -17,7 +17,7 @@
 // call, each with its request, its response and the unread bytes. Counted per pool in every
 // snapshot; the response each socket waits on says whether the body arrived unread.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD, AGE_RECENT } from '../diff/growth-owners.js'
 import { collectionOfStore } from './collection-entries.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
@@ -85,7 +85,8 @@ export function matchRetainedSockets (input) {
   /** @type {Match[]} */
   const matches = []
   matches.push(...openConnections(input, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates)))
-  const claimed = new Set(matches.map((m) => m.group))
+  claimAcceptedEnds(input, matches)
+  const claimed = new Set(matches.flatMap((m) => [m.group, ...(m.also ?? [])]))
   for (const g of rows) {
     if (claimed.has(g)) continue
     const row = result.growth[g]
@@ -111,8 +112,7 @@ export function matchRetainedSockets (input) {
     // are their other ends: one leak, reported from the side that opens them.
     const mirror = closed === 0 ? matches.find((m) => isMirror(m, perStepOf(counts))) : undefined
     if (mirror !== undefined) {
-      ;(mirror.also ??= []).push(g)
-      mirror.finding.evidence.notes = [...(mirror.finding.evidence.notes ?? []), `their other ends, accepted by a server in this process, pile up in ${holderName(row.path) ?? row.owner.name} (${row.owner.name})`]
+      addOtherEnds(mirror, [g], `${holderName(row.path) ?? row.owner.name} (${row.owner.name})`)
       continue
     }
     const collection = representative < 0 ? -1 : collectionOfStore(graph, representative)
@@ -197,7 +197,13 @@ function openConnections (input, rowOfOwner) {
     if (!growsEveryStep(counts) || fresh.length < MIN_NEW_SOCKETS) continue
     const group = handleRow(input, fresh, rowOfOwner, claimed)
     if (tally.pooled) {
-      matches.push(checkedOutMatch(input, group, tally, fresh, counts, tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)))
+      // Requests in flight when the snapshot was taken are checked out too, more of them as load
+      // rises: only requests made before the middle snapshot and still out at the last one are stuck.
+      const stuck = fresh.filter((o) => {
+        const request = propertyTarget(graph, o, '_httpMessage')
+        return request >= 0 && ages[request] !== AGE_RECENT && oddballValue(graph, request) === null
+      })
+      if (stuck.length * 2 >= MIN_NEW_SOCKETS) matches.push(checkedOutMatch(input, group, tally, fresh, counts, tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)))
       continue
     }
     const retained = tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)
@@ -414,6 +420,81 @@ function poolLocation (path, uses, holder, constructorAt) {
   const inModule = path.length >= 2 && path[path.length - 2].module !== undefined
   if (holder !== null && !(inModule && holder.how === 'closure')) return { location: holder.location, role: HOLDER_ROLES[holder.how] }
   return !inModule && constructorAt !== null ? { location: constructorAt, role: 'constructor of the pool' } : null
+}
+
+/**
+ * Growth rows owned by open sockets that a server of this process accepted, when an open-connections
+ * finding counts about as many new outgoing sockets as that server accepted: the same connections
+ * seen from the other end (a client and its server in one process), claimed by that finding rather
+ * than reported again as a collection of sockets.
+ * @param {SignatureInput} input
+ * @param {Match[]} matches the open-connections findings made so far; updated
+ */
+function claimAcceptedEnds (input, matches) {
+  if (matches.length === 0) return
+  const { detail } = input
+  const { analyses, ages } = detail
+  const last = analyses[analyses.length - 1]
+  const { graph } = last
+  const isSocket = socketClasses(last)
+  const isEnd = (/** @type {number} */ o) => isSocketNode(last, o, isSocket) && isOpen(last, o) && isAccepted(last, o)
+  /** @type {Map<number, {total: number, rows: number[]}>} new accepted open sockets per server */
+  const perServer = new Map()
+  const serverOf = (/** @type {number} */ socket) => propertyTarget(graph, socket, 'server')
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (ages[o] === AGE_OLD || !isEnd(o)) continue
+    const tally = perServer.get(serverOf(o)) ?? { total: 0, rows: [] }
+    perServer.set(serverOf(o), tally)
+    tally.total++
+  }
+  if (perServer.size === 0) return
+  // Rows that are these sockets, or objects wrapping one each (a WebSocket over its socket); a row
+  // whose owners are mostly other objects is a leak of its own.
+  const taken = new Set(matches.flatMap((m) => [m.group, ...(m.also ?? [])]))
+  for (const g of input.candidates) {
+    if (taken.has(g)) continue
+    const ends = detail.groupOwners[g].map((o) => (isEnd(o) ? o : wrappedSocket(graph, o, isEnd)))
+    const found = ends.filter((o) => o >= 0)
+    if (found.length * 2 < ends.length) continue
+    perServer.get(serverOf(found[0]))?.rows.push(g)
+  }
+  for (const { total, rows: ends } of perServer.values()) {
+    const newSockets = (/** @type {Match} */ m) => Number(m.finding.evidence.newSockets)
+    const mirrors = matches.filter((m) => Math.abs(newSockets(m) - total) <= 0.1 * Math.max(total, newSockets(m)))
+    if (total < MIN_NEW_SOCKETS || mirrors.length === 0 || ends.length === 0) continue
+    const path = input.result.growth[ends[0]].path
+    const named = path.findLast((step) => step.edgeType === 'property' || step.edgeType === 'context')
+    // The heap does not say which connection an accepted socket is the other end of: with several
+    // findings of the same size, the rows are claimed without naming one of them as the cause.
+    addOtherEnds(mirrors[0], ends, mirrors.length === 1 ? (named === undefined ? 'this process' : `${named.edge} (${named.node})`) : null)
+  }
+}
+
+/**
+ * The socket an object wraps: the first of its properties that `isEnd` accepts, or -1.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} o
+ * @param {(o: number) => boolean} isEnd
+ */
+function wrappedSocket (graph, o, isEnd) {
+  for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
+    if (graph.edgeTypes[e] === graph.edgeType.property && isEnd(graph.edgeTargets[e])) return graph.edgeTargets[e]
+  }
+  return -1
+}
+
+/**
+ * Rows that hold the other ends of a finding's open connections become that finding's, with a note.
+ * @param {Match} match
+ * @param {number[]} rows
+ * @param {string | null} where  null: no note
+ */
+function addOtherEnds (match, rows, where) {
+  match.also = [...(match.also ?? []), ...rows]
+  if (where === null) return
+  const note = `their other ends, accepted by a server in this process, pile up in ${where}`
+  const notes = match.finding.evidence.notes ?? []
+  if (!notes.some((n) => n.startsWith('their other ends'))) match.finding.evidence.notes = [...notes, note]
 }
 
 /**

@@ -48,3 +48,9 @@ test('responses never read through a shared keep-alive agent: one finding on the
   // Node's per-call request and response objects point at the sockets too; they are not the owner.
   t.false(report.findings.some((f) => /ClientRequest|IncomingMessage/.test(f.title)))
 })
+
+test('the other ends of connections left open, accepted by a server of the same process that drops them on close, are not a finding of their own', async (t) => {
+  const report = await reportOf('signatures/per-call-clients')
+  t.false(report.findings.some((f) => f.path.some((step) => step.edge === 'accepted')), JSON.stringify(report.findings.map((f) => f.title)))
+  t.is(report.findings.filter((f) => f.signature === ID).length, 2)
+})
