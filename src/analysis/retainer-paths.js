@@ -64,6 +64,13 @@ const anchorsOf = new WeakMap()
  */
 const rootStepsOf = new WeakMap()
 
+/**
+ * Per analysis, walks to the root over the retainer index, by start node: the anchors of readable
+ * paths, few, each walked once.
+ * @type {WeakMap<PathSource, Map<number, number[] | null>>}
+ */
+const rootWalksOf = new WeakMap()
+
 /** rootSteps' entry for a node no path reaches. */
 const NO_STEP = 0xffffffff
 
@@ -92,7 +99,7 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
     const anchors = readableAnchors(analysis)
     scopes = anchors.scopes
     // From the node back to its nearest anchor, then from the anchor back to the root.
-    const tail = walkBack(graph, anchors.anchorDistances, ordinal, rank)
+    const tail = walkBack(graph, anchors.anchorDistances, ordinal, 0, rank)
     const anchor = tail === null || tail.length === 0 ? ordinal : graph.edgeSource(tail[tail.length - 1])
     const head = tail === null ? null : walkToRoot(analysis, anchor)
     edges = tail !== null && head !== null ? [...tail, ...head] : walkToRoot(analysis, ordinal) ?? []
@@ -105,23 +112,26 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
 }
 
 /**
- * Edges from `ordinal` back to a node of level 0 of a BFS whose levels are `levels`, each to a
- * retainer one level closer, preferring recognisable edge types. Null when the node has no level
- * or a level has no retainer one closer.
+ * Edges from `ordinal` back towards the start of a BFS whose levels are `levels`, each to a
+ * retainer one level closer, preferring recognisable edge types, over the retainer index. With
+ * `stop` = -1 the walk ends at the root (DevTools distances: a user root at 1 steps to the root);
+ * with `stop` = 0 it ends at a node of level 0. Null when the node has no level or a level has no
+ * retainer one closer.
  * @param {HeapGraph} graph
  * @param {Int32Array} levels
  * @param {number} ordinal
+ * @param {number} stop
  * @param {number[]} rank
  * @returns {number[] | null}
  */
-function walkBack (graph, levels, ordinal, rank) {
-  const { firstRetainer, retainerEdges, edgeTypes } = graph
+function walkBack (graph, levels, ordinal, stop, rank) {
+  const { rootOrdinal, firstRetainer, retainerEdges, edgeTypes } = graph
   const weakType = graph.edgeType.weak
   /** @type {number[]} */
   const edges = []
   let node = ordinal
   if (levels[node] < 0) return null
-  while (levels[node] > 0) {
+  while (stop < 0 ? node !== rootOrdinal : levels[node] > 0) {
     const level = levels[node]
     let best = -1
     let bestRank = Infinity
@@ -129,7 +139,8 @@ function walkBack (graph, levels, ordinal, rank) {
       const e = retainerEdges[slot]
       if (edgeTypes[e] === weakType) continue
       const source = graph.edgeSource(e)
-      if (levels[source] !== level - 1 || source === node) continue
+      const closer = levels[source] === level - 1 || (stop < 0 && level === 1 && source === rootOrdinal)
+      if (!closer || source === node) continue
       const r = rank[edgeTypes[e]]
       if (r < bestRank) {
         best = slot
@@ -145,8 +156,10 @@ function walkBack (graph, levels, ordinal, rank) {
 }
 
 /**
- * Edges of the shortest path from `ordinal` back to the root, last edge first (rootSteps). Null
- * when no root reaches the node.
+ * Edges of the shortest path from `ordinal` back to the root, last edge first; null when no root
+ * reaches the node. Over the retainer index when the graph has one (the diff builds it), with the
+ * walk from each start kept (a module scope's retainers, one per nested Context, are many);
+ * else over rootSteps, which costs 4 bytes per node instead of the index.
  * @param {PathSource} analysis
  * @param {number} ordinal
  * @returns {number[] | null}
@@ -154,6 +167,13 @@ function walkBack (graph, levels, ordinal, rank) {
 function walkToRoot (analysis, ordinal) {
   const { graph, distances } = analysis
   if (distances[ordinal] < 0) return null
+  if (graph.hasRetainers) {
+    let walks = rootWalksOf.get(analysis)
+    if (!walks) rootWalksOf.set(analysis, (walks = new Map()))
+    let edges = walks.get(ordinal)
+    if (edges === undefined) walks.set(ordinal, (edges = walkBack(graph, distances, ordinal, -1, edgeTypeRanks(graph))))
+    return edges === null ? null : [...edges]
+  }
   const steps = rootSteps(analysis)
   /** @type {number[]} */
   const edges = []

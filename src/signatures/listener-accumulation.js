@@ -20,13 +20,16 @@
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, followEdge } from './collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { countText, notesOf } from './evidence-notes.js'
+import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { heldClasses, recognisedClasses } from './held-objects.js'
+import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { UNSUBSCRIBE_METHODS, offeredMethod } from './heap-methods.js'
 import { propertyTarget, unwrapBound } from './heap-values.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
-import { unclosedMaker, variableFor } from './unclosed-makers.js'
+import { takeBackMethod, unclosedMaker, variableFor } from './unclosed-makers.js'
+import { writeSites } from './write-sites.js'
+import { useOffsets } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -82,7 +85,11 @@ export function matchListenerAccumulation (input) {
     for (const list of findListenerLists(graph, owner)) {
       const counts = analyses.map((analysis) => measureList(analysis, list).count)
       if (!growsEveryStep(counts) || counts[counts.length - 1] - counts[0] < MIN_NEW_LISTENERS) continue
-      if (best === null || counts[counts.length - 1] - counts[0] > best.counts[best.counts.length - 1] - best.counts[0]) best = { list, counts }
+      const growth = counts[counts.length - 1] - counts[0]
+      const bestGrowth = best === null ? 0 : best.counts[best.counts.length - 1] - best.counts[0]
+      // An 'error' listener usually comes along with the subscription it guards (events.on() adds
+      // both): on a tie the other event names the leak.
+      if (best === null || growth > bestGrowth || (growth === bestGrowth && best.list.event === 'error' && list.event !== 'error')) best = { list, counts }
     }
     if (best === null) continue
     // A row of several owners is one list shape repeated (a list per connection): sum the lists
@@ -119,8 +126,12 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const [list] = lists
   const retained = input.detail.analyses.map((analysis) => lists.reduce((sum, l) => sum + measureList(analysis, l).retained, 0))
   const fresh = lists.flatMap((l) => measureList(last, l).listeners.filter((o) => ages[o] !== AGE_OLD))
+  const scopes = lists.flatMap((l) => measureList(last, l).scopes ?? []).filter((o) => ages[o] !== AGE_OLD)
+  const scopeGrowth = scopes.length > 0 ? bufferedGrowth(input.detail.analyses, lists) : null
+  // Shown when it is a good part of what the list keeps: an iterator's queue, not a helper.
+  const buffered = scopeGrowth !== null && 3 * (scopeGrowth.retained[scopeGrowth.retained.length - 1] - scopeGrowth.retained[0]) >= retained[retained.length - 1] - retained[0] ? scopeGrowth : null
 
-  const held = heldClasses(last, fresh, ages)
+  const held = heldClasses(last, [...fresh, ...scopes], ages)
   const keeps = recognisedClasses(held)
   const rowBytes = row.leakedBytes + row.recentBytes
   const share = rowBytes > 0 ? Math.min(1, held.bytes / rowBytes) : 0
@@ -146,6 +157,19 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   // A listener the program did not write was added by a library object the program made.
   const libraryListener = location === null || location.file.startsWith('node:') || packageOf(location.file) !== null
   const maker = libraryListener ? unclosedMaker(last, fresh, ages, list.emitter, cwd) : null
+  // An emitter that keeps the made objects itself and offers a method taking one back (a logger's
+  // remove(transport)) is the way out the library means.
+  const takeBack = maker === null ? null : takeBackMethod(last, list.emitter, maker)
+  // Listeners that share a scope with the function ending them were added by an iterator or a
+  // subscription object the program dropped before it ended (events.on() without return()).
+  const closer = libraryListener && maker === null ? closerIn(last, scopes) : null
+  // The program's line is where it subscribes to the emitter when the listener is not its own, or
+  // where it hands the emitter to the library object that subscribes.
+  const site = !libraryListener
+    ? null
+    : maker === null
+      ? subscribeSite(last, row.path, list.emitter, cwd, subscribeOffsets, SUBSCRIBE_ROLE, true)
+      : subscribeSite(last, row.path, list.emitter, cwd, useOffsets, USE_ROLE, false)
 
   const facts = []
   if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
@@ -156,12 +180,14 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   }
   facts.push({ weight: 0.09 * share, reason: `the new listeners keep ${percent(share)} of the row's new bytes alive` })
   if (maker !== null) facts.push({ weight: 0, reason: `${maker.count} of ${maker.sampled} sampled listeners hold a new ${maker.className} (${maker.from}) that offers ${maker.method}()` })
+  if (closer !== null) facts.push({ weight: 0, reason: `the listeners share ${countText(scopes.length)} scopes with ${closer}(), the function that would end them` })
   const { confidence, reasons } = judgeGrowth(counts, facts)
   const ending = endOfWork(last, fresh, ages, maker?.classIndex ?? -1)
+  const nodeIterator = closer !== null && location !== null && location.file === 'node:events'
 
   return {
     signature: ID,
-    title: maker === null ? titleOf(list, name, emitterClass, lists.length) : unclosedTitle(list, name, emitterClass, maker),
+    title: maker !== null ? unclosedTitle(list, name, emitterClass, maker, takeBack) : closer !== null ? iteratorTitle(list, name, emitterClass, nodeIterator) : titleOf(list, name, emitterClass, lists.length),
     confidence,
     reasons,
     owner: row.owner,
@@ -179,15 +205,18 @@ function describe (input, g, lists, counts, last, ages, cwd) {
       fromLocation,
       bytesPerListener: fresh.length > 0 ? Math.round(held.bytes / fresh.length) : 0,
       keepsAlive: keeps,
-      locationRole: 'listener',
-      ...(maker === null ? {} : { madeBy: { className: maker.className, from: maker.from, method: maker.method } }),
+      locationRole: site === null ? 'listener' : site.role,
+      ...(maker === null ? {} : { madeBy: { className: maker.className, from: maker.from, method: takeBack?.take ?? maker.method, ...(takeBack === null ? {} : { of: 'emitter' }) } }),
+      ...(buffered === null ? {} : { buffered }),
+      ...(site === null || location === null ? {} : { listenerLocation: location }),
       notes: notesOf([
-        `${countText(fresh.length)} listeners added since the first snapshot${location === null ? '' : `, ${countText(fromLocation)} of them by this function`}`,
+        `${countText(fresh.length)} listeners added since the first snapshot${location === null ? '' : `, ${countText(fromLocation)} of them by ${site === null ? 'this function' : `the function at ${location.file}:${location.line}:${location.column}`}`}`,
+        buffered !== null && `their shared scopes keep ${buffered.variable}${buffered.className === '' ? '' : ` (${buffered.className})`}: ${buffered.retained.map(bytesText).join(' → ')}`,
         lists.length > 1 && `${countText(lists.length)} ${emitterClass} objects whose ${list.event === '' ? '' : `'${list.event}' `}list grew, summed`
       ])
     },
-    location,
-    fix: maker === null ? fixFor(list, name, verb, recordVerb, ending) : unclosedFix(list, name, maker, ending)
+    location: site?.location ?? location,
+    fix: maker !== null ? unclosedFix(list, name, maker, ending, takeBack) : closer !== null ? iteratorFix(list, name, ending, nodeIterator) : fixFor(list, name, verb, recordVerb, ending)
   }
 }
 
@@ -196,8 +225,14 @@ function describe (input, g, lists, counts, last, ages, cwd) {
  * @param {string} name
  * @param {string} emitterClass
  * @param {import('./unclosed-makers.js').UnclosedMaker} maker
+ * @param {{take: string, give: string | null} | null} takeBack  the emitter's methods that take one
+ *   of them back and give one
  */
-function unclosedTitle (list, name, emitterClass, maker) {
+function unclosedTitle (list, name, emitterClass, maker, takeBack) {
+  if (takeBack !== null) {
+    const event = list.event === '' ? 'a listener' : `${/^[aeiou]/i.test(list.event) ? 'an' : 'a'} '${list.event}' listener`
+    return `${maker.className} objects (${maker.from}) are added to ${name} (${emitterClass}) over and over and never taken back with ${takeBack.take}(): each adds ${event} on it.`
+  }
   const what = list.kind === 'observer list' ? `a function to ${list.event} of` : `${list.event === '' ? 'a' : `${/^[aeiou]/i.test(list.event) ? 'an' : 'a'} '${list.event}'`} listener on`
   return `${maker.className} objects (${maker.from}) are made over and over and never ${pastOf(maker.method)}: each adds ${what} ${name} (${emitterClass}).`
 }
@@ -207,11 +242,19 @@ function unclosedTitle (list, name, emitterClass, maker) {
  * @param {string} name
  * @param {import('./unclosed-makers.js').UnclosedMaker} maker
  * @param {{variable: string, event: string} | null} ending
+ * @param {{take: string, give: string | null} | null} takeBack
  * @returns {{summary: string, snippet: string}}
  */
-function unclosedFix (list, name, maker, ending) {
+function unclosedFix (list, name, maker, ending, takeBack) {
   const variable = variableFor(maker.className)
   const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
+  const holder = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(name) ? name : 'emitter'
+  if (takeBack !== null) {
+    return {
+      summary: `${holder} keeps every ${maker.className} it is given, with its listener: give it one ${maker.className} at start-up and share it, or take each one back with ${holder}.${takeBack.take}(${variable}) when the work it was added for ends.`,
+      snippet: `const ${variable} = /* the call that makes the ${maker.className} */\n${takeBack.give === null ? `/* the call that gives ${variable} to ${holder} */` : `${holder}.${takeBack.give}(${variable})`}\n${done}() => ${holder}.${takeBack.take}(${variable}))`
+    }
+  }
   return {
     summary: `the listeners belong to the ${maker.className} objects, not to the program: make one ${maker.className} at start-up and share it, or call ${variable}.${maker.method}() on each one when the work it was made for ends, which takes its listener off ${name}.`,
     snippet: `const ${variable} = /* the call that makes the ${maker.className} */\n${done}() => ${variable}.${maker.method}())`
@@ -391,7 +434,7 @@ function eventTargetOf (graph, head) {
  * The list's listener closures, their count and the list's retained size in one snapshot.
  * @param {HeapAnalysis} analysis
  * @param {ListenerList} list
- * @returns {{count: number, retained: number, listeners: number[]}}
+ * @returns {{count: number, retained: number, listeners: number[], scopes?: number[]}}
  */
 function measureList (analysis, list) {
   const { graph, retainedSizes } = analysis
@@ -425,7 +468,32 @@ function measureList (analysis, list) {
     const listener = listenerFunction(analysis, edge.target, list.kind === 'observer list')
     if (listener >= 0) listeners.push(listener)
   }
-  return { count: listeners.length, retained: retainedSizes[list_], listeners }
+  let retained = retainedSizes[list_]
+  const scopes = list.kind === 'EventEmitter' ? sharedScopes(analysis, listeners, o) : []
+  for (const scope of scopes) retained += retainedSizes[scope]
+  return { count: listeners.length, retained, listeners, scopes }
+}
+
+/**
+ * The scopes of listeners that the emitter or its `_events` object keeps alive rather than the
+ * listener itself: two listeners made by one call (events.on() adds one for the event and one
+ * for 'error') share their scope, and whatever it buffers is dominated above the list. Counted
+ * once each.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} listeners
+ * @param {number} emitter
+ * @returns {number[]}
+ */
+function sharedScopes (analysis, listeners, emitter) {
+  const { graph, dominators } = analysis
+  const events = followEdge(graph, emitter, graph.edgeType.property, '_events')
+  /** @type {Set<number>} */
+  const scopes = new Set()
+  for (const fn of listeners) {
+    const scope = propertyTarget(graph, unwrapBound(graph, fn), 'context')
+    if (scope >= 0 && (dominators[scope] === emitter || dominators[scope] === events)) scopes.add(scope)
+  }
+  return [...scopes]
 }
 
 /**
@@ -678,4 +746,152 @@ function edgesOf (graph, o, type) {
     if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), target: graph.edgeTargets[e] })
   }
   return found
+}
+
+/**
+ * What the listeners' shared scopes keep that grows the most (an iterator's queue of events
+ * nobody reads), summed over the scopes of every snapshot; null when nothing in them grows.
+ * @param {HeapAnalysis[]} analyses
+ * @param {ListenerList[]} lists
+ * @returns {{variable: string, className: string, retained: number[]} | null}
+ */
+function bufferedGrowth (analyses, lists) {
+  /** @type {Map<string, {className: string, retained: number[]}>} */
+  const byName = new Map()
+  analyses.forEach((analysis, i) => {
+    const { graph, dominators, retainedSizes } = analysis
+    for (const list of lists) {
+      for (const scope of measureList(analysis, list).scopes ?? []) {
+        for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
+          const value = graph.edgeTargets[e]
+          if (graph.edgeTypes[e] !== graph.edgeType.context || dominators[value] !== scope) continue
+          const name = graph.edgeName(e)
+          const entry = byName.get(name) ?? { className: '', retained: analyses.map(() => 0) }
+          entry.retained[i] += retainedSizes[value]
+          if (i === analyses.length - 1) entry.className = analysis.classes.names[analysis.classOf[value]]
+          byName.set(name, entry)
+        }
+      }
+    }
+  })
+  let best = null
+  for (const [variable, entry] of byName) {
+    const growth = entry.retained[entry.retained.length - 1] - entry.retained[0]
+    if (growth > 0 && /^[A-Za-z_$][\w$]*$/.test(variable) && (best === null || growth > best.retained[best.retained.length - 1] - best.retained[0])) best = { variable, ...entry }
+  }
+  return best
+}
+
+/** Names of the functions that end an iterator or a subscription from inside its own scope. */
+const CLOSER = /^(?:close|return|end|finish|stop|dispose|cancel|unsubscribe|remove)[A-Z]?\w*$/
+
+/**
+ * The name of a function that at least half of the scopes hold and whose name says it ends the
+ * work they serve (`closeHandler`, `removeAll`), or null.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} scopes
+ * @returns {string | null}
+ */
+function closerIn (analysis, scopes) {
+  const { graph } = analysis
+  /** @type {Map<string, number>} */
+  const counts = new Map()
+  for (const scope of scopes.slice(-ENDING_SAMPLE)) {
+    for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] !== graph.edgeType.context || graph.nodeTypes[graph.edgeTargets[e]] !== graph.nodeType.closure) continue
+      const name = graph.edgeName(e)
+      if (CLOSER.test(name)) counts.set(name, (counts.get(name) ?? 0) + 1)
+    }
+  }
+  const sampled = Math.min(scopes.length, ENDING_SAMPLE)
+  let best = null
+  for (const [name, count] of counts) if (count * 2 >= sampled && (best === null || count > best.count)) best = { name, count }
+  return best?.name ?? null
+}
+
+/** Calls that subscribe with the emitter as their first argument, or as their receiver. */
+const SUBSCRIBE_BEFORE = /\b(?:on|once|addListener|prependListener|prependOnceListener|addEventListener|subscribe)\s*\(\s*$/
+const SUBSCRIBE_AFTER = /^\s*\??\.\s*(?:on|once|addListener|prependListener|prependOnceListener|addEventListener|subscribe)\s*\(/
+/** `for await (... of on(emitter, ...))` ends its iterator when the loop is left. */
+const LOOPED = /\bof\s+[\w$.]*\s*\(\s*$/
+
+/**
+ * Offsets where `name` is handed to a call that subscribes to it, in blanked code; a loop over
+ * the subscription is not one, since leaving the loop ends it.
+ * @param {string} code
+ * @param {string} name
+ * @param {boolean} member
+ * @returns {number[]}
+ */
+function subscribeOffsets (code, name, member) {
+  return useOffsets(code, name, member).filter((at) => {
+    const end = code.indexOf(name, at) + name.length
+    const before = code.slice(Math.max(0, at - 60), at)
+    if (SUBSCRIBE_BEFORE.test(before)) return !LOOPED.test(before)
+    return SUBSCRIBE_AFTER.test(code.slice(end, end + 40))
+  })
+}
+
+/**
+ * Where the program subscribes to the emitter: a call handing the emitter's variable to a
+ * subscribing call in the script that holds it (or any use of it, for a library object that
+ * subscribes), else the program function that holds it; null when neither is the program's.
+ * @param {HeapAnalysis} analysis
+ * @param {Step[]} path the row's path, through the emitter
+ * @param {number} emitter
+ * @param {string} cwd
+ * @param {(code: string, name: string, member: boolean) => number[]} offsetsOf
+ * @param {string} role
+ * @param {boolean} orHolder  fall back on the function that holds the emitter
+ * @returns {{location: SourceLocation, role: string} | null}
+ */
+function subscribeSite (analysis, path, emitter, cwd, offsetsOf, role, orHolder) {
+  const at = path.findIndex((step) => step.id === analysis.graph.nodeIds[emitter])
+  if (at < 1) return null
+  const toEmitter = path.slice(0, at + 1)
+  const holder = holderLocation(analysis, toEmitter, cwd)
+  if (holder === null || holder.location.file.startsWith('node:') || packageOf(holder.location.file) !== null) return null
+  const sites = writeSites(analysis, toEmitter, holder, { offsetsOf, role })
+  // A use at the top level of a module runs once: it is not what repeats.
+  if (sites !== null && (sites.role === role || orHolder)) return { location: sites.location, role: sites.role }
+  return orHolder ? { location: holder.location, role: HOLDER_ROLES[holder.how] } : null
+}
+
+const SUBSCRIBE_ROLE = 'subscribes to it'
+const USE_ROLE = 'hands it to the library'
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {string} emitterClass
+ * @param {boolean} nodeIterator whether Node's events.on() made the listeners
+ */
+function iteratorTitle (list, name, emitterClass, nodeIterator) {
+  const event = list.event === '' ? 'events' : `'${list.event}' events`
+  const what = nodeIterator ? `events.on() iterators over ${event} of` : `Subscriptions to ${event} of`
+  return `${nodeIterator ? 'Async ' : ''}${what} ${name} (${emitterClass}) are made over and over and never ended: each keeps its listener and buffers every later event.`
+}
+
+/**
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {{variable: string, event: string} | null} ending
+ * @param {boolean} nodeIterator
+ * @returns {{summary: string, snippet: string}}
+ */
+function iteratorFix (list, name, ending, nodeIterator) {
+  const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
+  const bare = name.replace(/^#/, '')
+  const emitter = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(bare) ? bare : 'emitter'
+  const event = list.event === '' ? 'event' : list.event
+  if (nodeIterator) {
+    return {
+      summary: `end each iterator when the request ends: pass { signal } to events.on() and abort it, or call iterator.return() (a for await loop does when it breaks or returns). An iterator left open keeps its listeners on ${emitter} and queues every event for a reader that never comes.`,
+      snippet: `const ac = new AbortController()\n${done}() => ac.abort())\nconst iterator = on(${emitter}, '${event}', { signal: ac.signal })`
+    }
+  }
+  return {
+    summary: `end each subscription when the request ends: call the iterator's return() (or leave its for await loop), or pass the library an AbortSignal that is aborted then. Until it ends, it keeps its listeners on ${emitter} and buffers every event.`,
+    snippet: `const iterator = /* the call that subscribes to ${emitter} */\n${done}() => iterator.return())`
+  }
 }

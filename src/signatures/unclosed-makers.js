@@ -5,7 +5,7 @@
 // shows its class and the method that ends it.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
-import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
+import { CLOSE_METHODS, methodNames, offeredMethod } from './heap-methods.js'
 import { propertyTarget, unwrapBound } from './heap-values.js'
 import { constructorOf, packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -27,6 +27,7 @@ const EXCHANGE_CLASSES = new Set(['IncomingMessage', 'ServerResponse', 'Socket',
  *                               (`node:internal/readline/interface`)
  * @property {string} method     the method that ends one (`close`)
  * @property {number} classIndex their class in the analysis' class table
+ * @property {number} object     one of them (last snapshot)
  * @property {number} count      sampled listeners that hold such a new object
  * @property {number} sampled
  */
@@ -71,9 +72,72 @@ export function unclosedMaker (analysis, fresh, ages, emitter, cwd) {
     const file = made.location?.file ?? ''
     const from = packageOf(file) ?? (file.startsWith('node:') ? file : null)
     if (from === null) continue
-    best = { className: made.name, from, method, classIndex: cls, count: entry.count, sampled: sample.length }
+    best = { className: made.name, from, method, classIndex: cls, object: entry.object, count: entry.count, sampled: sample.length }
   }
   return best
+}
+
+/** Methods of a holder that take back an object it was given, besides `remove<Class>`. */
+const TAKE_BACK_METHODS = ['remove', 'detach', 'unregister', 'unpipe']
+/** The method that gave the object, for each way of taking it back. */
+const GIVE_METHODS = /** @type {Record<string, string>} */ ({ remove: 'add', detach: 'attach', unregister: 'register', unpipe: 'pipe' })
+/** Steps from the emitter to the list where it keeps what it was given (`_readableState.pipes[i]`). */
+const MAX_HOLD_DEPTH = 3
+const MAX_HOLD_NODES = 2000
+
+/**
+ * The method of the emitter that takes one made object back, when the emitter keeps the object
+ * itself (in its own fields, not only through the listener): winston's `logger.add(transport)`
+ * pipes into the transport and `logger.remove(transport)` unpipes it. Null when the emitter does
+ * not hold the object or offers no such method: a readline Interface reads from its input, which
+ * never heard of it, so only the Interface's close() ends it.
+ * @param {HeapAnalysis} analysis
+ * @param {number} emitter
+ * @param {UnclosedMaker} maker
+ * @returns {{take: string, give: string | null} | null} the method taking one back, and the one
+ *   that gives one when the emitter offers it too
+ */
+export function takeBackMethod (analysis, emitter, maker) {
+  const { graph } = analysis
+  if (graph.nodeTypes[emitter] !== graph.nodeType.object || !holds(analysis, emitter, maker.object)) return null
+  const methods = methodNames(graph, emitter)
+  const own = `remove${maker.className}`
+  const take = methods.has(own) ? own : TAKE_BACK_METHODS.find((name) => methods.has(name))
+  if (take === undefined) return null
+  const give = take === own ? `add${maker.className}` : GIVE_METHODS[take]
+  return { take, give: methods.has(give) ? give : null }
+}
+
+/**
+ * Whether `target` is reachable from `holder` within a few property, element or internal steps
+ * that do not go through its listeners (`_events`) or prototypes.
+ * @param {HeapAnalysis} analysis
+ * @param {number} holder
+ * @param {number} target
+ */
+function holds (analysis, holder, target) {
+  const { graph } = analysis
+  const { property, element, internal } = graph.edgeType
+  const skip = new Set(['_events', '__proto__', 'map', 'constructor'].map((name) => graph.strings.indexOf(name)))
+  const seen = new Set([holder])
+  let level = [holder]
+  for (let depth = 1; depth <= MAX_HOLD_DEPTH && level.length > 0; depth++) {
+    /** @type {number[]} */
+    const next = []
+    for (const o of level) {
+      for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end && seen.size < MAX_HOLD_NODES; e++) {
+        const type = graph.edgeTypes[e]
+        if ((type !== property && type !== element && type !== internal) || (type !== element && skip.has(graph.edgeNames[e]))) continue
+        const to = graph.edgeTargets[e]
+        if (to === target) return true
+        if (seen.has(to) || graph.nodeTypes[to] !== graph.nodeType.object) continue
+        seen.add(to)
+        next.push(to)
+      }
+    }
+    level = next
+  }
+  return false
 }
 
 /**

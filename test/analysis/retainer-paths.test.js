@@ -122,6 +122,9 @@ test('each step is the retainer one closer of the most recognisable edge type, w
   }
   t.true(paths.length > 2_000)
   t.is(bad, 0, examples.join('\n'))
+  // With the retainer index built (as the diff has it), paths walk it and come out the same.
+  t.true(graph.hasRetainers)
+  t.deepEqual(paths.map(([o]) => [o, JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity }))]), paths)
 })
 
 test('long paths keep both ends around one elided step', async (t) => {

@@ -44,9 +44,8 @@ test('with two snapshots the same leak is found with lower confidence, and the r
 
 test('an AbortSignal listener added per request: the EventTarget list is followed through its Listener chain', async (t) => {
   const report = await reportOf('signatures/abort-listeners')
-  const finding = findingOf(report, ID)
-  if (!finding) return t.fail(`no ${ID} finding; findings: ${report.findings.map((f) => f.signature).join(', ')}`)
-  t.is(finding.evidence.listKind, 'EventTarget')
+  const finding = report.findings.find((f) => f.signature === ID && f.evidence.listKind === 'EventTarget')
+  if (!finding) return t.fail(`no EventTarget ${ID} finding; findings: ${report.findings.map((f) => f.title).join(' | ')}`)
   t.is(finding.evidence.event, 'abort')
   t.deepEqual(finding.location, markedLocation('signatures/abort-listeners', '// leak: listener', '() =>'))
   const perRound = await perRoundOf('signatures/abort-listeners')
@@ -54,7 +53,52 @@ test('an AbortSignal listener added per request: the EventTarget list is followe
   t.regex(finding.fix.snippet, /removeEventListener\('abort', /)
 })
 
-test('the fixed twin removes its listener on close: no finding', async (t) => {
+test('an events.on() iterator per request, never ended: its shared scope and the events it queues are counted, the line that subscribes is named', async (t) => {
+  const program = 'signatures/abort-listeners'
+  const report = await reportOf(program)
+  const finding = report.findings.find((f) => f.signature === ID && f.evidence.listKind === 'EventEmitter')
+  if (!finding) return t.fail(`no EventEmitter ${ID} finding; findings: ${report.findings.map((f) => f.title).join(' | ')}`)
+  t.is(finding.evidence.event, 'price')
+  t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['prices', '_events'])
+  t.deepEqual(finding.location, markedLocation(program, '// leak: iterator', 'prices', 'nextPrice'))
+  t.is(finding.evidence.locationRole, 'subscribes to it')
+  t.regex(String(/** @type {{file: string}} */ (finding.evidence.listenerLocation).file), /^node:events$/)
+  // One request in five makes an iterator.
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound / 5, perRound / 5])
+  // Each abandoned iterator queues every later event: what the listeners keep grows faster than
+  // their number, and is far more than the listener functions' own 64 bytes.
+  const { retained } = finding.evidence
+  t.true(isRising(retained))
+  t.true(retained[2] - retained[1] > retained[1] - retained[0], retained.join(' → '))
+  t.true((retained[2] - retained[0]) / (2 * perRound / 5) > 1000, retained.join(' → '))
+  const buffered = /** @type {{variable: string, retained: number[]}} */ (finding.evidence.buffered)
+  t.is(buffered.variable, 'unconsumedEvents')
+  t.true(isRising(buffered.retained))
+  t.regex(finding.title, /events\.on\(\) iterators over 'price' events of prices/)
+  t.regex(finding.fix.summary, /\{ signal \}.*iterator\.return\(\)/)
+  t.regex(finding.fix.snippet, /on\(prices, 'price', \{ signal: ac\.signal \}\)/)
+  t.notRegex(finding.fix.snippet, /\.off\(/)
+})
+
+test('a stream piped into a new one per request and never unpiped: the copies are named, with the source\'s own unpipe() and the program line', async (t) => {
+  const program = 'signatures/abort-listeners'
+  const report = await reportOf(program)
+  const finding = report.findings.find((f) => f.signature === ID && f.evidence.madeBy !== undefined)
+  if (!finding) return t.fail(`no ${ID} finding with madeBy; findings: ${report.findings.map((f) => f.title).join(' | ')}`)
+  t.is(finding.path.at(-1)?.edge, 'audit')
+  t.deepEqual(finding.evidence.madeBy, { className: 'PassThrough', from: 'node:internal/streams/passthrough', method: 'unpipe', of: 'emitter' })
+  t.regex(finding.title, /^PassThrough objects .* are added to audit \(PassThrough\) over and over and never taken back with unpipe\(\)/)
+  t.deepEqual(finding.location, markedLocation(program, '// leak: pipe', 'audit'))
+  t.true(String(/** @type {{file: string}} */ (finding.evidence.listenerLocation).file).startsWith('node:'))
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.snippet, /^audit\.pipe\((\w+)\)$/m)
+  t.regex(finding.fix.snippet, /audit\.unpipe\((\w+)\)\)$/m)
+  t.notRegex(finding.fix.snippet, /\.destroy\(\)/)
+})
+
+test('the fixed twin removes its listener, aborts its iterator and unpipes its copy on close: no finding', async (t) => {
   const report = await reportOf(`${PROGRAM}-fixed`)
   t.deepEqual(report.findings, [])
 })
