@@ -138,9 +138,13 @@ function closuresOfOneFunction (input, g, byFunction) {
   if (closures.length < MIN_NEW_CLOSURES) return null
   const rowGrowth = row.leakedBytes + row.recentBytes
   const rowShare = rowGrowth > 0 ? Math.min(1, bestBytes / rowGrowth) : 0
-  const { variables, capturedBytes } = capturedVariables(last, closures, ages)
+  const { variables, capturedBytes, functionsOnly } = capturedVariables(last, closures, ages)
   const capturedShare = Math.min(1, capturedBytes / bestBytes)
   if (rowShare < MIN_ROW_SHARE || capturedShare < MIN_CAPTURED_SHARE || variables.length === 0) return null
+  // Callbacks that capture only other functions (a promise's resolve, a done callback) keep what
+  // those functions keep: there is nothing smaller to copy, and the list that keeps the callbacks
+  // is the leak (the collection matchers').
+  if (functionsOnly) return null
   // Built-in closures (a promise's resolve functions, bound wrappers) keep engine slots, not
   // variables a program chose to capture; their own signatures or the collection ones explain them.
   const location = sourceLocation(last, closures[0], cwd)
@@ -282,7 +286,8 @@ function isClosure (analysis, o) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} closures
  * @param {Uint8Array} ages
- * @returns {{variables: Array<{name: string, bytes: number}>, capturedBytes: number}}
+ * @returns {{variables: Array<{name: string, bytes: number}>, capturedBytes: number, functionsOnly: boolean}}
+ *   functionsOnly: every captured variable that keeps something is a function
  */
 function capturedVariables (analysis, closures, ages) {
   const { graph, dominators, retainedSizes, shallowSizes } = analysis
@@ -290,6 +295,7 @@ function capturedVariables (analysis, closures, ages) {
   const bytes = new Map()
   const seen = new Uint8Array(graph.nodeCount)
   let capturedBytes = 0
+  let functionsOnly = true
   for (const c of closures) {
     const context = propertyTarget(graph, c, 'context')
     if (context < 0 || ages[context] === AGE_OLD || seen[context] === 1) continue
@@ -301,10 +307,11 @@ function capturedVariables (analysis, closures, ages) {
       if (dominators[target] !== context) continue
       const name = graph.edgeName(e)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes[target])
+      if (retainedSizes[target] > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
     }
   }
   const variables = [...bytes].filter(([, total]) => total > 0).sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))
-  return { variables, capturedBytes }
+  return { variables, capturedBytes, functionsOnly }
 }
 
 /**

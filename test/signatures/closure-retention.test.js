@@ -5,7 +5,7 @@ const ID = 'closure-retention'
 
 test('callbacks capturing req and res in a module-level list: claimed as closure retention, not as a growing array', async (t) => {
   const report = await reportOf('signatures/closure-retention')
-  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  t.deepEqual(report.findings.map((f) => f.signature), [ID, 'unbounded-collection'])
   const [finding] = report.findings
   t.is(finding.owner.name, 'Array')
   t.is(finding.path.at(-1)?.edge, 'auditLines')
@@ -28,6 +28,15 @@ test('callbacks capturing req and res in a module-level list: claimed as closure
   t.true(/** @type {number} */ (evidence.rowShare) > 0.9)
   t.true(finding.confidence >= 0.85, String(finding.confidence))
   t.regex(finding.title, /capture (res, req|req, res) and are kept by auditLines \(Array\)/)
+})
+
+test('callbacks that capture only a function (a promise\'s resolve) kept in a set: the set is the finding, not what they capture', async (t) => {
+  const report = await reportOf('signatures/closure-retention')
+  const finding = report.findings.find((f) => f.path.at(-1)?.edge === 'waiting')
+  if (!finding) return t.fail(JSON.stringify(report.findings.map((f) => f.title)))
+  t.is(finding.signature, 'unbounded-collection')
+  t.deepEqual(finding.location, markedLocation('signatures/closure-retention', '// leak: fired timers stay in the set', 'waiting.add(', 'pause'))
+  t.false(report.findings.some((f) => f.signature === ID && f.path.at(-1)?.edge === 'waiting'))
 })
 
 test('the fixed twin captures only a number: no finding', async (t) => {
