@@ -3,14 +3,16 @@
 // too, and their own signatures explain them better.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { countText, notesOf } from './evidence-notes.js'
+import { judgeCollection, percent, perStepOf } from './growth-evidence.js'
+import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { offeredMethod } from './heap-methods.js'
 import { packageOf } from './library-handle.js'
 import { END_METHODS, variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
+import { backingStores, viewWriteSites } from './backing-stores.js'
+import { joinVerb, nodeCollectionFix, nodeOwner, nodeRecords, nodeRecordsFix } from './node-owned.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 
@@ -35,13 +37,24 @@ export function matchGrowingArray (input) {
     const added = counts[counts.length - 1] - counts[0]
     const elementClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd)
-    const sites = writeSites(last, path, holder)
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
+    if (node !== null) {
+      matches.push(nodeListMatch(input, g, growth, node, elementClasses))
+      continue
+    }
+    let sites = writeSites(last, path, holder)
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
     const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'list'
-    const facts = [{ weight: 0.15 * share, reason: `its elements hold ${percent(share)} of the growth row's retained growth` }]
+    const bytesPerElement = Math.round((retained[retained.length - 1] - retained[0]) / added)
+    const stores = backingStores(last, growth.newValues, bytesPerElement)
+    // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.
+    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also])
+    if (sites !== null && views.length > 0) {
+      const site = views[0].site
+      sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
+    }
     const fresh = growth.freshShare
-    facts.push({ weight: fresh >= 0.8 ? 0.1 : 0, reason: `${percent(fresh)} of the new elements hold objects allocated after the first snapshot` })
-    const { confidence, reasons } = judgeGrowth(counts, facts)
+    const { confidence, reasons } = judgeCollection(counts, share, fresh, 'elements')
     matches.push({
       group: g,
       finding: {
@@ -59,19 +72,22 @@ export function matchGrowingArray (input) {
           retained,
           perStep: perStepOf(counts),
           ownerCount: growth.ownerCount,
-          bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
+          bytesPerElement,
           elementClasses,
           notes: notesOf([
             `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`,
+            stores !== null && `${percent(stores.share)} of each element's ${bytesText(bytesPerElement)} is one ArrayBuffer store of ${bytesText(stores.storeBytes)}, held by a ${stores.viewClass} of ${bytesText(stores.viewBytes)}`,
+            views.length > 0 && `${views[0].site.file}:${views[0].site.line} stores ${views[0].expression}: a view that shares the whole buffer it was cut from`,
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
+          backingStore: stores,
           holderLocation: holder === null ? null : holder.location,
           alsoAt: sites === null ? [] : sites.also,
           locationRole: sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: sites?.location ?? (holder === null ? null : holder.location),
-        fix: libraryRecordFix(last, holder === null ? null : holder.location.file, name, growth.newValues) ?? {
+        fix: (stores === null ? null : viewFix(variable, stores, views[0] ?? null)) ?? libraryRecordFix(last, holder === null ? null : holder.location.file, name, growth.newValues) ?? {
           summary: 'bound it (keep the last N, as a ring buffer does) or stop keeping it: aggregate, or write records out instead of holding them.',
           snippet: `${variable}.push(record)\nif (${variable}.length > 1000) ${variable}.shift()`
         }
@@ -79,6 +95,81 @@ export function matchGrowingArray (input) {
     })
   }
   return matches
+}
+
+/**
+ * The remedy when each element is a small view keeping a big buffer: copy what is kept.
+ * @param {string} variable
+ * @param {import('./backing-stores.js').BackingStores} stores
+ * @param {{site: import('./finding.js').SourceLocation, expression: string} | null} view the write that takes a view, when its text shows one
+ * @returns {{summary: string, snippet: string}}
+ */
+function viewFix (variable, stores, view) {
+  const store = bytesText(stores.storeBytes)
+  const cause = view !== null
+    ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, a view that shares the whole ${store} buffer it was cut from`
+    : `if that ${stores.viewClass} is a subarray() or slice() of a bigger buffer, it keeps all ${store} of it (the heap shows the store, not how much of it the view covers)`
+  const copy = `Buffer.from(${view === null ? 'view' : view.expression})`
+  return {
+    summary: `each element keeps a ${bytesText(stores.viewBytes)} ${stores.viewClass} whose ArrayBuffer store is ${store} (${percent(stores.share)} of the element): ${cause}. Copy the part you keep (${copy}), so the big buffer can go; and bound ${variable} too (keep the last N).`,
+    snippet: `// a copy of the bytes, not a view of the whole buffer\n${variable}.push(${copy})`
+  }
+}
+
+/**
+ * The finding for a list Node owns (its enabled async hooks): which records the program makes per
+ * call and never ends, and where their callbacks come from, never a bound on Node's own array.
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {import('./node-owned.js').NodeOwner} node
+ * @param {string[]} elementClasses
+ * @returns {Match}
+ */
+function nodeListMatch (input, g, growth, node, elementClasses) {
+  const last = input.detail.analyses[input.detail.analyses.length - 1]
+  const { owner, path, counts, retained, share } = growth
+  const added = counts[counts.length - 1] - counts[0]
+  const name = holderName(path) ?? `${owner.name} @${owner.id}`
+  const records = nodeRecords(last, growth.newValues, input.cwd)
+  const card = records === null ? nodeCollectionFix(node, name, [], elementClasses) : nodeRecordsFix(node, records)
+  const fresh = growth.freshShare
+  const { confidence, reasons } = judgeCollection(counts, share, fresh, 'elements')
+  const ended = records === null || records.end === null ? 'never ended' : `never ${records.end}d`
+  return {
+    group: g,
+    finding: {
+      signature: ID,
+      title: records === null
+        ? `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} elements, none removed.`
+        : `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')}, each ${joinVerb(records.elementClass)} per call and ${ended}.`,
+      confidence,
+      reasons,
+      owner,
+      path,
+      evidence: {
+        unit: 'elements',
+        counts,
+        retained,
+        perStep: perStepOf(counts),
+        ownerCount: growth.ownerCount,
+        bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
+        elementClasses,
+        notes: notesOf([
+          `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
+          `held by Node's own code (${node.module}): the program cannot shorten it, only stop adding to it`,
+          records?.callbacks && `their callbacks start at ${records.callbacks.file}:${records.callbacks.line}:${records.callbacks.column}${records.callbacks.function === '' ? '' : ` (${records.callbacks.function})`}`
+        ]),
+        nodeModule: node.module,
+        library: records?.library ?? null,
+        holderLocation: null,
+        alsoAt: [],
+        locationRole: records?.callbacks ? 'its callbacks' : null
+      },
+      location: records?.callbacks ?? null,
+      fix: { summary: card.summary, snippet: card.snippet }
+    }
+  }
 }
 
 /**

@@ -83,3 +83,18 @@ export function judgeGrowth (counts, facts) {
 export function percent (share) {
   return `${Math.round(share * 100)}%`
 }
+
+/**
+ * judgeGrowth for a collection: how much of its row's growth the entries hold, and whether the new
+ * entries hold new objects (a cache refilled with old objects looks the same in counts).
+ * @param {number[]} counts oldest first
+ * @param {number} share the entries' share of the row's retained growth, 0 to 1
+ * @param {number} freshShare the share of new entries that hold objects allocated since the first snapshot
+ * @param {string} unit 'entries', 'elements'
+ */
+export function judgeCollection (counts, share, freshShare, unit) {
+  return judgeGrowth(counts, [
+    { weight: 0.15 * share, reason: `its ${unit} hold ${percent(share)} of the growth row's retained growth` },
+    { weight: freshShare >= 0.8 ? 0.1 : 0, reason: `${percent(freshShare)} of the new ${unit} hold objects allocated after the first snapshot` }
+  ])
+}

@@ -2,19 +2,24 @@
 // snapshot and keeps them: a cache without eviction, a registry nothing unregisters from.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { countText, notesOf } from './evidence-notes.js'
+import { judgeCollection, percent, perStepOf, retainedById } from './growth-evidence.js'
+import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, methodNames, offeredMethod } from './heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
 import { variableFor } from './unclosed-makers.js'
+import { enclosingMapKey, importSite, isModuleCache, moduleCacheFix, moduleSpecifier, nodeCollectionFix, nodeOwner } from './node-owned.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
-/** @import {Match, Signature, SignatureInput} from './finding.js' */
+import { backingStores, viewWriteSites } from './backing-stores.js'
+/** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
+/** @import {NodeOwner} from './node-owned.js' */
 /** @import {LibraryHandle} from './library-handle.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 export const ID = 'unbounded-collection'
+/** A holder whose retained growth is this many times its collection's keeps the entries' objects too. */
+const SHARED_HOLDER_RATIO = 2
 
 /** @type {Signature} */
 export const unboundedCollection = { id: ID, match: matchUnboundedCollection }
@@ -28,26 +33,48 @@ export function matchUnboundedCollection (input) {
   const last = detail.analyses[detail.analyses.length - 1]
   /** @type {Match[]} */
   const matches = []
+  /** @type {NodeMatch[]} */
+  const nodeMatches = []
+  /** @type {Array<{match: Match, ordinal: number, id: number}>} library collections, by the object the program holds */
+  const handles = []
   for (const g of input.candidates) {
     const growth = collectionGrowth(input, g, ['Map', 'Set', 'object'])
     if (growth === null) continue
-    const { kind, owner, path, counts, retained, share } = growth
+    const { kind, owner, path, counts } = growth
     const added = counts[counts.length - 1] - counts[0]
+    const shared = sharedHolder(input, g, growth)
+    // The row's owner keeps the entries' objects: its growth is the row's.
+    const share = shared === null ? growth.share : 1
+    const retained = shared === null ? growth.retained : shared.retained
     const bytesPerEntry = Math.round((retained[retained.length - 1] - retained[0]) / added)
     const keyClasses = kind === 'object' ? ['(string)'] : commonClasses(last, growth.newKeys)
     const valueClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd)
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
+    if (node !== null) {
+      const match = nodeOwnedMatch(g, growth, node, keyClasses, valueClasses, cwd)
+      const moduleCache = isModuleCache(node, growth.sampleKeys)
+      nodeMatches.push({ match, node, moduleCache, keys: growth.sampleKeys, importer: moduleCache ? enclosingMapKey(last, path) : null })
+      matches.push(match)
+      continue
+    }
     const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd) : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
     // A library's collection is changed through the program's handle on it, not where the library writes.
-    const sites = handle === null ? writeSites(last, path, holder) : null
+    let sites = handle === null ? writeSites(last, path, holder) : null
+    const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
+    // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.
+    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also])
+    if (sites !== null && views.length > 0) {
+      const site = views[0].site
+      sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
+    }
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
     const what = kind === 'object' ? 'object used as a dictionary' : kind
     const subject = handle === null ? `${name} (${what})` : `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
-    const facts = [{ weight: 0.15 * share, reason: `its entries hold ${percent(share)} of the growth row's retained growth` }]
     const fresh = growth.freshShare
-    facts.push({ weight: fresh >= 0.8 ? 0.1 : 0, reason: `${percent(fresh)} of the new entries hold objects allocated after the first snapshot` })
-    const { confidence, reasons } = judgeGrowth(counts, facts)
-    matches.push({
+    const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
+    /** @type {Match} */
+    const match = {
       group: g,
       finding: {
         signature: ID,
@@ -71,8 +98,12 @@ export function matchUnboundedCollection (input) {
           notes: notesOf([
             `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`,
+            shared !== null && `retained is ${shared.name}'s: its other fields hold the new entries' objects too, so the ${kind} alone dominates only ${bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])} of the growth`,
+            stores !== null && `${percent(stores.share)} of each entry's ${bytesText(bytesPerEntry)} is one ArrayBuffer store of ${bytesText(stores.storeBytes)}, held by a ${stores.viewClass} of ${bytesText(stores.viewBytes)}`,
+            views.length > 0 && `${views[0].site.file}:${views[0].site.line} stores ${views[0].expression}: a view that shares the whole buffer it was cut from`,
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
+          backingStore: stores,
           sampleKeys: growth.sampleKeys,
           library: handle === null ? null : handle.library,
           libraryLocation: handle === null || holder === null ? null : holder.location,
@@ -81,11 +112,193 @@ export function matchUnboundedCollection (input) {
           locationRole: handle?.location ? 'holds the library object' : sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: handle?.location ?? sites?.location ?? (holder === null ? null : holder.location),
-        fix: handle !== null ? libraryFix(last.graph, handle, growth.sampleKeys, keyClasses, valueClasses) : fixFor(kind, name, keyClasses)
+        fix: handle !== null
+          ? libraryFix(last.graph, handle, growth.sampleKeys, keyClasses, valueClasses)
+          : stores !== null ? viewFix(kind, name, stores, views[0] ?? null) : fixFor(kind, name, keyClasses)
       }
-    })
+    }
+    matches.push(match)
+    if (handle !== null) handles.push({ match, ordinal: handle.ordinal, id: last.graph.nodeIds[handle.ordinal] })
   }
-  return matches
+  const merged = mergeNodeOwned(nodeMatches, input)
+  for (const match of mergeLibraryCollections(handles)) merged.add(match)
+  return matches.filter((match) => !merged.has(match))
+}
+
+/**
+ * The object that keeps a collection's new entries when the collection is one of its fields and
+ * the entries' objects are shared with its other fields (a validator's schema cache and its
+ * compiled-code scope): the diff names that object as the row's owner, and its retained growth,
+ * not the collection's, is what the leak costs. Null when the collection itself is the owner or
+ * keeps most of the growth.
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @returns {{name: string, retained: number[]} | null}
+ */
+function sharedHolder ({ result, detail }, g, growth) {
+  const row = result.growth[g]
+  if (row.owner.id === growth.owner.id || !growth.path.some((step) => step.id === row.owner.id)) return null
+  const retained = retainedById(detail.analyses, row.owner.id)
+  const own = growth.retained[growth.retained.length - 1] - growth.retained[0]
+  if (retained[retained.length - 1] - retained[0] < SHARED_HOLDER_RATIO * own) return null
+  const step = growth.path.find((s) => s.id === row.owner.id)
+  return { name: step !== undefined && step.edge !== '' && !/^\d+$/.test(step.edge) ? `${step.edge} (${row.owner.name})` : row.owner.name, retained }
+}
+
+/**
+ * Collections inside one library object the program holds that gain entries in the same steps
+ * (a validator's schema cache and the scope its compiled code lives in) grow for one cause: one
+ * finding, on the first, claims the others' rows and names them in a note.
+ * @param {Array<{match: Match, ordinal: number, id: number}>} handles
+ * @returns {Set<Match>} the matches folded into another
+ */
+function mergeLibraryCollections (handles) {
+  /** @type {Set<Match>} */
+  const merged = new Set()
+  for (const primary of handles) {
+    if (merged.has(primary.match)) continue
+    const steps = primary.match.finding.evidence.perStep
+    for (const other of handles) {
+      if (other === primary || merged.has(other.match) || other.ordinal !== primary.ordinal) continue
+      const { finding } = other.match
+      if (Math.abs(finding.evidence.perStep - steps) > 0.1 * steps) continue
+      merged.add(other.match)
+      primary.match.also = [...primary.match.also ?? [], other.match.group]
+      const { counts } = finding.evidence
+      const from = finding.path.findIndex((step) => step.id === primary.id)
+      const at = finding.path.slice(from).map((step) => step.edge).filter((edge) => /^[#\w$]+$/.test(edge) && !/^\d+$/.test(edge))
+      noteOn(primary.match.finding, `the same calls grow ${from < 0 || at.length === 0 ? finding.owner.name : at.join('.')} (${finding.owner.name}) too: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])} ${finding.evidence.unit}`)
+    }
+  }
+  return merged
+}
+
+/**
+ * The finding for a collection Node owns: what the program does that adds entries, never a bound
+ * the program cannot put on Node's own map.
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {NodeOwner} node
+ * @param {string[]} keyClasses
+ * @param {string[]} valueClasses
+ * @param {string} cwd
+ * @returns {Match}
+ */
+function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
+  const { kind, owner, path, counts, retained, share, sampleKeys } = growth
+  const added = counts[counts.length - 1] - counts[0]
+  const name = holderName(path) ?? `${owner.name} @${owner.id}`
+  const moduleCache = isModuleCache(node, sampleKeys)
+  const fresh = growth.freshShare
+  const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
+  const card = moduleCache ? moduleCacheFix(sampleKeys, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
+  const range = `${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])}`
+  return {
+    group: g,
+    finding: {
+      signature: ID,
+      title: moduleCache
+        ? `The program imports a module under a new URL each time, and Node's module loader keeps every one: ${name} ${range} entries.`
+        : `${card.subject} gains entries that are never removed: ${range}.`,
+      confidence,
+      reasons,
+      owner,
+      path,
+      evidence: {
+        unit: 'entries',
+        counts,
+        retained,
+        perStep: perStepOf(counts),
+        ownerCount: growth.ownerCount,
+        kind,
+        bytesPerEntry: Math.round((retained[retained.length - 1] - retained[0]) / added),
+        keyClasses,
+        valueClasses,
+        notes: notesOf([
+          `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
+          `held by Node's own ${node.className} (${node.module}): the program cannot bound it, only stop adding to it`,
+          sampleKeys.length > 0 && `new keys: ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}`
+        ]),
+        sampleKeys,
+        nodeModule: node.module,
+        library: null,
+        holderLocation: null,
+        alsoAt: [],
+        locationRole: null
+      },
+      location: null,
+      fix: { summary: card.summary, snippet: card.snippet }
+    }
+  }
+}
+
+/**
+ * Collections of one Node object grow for one cause (the module loader's module map and its
+ * resolve cache): one finding, on the largest, claims the others' rows. A module cache's finding
+ * is placed at the importer's `import(` when the resolve cache names the importer.
+ * @param {NodeMatch[]} nodeMatches
+ * @param {SignatureInput} input
+ * @returns {Set<Match>} the matches folded into another
+ */
+function mergeNodeOwned (nodeMatches, input) {
+  const last = input.detail.analyses[input.detail.analyses.length - 1]
+  /** @type {Set<Match>} */
+  const merged = new Set()
+  for (const primary of nodeMatches) {
+    if (merged.has(primary.match)) continue
+    const importers = primary.importer === null ? [] : [primary.importer]
+    const keys = [...primary.keys]
+    for (const other of nodeMatches) {
+      if (other === primary || merged.has(other.match) || !other.node.ids.some((id) => primary.node.ids.includes(id))) continue
+      merged.add(other.match)
+      primary.match.also = [...primary.match.also ?? [], other.match.group]
+      if (other.importer !== null) importers.push(other.importer)
+      keys.push(...other.keys)
+      const { finding } = other.match
+      const { counts } = finding.evidence
+      const name = other.importer === null ? holderName(finding.path) ?? finding.owner.name : `${namedStep(finding.path)}'s entry for ${other.importer}`
+      noteOn(primary.match.finding, `the same cause grows ${name} (${finding.owner.name}) too: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])} ${finding.evidence.unit}`)
+    }
+    if (!primary.moduleCache) continue
+    const specifiers = keys.map((key) => moduleSpecifier(key)).filter((s) => s !== null)
+    const site = importSite(last, importers, specifiers, input.cwd)
+    const { summary, snippet } = moduleCacheFix(keys, input.cwd, site?.file ?? null)
+    primary.match.finding.fix = { summary, snippet }
+    if (site !== null) {
+      primary.match.finding.location = site
+      primary.match.finding.evidence.locationRole = 'imports it'
+    } else {
+      noteOn(primary.match.finding, 'the heap does not show which code imports it: look for an import() whose specifier changes per call')
+    }
+  }
+  return merged
+}
+
+/**
+ * @typedef {object} NodeMatch
+ * @property {Match} match
+ * @property {NodeOwner} node
+ * @property {boolean} moduleCache
+ * @property {string[]} keys          sample keys of the collection's new entries
+ * @property {string | null} importer the key of the Map entry the collection is (a per-importer cache)
+ */
+
+/**
+ * The last step of a path named by a property or variable (`#resolveCache`), not by a slot.
+ * @param {import('../analysis/retainer-paths.js').Step[]} path
+ */
+function namedStep (path) {
+  for (let i = path.length - 1; i >= 0; i--) if (path[i].edgeType !== 'internal' && path[i].edgeType !== 'element' && path[i].edgeType !== 'hidden') return path[i].edge
+  return path[path.length - 1].node
+}
+
+/**
+ * @param {Finding} finding
+ * @param {string} note
+ */
+function noteOn (finding, note) {
+  finding.evidence.notes = [...finding.evidence.notes, note]
 }
 
 /**
@@ -114,6 +327,29 @@ function fixFor (kind, name, keyClasses) {
   return {
     summary: 'bound it: an LRU cache with a size limit and a time to live, or delete entries when they are done.',
     snippet: `import { LRUCache } from 'lru-cache'\n${declare} new LRUCache({ max: 1000, ttl: 10 * 60_000 })`
+  }
+}
+
+/**
+ * The remedy when each entry is a small view keeping a big buffer: copy what is kept, and bound
+ * the collection as well.
+ * @param {string} kind
+ * @param {string} name
+ * @param {import('./backing-stores.js').BackingStores} stores
+ * @param {{site: import('./finding.js').SourceLocation, expression: string} | null} view the write that takes a view, when its text shows one
+ * @returns {{summary: string, snippet: string}}
+ */
+function viewFix (kind, name, stores, view) {
+  const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'cache'
+  const store = bytesText(stores.storeBytes)
+  const cause = view !== null
+    ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, a view that shares the whole ${store} buffer it was cut from`
+    : `if that ${stores.viewClass} is a subarray() or slice() of a bigger buffer, it keeps all ${store} of it (the heap shows the store, not how much of it the view covers)`
+  const copy = `Buffer.from(${view === null ? 'view' : view.expression})`
+  const store1 = kind === 'Map' ? `${variable}.set(key, ${copy})` : kind === 'Set' ? `${variable}.add(${copy})` : `${variable}[key] = ${copy}`
+  return {
+    summary: `each entry keeps a ${bytesText(stores.viewBytes)} ${stores.viewClass} whose ArrayBuffer store is ${store} (${percent(stores.share)} of the entry): ${cause}. Copy the part you keep (${copy}), so the big buffer can go; and bound ${variable} too (a size limit, or delete entries when done).`,
+    snippet: `// a copy of the bytes, not a view of the whole buffer\n${store1}`
   }
 }
 

@@ -42,3 +42,21 @@ test('a heap that churns hard but keeps nothing gives no finding', async (t) => 
   t.is(report.verdict, 'clean', report.reason)
   t.deepEqual(report.findings, [])
 })
+
+test('an async hook enabled per request: Node\'s list of hooks, placed at the hooks\' callbacks, fixed by making it once or disable()', async (t) => {
+  const report = await reportOf('signatures/node-owned')
+  const finding = report.findings.find((f) => f.signature === ID)
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(finding.owner.name, 'Array')
+  t.is(finding.path.at(-1)?.edge, 'array')
+  t.regex(String(finding.evidence.nodeModule), /^node:internal\/async_hooks/)
+  t.regex(finding.title, /enabled AsyncHook objects .* each enabled per call and never disabled\.$/)
+  // V8 starts a method at the `(` of its parameters: the first callback of the hook.
+  t.deepEqual(finding.location, markedLocation('signatures/node-owned', '// leak: hook', '() {}, before', 'init'))
+  t.deepEqual(finding.evidence.elementClasses, ['AsyncHook'])
+  const perRound = await perRoundOf('signatures/node-owned')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /every async operation in the process calls each enabled hook/)
+  t.regex(finding.fix.snippet, /\.disable\(\)/)
+  t.notRegex(finding.fix.snippet, /shift\(\)/)
+})

@@ -43,3 +43,43 @@ for (const { program, marker, write, name, edge, kind, values } of LEAKS) {
     t.deepEqual(report.findings, [])
   })
 }
+
+// Node itself holds these collections: its module loader's caches. The program can only stop
+// adding to them, so the card names what it does and never offers to bound Node's map.
+test('signatures/node-owned: an import() under a new URL per request is one finding at the import, with the module URLs and no LRU', async (t) => {
+  const report = await reportOf('signatures/node-owned')
+  const loaders = report.findings.filter((f) => f.signature === ID && f.evidence.nodeModule !== undefined)
+  t.is(loaders.length, 1, loaders.map((f) => f.title).join('\n'))
+  const [finding] = loaders
+  t.regex(finding.title, /^The program imports a module under a new URL each time/)
+  t.regex(String(finding.evidence.nodeModule), /^node:internal\/modules\//)
+  t.deepEqual(finding.location, markedLocation('signatures/node-owned', '// leak: import', 'import('))
+  t.is(finding.evidence.locationRole, 'imports it')
+  const keys = /** @type {string[]} */ (finding.evidence.sampleKeys)
+  t.true(keys.length > 0 && keys.every((key) => /node-owned-page\.js\?v=\d+$/.test(key)), keys.join(', '))
+  const perRound = await perRoundOf('signatures/node-owned')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /ES modules are never unloaded/)
+  t.regex(finding.fix.snippet, /await import\('\.\/node-owned-page\.js'\)/)
+  t.notRegex(finding.fix.snippet, /LRUCache|shift\(\)/)
+})
+
+test('signatures/node-owned: a cache of small views names the big buffer each one keeps and the write that takes the view', async (t) => {
+  const report = await reportOf('signatures/node-owned')
+  const finding = report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === 'fingerprints')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.deepEqual(finding.location, markedLocation('signatures/node-owned', '// leak: slice', 'fingerprints.set('))
+  const stores = /** @type {{viewClass: string, storeBytes: number, viewBytes: number, share: number}} */ (finding.evidence.backingStore)
+  // The program allocates 64 KiB bodies and keeps a 16-byte subarray of each.
+  t.is(stores.viewClass, 'Buffer')
+  t.is(stores.storeBytes, 64 * 1024)
+  t.true(stores.viewBytes < 200, String(stores.viewBytes))
+  t.true(stores.share > 0.9, String(stores.share))
+  t.true(finding.evidence.notes.some((note) => note.includes('stores body.subarray(0, 16)')), finding.evidence.notes.join('\n'))
+  t.is(finding.fix.snippet.split('\n').at(-1), 'fingerprints.set(key, Buffer.from(body.subarray(0, 16)))')
+})
+
+test('signatures/node-owned-fixed: one import, one hook and copies in a bounded map: no finding', async (t) => {
+  const report = await reportOf('signatures/node-owned-fixed')
+  t.deepEqual(report.findings, [])
+})

@@ -1,0 +1,300 @@
+// Collections that Node itself owns: its ES module loader's caches, its list of enabled async
+// hooks. The program cannot bound, clear or swap them, so "use an LRU" or "shift()" is no remedy:
+// the card has to say what the program does that makes Node add an entry, from what the heap shows
+// (the new entries' keys and classes, and the program's functions they hold).
+//
+// A collection is Node's when the nearest code-located object above it on its retainer path is
+// Node's (a `node:` constructor or closure) and reaches it through Node's own links (a closure's
+// scope, a private or internal field, a Map entry), or when the collection's own constructor is
+// Node's. A property the program sets on a Node object (`server.sessions = new Map()`) is the
+// program's, and stays with the ordinary remedies.
+
+import { dirname, isAbsolute, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { scriptSourceOf } from './script-source.js'
+import { mostCommonLocation } from './heap-values.js'
+import { offeredMethod } from './heap-methods.js'
+import { END_METHODS } from './unclosed-makers.js'
+import { packageOf } from './library-handle.js'
+import { readableFunctionName, readableScriptName, sourceLocation } from './source-location.js'
+import { blankNonCode, functionEnd, lineStarts, positionOf } from './write-site-scan.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {SourceLocation} from './finding.js' */
+
+/** Path steps looked back from the collection for the code that owns it. */
+const MAX_STEPS = 6
+/** New elements looked at for the program's functions they hold. */
+const SAMPLE = 200
+/** How far after `import(` the specifier is looked for. */
+const IMPORT_WINDOW = 160
+/** `import('./a.mjs')`, `import("x", { with: ... })`: one string without substitutions. */
+const CONSTANT_IMPORT = /^import\(\s*(?:'[^'\n]*'|"[^"\n]*"|`[^`$]*`)\s*[,)]/
+
+/**
+ * @typedef {object} NodeOwner
+ * @property {string} module      Node's module the owning code is in (`node:internal/async_hooks`)
+ * @property {string} className   the class (or function) of that object
+ * @property {number[]} ids       ids of Node objects on the path near the collection, for telling
+ *                                collections of one Node object apart from others
+ */
+
+/**
+ * Who owns the collection at the end of `path`, when it is Node: null for the program's and a
+ * library's collections.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {Step[]} path ends at the collection
+ * @param {string} cwd
+ * @returns {NodeOwner | null}
+ */
+export function nodeOwner (analysis, path, cwd) {
+  const { graph } = analysis
+  /** @type {NodeOwner | null} */
+  let owner = null
+  for (let i = path.length - 1; i >= Math.max(1, path.length - MAX_STEPS); i--) {
+    const o = graph.findOrdinalById(path[i].id)
+    if (o < 0) return null
+    const type = graph.nodeTypes[o]
+    if (type !== graph.nodeType.object && type !== graph.nodeType.closure) continue
+    const location = sourceLocation(analysis, o, cwd)
+    if (location === null) continue
+    if (!location.file.startsWith('node:')) return null
+    // The collection itself, or a Node object holding it through a link only Node's code makes:
+    // a scope variable, a private field, a Map entry. Node keeps what a program hands it under
+    // plain and symbol keys (an AsyncLocalStorage store, a property set on a request).
+    const link = i + 1 < path.length ? path[i + 1] : null
+    if (link !== null && (link.edgeType === 'property' || link.edgeType === 'element') && !link.edge.startsWith('#')) return null
+    owner = { module: location.file, className: location.function === '' ? path[i].node : location.function, ids: [] }
+    break
+  }
+  if (owner === null) return null
+  for (let i = path.length - 2; i >= Math.max(1, path.length - MAX_STEPS); i--) {
+    const o = graph.findOrdinalById(path[i].id)
+    const location = o < 0 ? null : sourceLocation(analysis, o, cwd)
+    if (location !== null && location.file.startsWith('node:') && graph.nodeTypes[o] === graph.nodeType.object) owner.ids.push(path[i].id)
+  }
+  return owner
+}
+
+/**
+ * The specifier a module key stands for, without the query or hash that made it new and without
+ * the resolve cache's attribute suffix (`./a.mjs?v=3::` → `./a.mjs`), or null when the key does not
+ * look like a module specifier.
+ * @param {string} key
+ */
+export function moduleSpecifier (key) {
+  const bare = key.replace(/::.*$/, '')
+  if (!/^(?:file:|data:|https?:|\.{1,2}\/|\/)/.test(bare)) return null
+  return bare.replace(/[?#].*$/, '')
+}
+
+/**
+ * Whether a Node-owned collection is the module loader's: its keys are module specifiers that
+ * differ only in a query or hash, so one module was imported under many URLs.
+ * @param {NodeOwner} owner
+ * @param {string[]} sampleKeys
+ */
+export function isModuleCache (owner, sampleKeys) {
+  if (!owner.module.startsWith('node:internal/modules/') || sampleKeys.length === 0) return false
+  return sampleKeys.every((key) => moduleSpecifier(key) !== null)
+}
+
+/**
+ * The card of a module loader cache that grows: each new URL is a new module, and ES modules are
+ * never unloaded.
+ * @param {string[]} sampleKeys
+ * @param {string} cwd
+ * @param {string | null} [importer] the importing file as the card shows it, to spell the specifier from
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function moduleCacheFix (sampleKeys, cwd, importer = null) {
+  // The program's own spelling (the resolve cache's `./a.mjs`) before the resolved URL.
+  const specifiers = [...new Set(sampleKeys.map((key) => moduleSpecifier(key)).filter((s) => s !== null))]
+    .sort((a, b) => Number(a.startsWith('file:')) - Number(b.startsWith('file:')))
+  const target = specifiers.length === 0 ? './module.mjs' : readableSpecifier(specifiers[0], cwd, importer)
+  const shown = [...sampleKeys].sort((a, b) => Number(a.startsWith('file:')) - Number(b.startsWith('file:'))).slice(0, 2).map((key) => JSON.stringify(key.replace(/::.*$/, ''))).join(', ')
+  return {
+    subject: 'Node\'s ES module loader keeps a new module per import',
+    summary: `the program imports ${new Set(specifiers.map((s) => s.replace(/^.*[\\/]/, ''))).size === 1 ? target : 'a module'} under a new specifier each time (${shown}, ...): every distinct URL is a new module, and ES modules are never unloaded, so Node's loader keeps each one (its code, its scope and everything that scope holds) for the life of the process. Import it once and reuse it; for code that must really be reloaded, run it in a Worker and terminate the old one, or in a vm context the program can drop.`,
+    snippet: `// once, at start-up (or one cached import() promise)\nconst mod = await import('${target}')\n// to reload for real: new Worker(...) per version, then worker.terminate() the old one`
+  }
+}
+
+/**
+ * @param {string} specifier
+ * @param {string} cwd
+ * @param {string | null} importer
+ */
+function readableSpecifier (specifier, cwd, importer) {
+  if (!specifier.startsWith('file:')) return specifier
+  const file = readableScriptName(specifier, cwd)
+  const name = importer === null || isAbsolute(file) !== isAbsolute(importer) ? file : relative(dirname(importer), file)
+  return name.startsWith('/') || name.startsWith('.') ? name : `./${name}`
+}
+
+/**
+ * Where a script imports one of `specifiers` with `import(`: found in the importer's text as the
+ * snapshot holds it (any script's when `importers` is empty), or null when no closure of that
+ * script or no such call is in the heap.
+ * @param {HeapAnalysis} analysis
+ * @param {string[]} importers script URLs or paths
+ * @param {string[]} specifiers
+ * @param {string} cwd
+ * @returns {SourceLocation | null}
+ */
+export function importSite (analysis, importers, specifiers, cwd) {
+  const { graph, locations } = analysis
+  const names = new Set(importers.flatMap((url) => url.startsWith('file:') ? [url, fileURLToPath(url)] : [url]))
+  // Without a named importer (its resolve cache grew too little to be a row of its own), every
+  // script of the program and its packages is searched, Node's own excepted.
+  const bases = specifiers.map((s) => s.replace(/^.*[\\/]/, '')).filter((s) => s !== '')
+  /** @type {Map<string, Array<{ordinal: number, line: number, column: number}>>} */
+  const functions = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (graph.nodeTypes[o] !== graph.nodeType.closure) continue
+    const location = locations.locationOf(o)
+    if (location === null || location.scriptName === null || location.scriptName.startsWith('node:')) continue
+    if (names.size > 0 ? !names.has(location.scriptName) : location.scriptName === '') continue
+    const list = functions.get(location.scriptName) ?? []
+    list.push({ ordinal: o, line: location.line, column: location.column })
+    functions.set(location.scriptName, list)
+  }
+  for (const [scriptName, list] of functions) {
+    let text = null
+    for (let i = 0; i < list.length && text === null; i++) text = scriptSourceOf(graph, list[i].ordinal)
+    if (text === null) continue
+    const code = blankNonCode(text)
+    const offsets = []
+    for (let at = code.indexOf('import('); at >= 0; at = code.indexOf('import(', at + 1)) {
+      if (at > 0 && /[\w$.]/.test(code[at - 1])) continue
+      offsets.push(at)
+    }
+    // An import of one constant specifier loads one module: the one that grows builds its
+    // specifier per call.
+    const dynamic = offsets.filter((at) => !CONSTANT_IMPORT.test(text.slice(at, at + IMPORT_WINDOW)))
+    const named = dynamic.filter((at) => bases.some((base) => text.slice(at, at + IMPORT_WINDOW).includes(base)))
+    const at = named.length > 0 ? named[0] : names.size > 0 && dynamic.length === 1 ? dynamic[0] : -1
+    if (at < 0) continue
+    const starts = lineStarts(text)
+    const { line, column } = positionOf(starts, at)
+    let inner = null
+    for (const f of list) {
+      if (f.line >= starts.length) continue
+      const start = starts[f.line] + f.column
+      if (start === 0 || start > at || at >= functionEnd(code, start)) continue
+      if (inner === null || start > inner.start) inner = { start, ordinal: f.ordinal }
+    }
+    return {
+      file: readableScriptName(scriptName, cwd),
+      line: line + 1,
+      column: column + 1,
+      function: inner === null ? '' : readableFunctionName(locations.functionName(inner.ordinal))
+    }
+  }
+  return null
+}
+
+/**
+ * The string key of the Map entry the collection at the end of `path` is the value of (a cache of
+ * caches keyed by the importer's URL), or null.
+ * @param {HeapAnalysis} analysis
+ * @param {Step[]} path
+ */
+export function enclosingMapKey (analysis, path) {
+  if (path.length < 2) return null
+  const { graph } = analysis
+  const table = graph.findOrdinalById(path[path.length - 2].id)
+  const slot = Number(path[path.length - 1].edge)
+  if (table < 0 || path[path.length - 1].edgeType !== 'internal' || !Number.isInteger(slot)) return null
+  const keyEdge = graph.findEdge(table, graph.edgeType.internal, graph.strings.indexOf(String(slot - 1)))
+  if (keyEdge < 0) return null
+  const key = graph.edgeTargets[keyEdge]
+  return graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : null
+}
+
+/**
+ * Facts of a Node-owned list whose new elements are Node objects made for the program (an
+ * AsyncHook holding the program's init/before/after callbacks): where the callbacks come from,
+ * and the method that ends one.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} values new elements (ordinals, last snapshot)
+ * @param {string} cwd
+ * @returns {{elementClass: string, callbacks: SourceLocation | null, library: string | null, end: string | null} | null}
+ */
+export function nodeRecords (analysis, values, cwd) {
+  const { graph } = analysis
+  const objects = values.filter((o) => graph.nodeTypes[o] === graph.nodeType.object).slice(0, SAMPLE)
+  if (objects.length === 0) return null
+  const elementClass = analysis.classes.names[analysis.classOf[objects[0]]]
+  /** @type {Array<{location: SourceLocation, count: number}>} */
+  const located = []
+  for (const o of objects) {
+    for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
+      const f = graph.edgeTargets[e]
+      if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[f] !== graph.nodeType.closure) continue
+      const location = sourceLocation(analysis, f, cwd)
+      if (location !== null && !location.file.startsWith('node:')) located.push({ location, count: 1 })
+    }
+  }
+  const callbacks = mostCommonLocation(located)?.location ?? null
+  return {
+    elementClass,
+    callbacks,
+    library: callbacks === null ? null : packageOf(callbacks.file),
+    end: offeredMethod(graph, objects[0], ['disable', ...END_METHODS])
+  }
+}
+
+/** What Node's own records are, by the class Node names them: how one joins the list, and what a
+ * pile of them costs beyond memory. */
+const NODE_RECORDS = /** @type {Record<string, {joins: string, cost: string}>} */ ({
+  AsyncHook: { joins: 'enabled', cost: 'every async operation in the process calls each enabled hook, so the process also gets slower with every one' }
+})
+
+/**
+ * How one record joined Node's list ("enabled" for an async hook, else "made").
+ * @param {string} elementClass
+ */
+export function joinVerb (elementClass) {
+  return NODE_RECORDS[elementClass]?.joins ?? 'made'
+}
+
+/**
+ * The card of a Node-owned list of records the program makes per call and never ends.
+ * @param {NodeOwner} owner
+ * @param {{elementClass: string, callbacks: SourceLocation | null, library: string | null, end: string | null}} records
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function nodeRecordsFix (owner, records) {
+  const { elementClass, callbacks, library, end } = records
+  const ended = end === null ? 'never ended' : `never ${end}d`
+  const known = NODE_RECORDS[elementClass]
+  const joins = joinVerb(elementClass)
+  const from = callbacks === null
+    ? ''
+    : ` Their callbacks come from ${library === null ? 'the program' : library} (${callbacks.file}:${callbacks.line}${callbacks.function === '' ? '' : `, ${callbacks.function}`}): ${library === null ? 'that code runs' : `the program calls into ${library}`} in a way that ${joins === 'made' ? 'makes' : joins.replace(/d$/, 's')} a new one each time (a per-request setup call).`
+  const variable = elementClass.charAt(0).toLowerCase() + elementClass.slice(1)
+  return {
+    subject: `Node's own list of ${known === undefined ? '' : `${joins} `}${elementClass} objects (${owner.module})`,
+    summary: `each new ${elementClass} is ${joins} per call and ${ended}, and Node keeps every one${known === undefined ? '' : `: ${known.cost}`}.${from} Make it once at start-up and reuse it${end === null ? '' : `, or call its ${end}() when done`}.`,
+    snippet: `// once, at start-up, not per request\nconst ${variable} = /* the call that makes the ${elementClass} */${end === null ? '' : `\n// or, when it is no longer needed:\n${variable}.${end}()`}`
+  }
+}
+
+/**
+ * The card of a Node-owned collection nothing more specific explains.
+ * @param {NodeOwner} owner
+ * @param {string} name
+ * @param {string[]} sampleKeys
+ * @param {string[]} valueClasses
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function nodeCollectionFix (owner, name, sampleKeys, valueClasses) {
+  const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
+  const values = valueClasses.length > 0 ? ` New entries hold ${valueClasses.join(', ')}.` : ''
+  return {
+    subject: `${name} (Node's own, in ${owner.className} of ${owner.module})`,
+    summary: `this collection is Node's own: the program cannot bound or clear it, but it is what the program asks of Node that adds an entry each time.${keys}${values} Find the call that passes something new each time (the keys above) and make it once, or with values from a small fixed set.`,
+    snippet: '// make this call once at start-up and reuse its result, not once per request'
+  }
+}
