@@ -42,6 +42,8 @@ export const ID = 'retained-sockets'
 export const retainedSockets = { id: ID, match: matchRetainedSockets }
 
 const SOCKET_CLASSES = new Set(['Socket', 'TLSSocket'])
+/** Classes a program keeps connections in. */
+const COLLECTION_CLASSES = new Set(['Set', 'Map', 'Array', 'Object'])
 /** How the code at a pool's use site relates to it, for the card. */
 const USE_ROLE = 'hands the pool to a request'
 /** Fewer new sockets than this is too little to call a leak. */
@@ -112,7 +114,7 @@ export function matchRetainedSockets (input) {
     // are their other ends: one leak, reported from the side that opens them.
     const mirror = closed === 0 ? matches.find((m) => isMirror(m, perStepOf(counts))) : undefined
     if (mirror !== undefined) {
-      addOtherEnds(mirror, [g], `${holderName(row.path) ?? row.owner.name} (${row.owner.name})`)
+      addOtherEnds(mirror, [g], `pile up in ${holderName(row.path) ?? row.owner.name} (${row.owner.name})`)
       continue
     }
     const collection = representative < 0 ? -1 : collectionOfStore(graph, representative)
@@ -463,10 +465,13 @@ function claimAcceptedEnds (input, matches) {
     const mirrors = matches.filter((m) => Math.abs(newSockets(m) - total) <= 0.1 * Math.max(total, newSockets(m)))
     if (total < MIN_NEW_SOCKETS || mirrors.length === 0 || ends.length === 0) continue
     const path = input.result.growth[ends[0]].path
+    // Named only when a collection keeps them (a server's set of clients); through Node's timer
+    // lists (their idle timeouts) there is no place of the program's to name.
     const named = path.findLast((step) => step.edgeType === 'property' || step.edgeType === 'context')
+    const where = named !== undefined && COLLECTION_CLASSES.has(named.node) ? `pile up in ${named.edge} (${named.node})` : 'stay open too'
     // The heap does not say which connection an accepted socket is the other end of: with several
     // findings of the same size, the rows are claimed without naming one of them as the cause.
-    addOtherEnds(mirrors[0], ends, mirrors.length === 1 ? (named === undefined ? 'this process' : `${named.edge} (${named.node})`) : null)
+    addOtherEnds(mirrors[0], ends, mirrors.length === 1 ? where : null)
   }
 }
 
@@ -487,12 +492,12 @@ function wrappedSocket (graph, o, isEnd) {
  * Rows that hold the other ends of a finding's open connections become that finding's, with a note.
  * @param {Match} match
  * @param {number[]} rows
- * @param {string | null} where  null: no note
+ * @param {string | null} where  the end of the note (`pile up in clients (Set)`); null: no note
  */
 function addOtherEnds (match, rows, where) {
   match.also = [...(match.also ?? []), ...rows]
   if (where === null) return
-  const note = `their other ends, accepted by a server in this process, pile up in ${where}`
+  const note = `their other ends, accepted by a server in this process, ${where}`
   const notes = match.finding.evidence.notes ?? []
   if (!notes.some((n) => n.startsWith('their other ends'))) match.finding.evidence.notes = [...notes, note]
 }
