@@ -18,7 +18,7 @@
 // snapshot; the response each socket waits on says whether the body arrived unread.
 
 import { AGE_OLD, AGE_RECENT } from '../diff/growth-owners.js'
-import { collectionOfStore } from './collection-entries.js'
+import { collectionKind, collectionOfStore, forEachEntry } from './collection-entries.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
@@ -42,6 +42,8 @@ export const ID = 'retained-sockets'
 export const retainedSockets = { id: ID, match: matchRetainedSockets }
 
 const SOCKET_CLASSES = new Set(['Socket', 'TLSSocket'])
+/** Owners of a row looked into as collections of sockets (a row of many owners is not one collection). */
+const MAX_COLLECTION_OWNERS = 3
 /** Classes a program keeps connections in. */
 const COLLECTION_CLASSES = new Set(['Set', 'Map', 'Array', 'Object'])
 /** How the code at a pool's use site relates to it, for the card. */
@@ -455,7 +457,11 @@ function claimAcceptedEnds (input, matches) {
   const taken = new Set(matches.flatMap((m) => [m.group, ...(m.also ?? [])]))
   for (const g of input.candidates) {
     if (taken.has(g)) continue
-    const ends = detail.groupOwners[g].map((o) => (isEnd(o) ? o : wrappedSocket(graph, o, isEnd)))
+    const owners = detail.groupOwners[g]
+    // A collection owner (Node 24's timer lists keep the sockets themselves, leaving the set that
+    // holds them an owner of its table only) counts by its entries.
+    const ends = owners.map((o) => (isEnd(o) ? o : wrappedSocket(graph, o, isEnd)))
+      .map((end, k) => (end >= 0 || owners.length > MAX_COLLECTION_OWNERS ? end : collectedSocket(graph, owners[k], isEnd)))
     const found = ends.filter((o) => o >= 0)
     if (found.length * 2 < ends.length) continue
     perServer.get(serverOf(found[0]))?.rows.push(g)
@@ -476,14 +482,47 @@ function claimAcceptedEnds (input, matches) {
 }
 
 /**
- * The socket an object wraps: the first of its properties that `isEnd` accepts, or -1.
+ * An entry of a Set, Map or array `o` stands for (or the collection whose store `o` is), when at
+ * least half of its entries are sockets `isEnd` accepts or wrap one; else -1.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} o
+ * @param {(o: number) => boolean} isEnd
+ */
+function collectedSocket (graph, o, isEnd) {
+  const collection = collectionOfStore(graph, o)
+  const kind = collectionKind(graph, collection)
+  if (kind === null || kind === 'object') return -1
+  let entries = 0
+  let ends = 0
+  let first = -1
+  forEachEntry(graph, collection, kind, (key, value) => {
+    entries++
+    const end = [key, value].map((x) => (x < 0 ? -1 : isEnd(x) ? x : wrappedSocket(graph, x, isEnd))).find((x) => x >= 0) ?? -1
+    if (end < 0) return
+    ends++
+    if (first < 0) first = end
+  })
+  return entries > 0 && ends * 2 >= entries ? first : -1
+}
+
+/**
+ * The socket an object wraps or works for: the first of its properties that `isEnd` accepts, or
+ * the first element of a property that is an array (a timer's arguments: Node's idle timer of a
+ * socket gets the socket so); -1 when there is none.
  * @param {import('../graph/heap-graph.js').HeapGraph} graph
  * @param {number} o
  * @param {(o: number) => boolean} isEnd
  */
 function wrappedSocket (graph, o, isEnd) {
-  for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] === graph.edgeType.property && isEnd(graph.edgeTargets[e])) return graph.edgeTargets[e]
+  const { firstEdge, edgeTypes, edgeTargets } = graph
+  for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+    if (edgeTypes[e] !== graph.edgeType.property) continue
+    const target = edgeTargets[e]
+    if (isEnd(target)) return target
+    if (graph.nodeTypes[target] !== graph.nodeType.object || graph.nodeName(target) !== 'Array') continue
+    for (let f = firstEdge[target], fEnd = firstEdge[target + 1]; f < fEnd; f++) {
+      if (edgeTypes[f] === graph.edgeType.element && isEnd(edgeTargets[f])) return edgeTargets[f]
+    }
   }
   return -1
 }
