@@ -6,7 +6,7 @@
 // it shows a small object holding a big store, never the slice itself: a write site whose text
 // takes a `subarray(`/`slice(` is what shows that.
 
-import { scriptSourceOf } from './script-source.js'
+import { scriptFunctions, scriptText } from './script-functions.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SourceLocation} from './finding.js' */
 
@@ -81,7 +81,7 @@ export function backingStores (analysis, values, bytesPerEntry) {
  * @returns {Array<{site: SourceLocation, expression: string}>}
  */
 export function viewWriteSites (analysis, scriptId, sites) {
-  const text = scriptText(analysis, scriptId)
+  const text = scriptText(analysis.graph, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [])
   if (text === null) return []
   const lines = text.split('\n')
   const found = []
@@ -92,21 +92,4 @@ export function viewWriteSites (analysis, scriptId, sites) {
     if (view !== undefined) found.push({ site, expression: view[0] })
   }
   return found
-}
-
-/**
- * @param {HeapAnalysis} analysis
- * @param {number} scriptId
- * @returns {string | null}
- */
-function scriptText (analysis, scriptId) {
-  const { graph, locations } = analysis
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (graph.nodeTypes[o] !== graph.nodeType.closure) continue
-    const location = locations.locationOf(o)
-    if (location === null || location.scriptId !== scriptId) continue
-    const text = scriptSourceOf(graph, o)
-    if (text !== null) return text
-  }
-  return null
 }

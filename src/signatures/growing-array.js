@@ -3,7 +3,7 @@
 // too, and their own signatures explain them better.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { judgeCollection, percent, perStepOf } from './growth-evidence.js'
+import { evidenceOf, judgeCollection, percent } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
@@ -67,11 +67,7 @@ export function matchGrowingArray (input) {
         owner,
         path,
         evidence: {
-          unit: 'elements',
-          counts,
-          retained,
-          perStep: perStepOf(counts),
-          ownerCount: growth.ownerCount,
+          ...evidenceOf('elements', counts, retained, growth.ownerCount),
           bytesPerElement,
           elementClasses,
           notes: notesOf([
@@ -148,11 +144,7 @@ function nodeListMatch (input, g, growth, node, elementClasses) {
       owner,
       path,
       evidence: {
-        unit: 'elements',
-        counts,
-        retained,
-        perStep: perStepOf(counts),
-        ownerCount: growth.ownerCount,
+        ...evidenceOf('elements', counts, retained, growth.ownerCount),
         bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
         elementClasses,
         notes: notesOf([

@@ -98,3 +98,15 @@ export function judgeCollection (counts, share, freshShare, unit) {
     { weight: freshShare >= 0.8 ? 0.1 : 0, reason: `${percent(freshShare)} of the new ${unit} hold objects allocated after the first snapshot` }
   ])
 }
+
+/**
+ * The fields every finding's evidence starts with (FindingEvidence): what is counted, the counts and
+ * retained bytes per snapshot, the growth per step and how many owners share it.
+ * @param {string} unit
+ * @param {number[]} counts oldest first
+ * @param {number[]} retained oldest first
+ * @param {number} ownerCount
+ */
+export function evidenceOf (unit, counts, retained, ownerCount) {
+  return { unit, counts, retained, perStep: perStepOf(counts), ownerCount }
+}

@@ -11,13 +11,13 @@
 
 import { dirname, isAbsolute, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { scriptSourceOf } from './script-source.js'
+import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
 import { mostCommonLocation } from './heap-values.js'
 import { offeredMethod } from './heap-methods.js'
 import { END_METHODS } from './unclosed-makers.js'
 import { packageOf } from './library-handle.js'
-import { readableFunctionName, readableScriptName, sourceLocation } from './source-location.js'
-import { blankNonCode, functionEnd, lineStarts, positionOf } from './write-site-scan.js'
+import { readableScriptName, sourceLocation } from './source-location.js'
+import { blankNonCode, lineStarts, positionOf } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -147,21 +147,13 @@ export function importSite (analysis, importers, specifiers, cwd) {
   const names = new Set(importers.flatMap((url) => url.startsWith('file:') ? [url, fileURLToPath(url)] : [url]))
   // Without a named importer (its resolve cache grew too little to be a row of its own), every
   // script of the program and its packages is searched, Node's own excepted.
-  const bases = specifiers.map((s) => s.replace(/^.*[\\/]/, '')).filter((s) => s !== '')
-  /** @type {Map<string, Array<{ordinal: number, line: number, column: number}>>} */
-  const functions = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (graph.nodeTypes[o] !== graph.nodeType.closure) continue
-    const location = locations.locationOf(o)
-    if (location === null || location.scriptName === null || location.scriptName.startsWith('node:')) continue
-    if (names.size > 0 ? !names.has(location.scriptName) : location.scriptName === '') continue
-    const list = functions.get(location.scriptName) ?? []
-    list.push({ ordinal: o, line: location.line, column: location.column })
-    functions.set(location.scriptName, list)
+  const wanted = (/** @type {number} */ scriptId) => {
+    const name = locations.scriptName(scriptId)
+    return name !== null && !name.startsWith('node:') && (names.size > 0 ? names.has(name) : name !== '')
   }
-  for (const [scriptName, list] of functions) {
-    let text = null
-    for (let i = 0; i < list.length && text === null; i++) text = scriptSourceOf(graph, list[i].ordinal)
+  const bases = specifiers.map((s) => s.replace(/^.*[\\/]/, '')).filter((s) => s !== '')
+  for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
+    const text = scriptText(graph, functions)
     if (text === null) continue
     const code = blankNonCode(text)
     const offsets = []
@@ -177,18 +169,12 @@ export function importSite (analysis, importers, specifiers, cwd) {
     if (at < 0) continue
     const starts = lineStarts(text)
     const { line, column } = positionOf(starts, at)
-    let inner = null
-    for (const f of list) {
-      if (f.line >= starts.length) continue
-      const start = starts[f.line] + f.column
-      if (start === 0 || start > at || at >= functionEnd(code, start)) continue
-      if (inner === null || start > inner.start) inner = { start, ordinal: f.ordinal }
-    }
+    const inner = innermostSpan(functionSpans(code, starts, functions), at)
     return {
-      file: readableScriptName(scriptName, cwd),
+      file: readableScriptName(/** @type {string} */ (locations.scriptName(scriptId)), cwd),
       line: line + 1,
       column: column + 1,
-      function: inner === null ? '' : readableFunctionName(locations.functionName(inner.ordinal))
+      function: inner === null ? '' : inner.name
     }
   }
   return null

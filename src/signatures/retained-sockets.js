@@ -21,7 +21,7 @@ import { AGE_OLD, AGE_RECENT } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, forEachEntry } from './collection-entries.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
-import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
+import { evidenceOf, growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
@@ -147,11 +147,7 @@ export function matchRetainedSockets (input) {
         owner,
         path,
         evidence: {
-          unit: 'sockets',
-          counts,
-          retained,
-          perStep: perStepOf(counts),
-          ownerCount: row.ownerCount,
+          ...evidenceOf('sockets', counts, retained, row.ownerCount),
           newSockets,
           closedSockets: closed,
           bytesPerSocket: Math.round(bytes / newSockets),
@@ -236,11 +232,7 @@ function openConnections (input, rowOfOwner) {
         owner: { id: graph.nodeIds[holder], name: className, type: graph.nodeTypeName(holder) },
         path,
         evidence: {
-          unit: 'sockets',
-          counts,
-          retained,
-          perStep: perStepOf(counts),
-          ownerCount: freshHolders.size,
+          ...evidenceOf('sockets', counts, retained, freshHolders.size),
           newSockets: fresh.length,
           closedSockets: 0,
           bytesPerSocket: Math.round(bytesPerSocket),
@@ -377,11 +369,7 @@ function checkedOutMatch (input, group, tally, fresh, counts, retained) {
       owner: { id: graph.nodeIds[pool], name: className, type: graph.nodeTypeName(pool) },
       path,
       evidence: {
-        unit: 'sockets',
-        counts,
-        retained,
-        perStep: perStepOf(counts),
-        ownerCount: 1,
+        ...evidenceOf('sockets', counts, retained, 1),
         newSockets: fresh.length,
         closedSockets: 0,
         bytesPerSocket: Math.round(bytesPerSocket),

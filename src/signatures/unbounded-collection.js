@@ -2,7 +2,7 @@
 // snapshot and keeps them: a cache without eviction, a registry nothing unregisters from.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { judgeCollection, percent, perStepOf, retainedById } from './growth-evidence.js'
+import { evidenceOf, judgeCollection, percent, retainedById } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, methodNames, offeredMethod } from './heap-methods.js'
@@ -86,11 +86,7 @@ export function matchUnboundedCollection (input) {
         owner,
         path,
         evidence: {
-          unit: 'entries',
-          counts,
-          retained,
-          perStep: perStepOf(counts),
-          ownerCount: growth.ownerCount,
+          ...evidenceOf('entries', counts, retained, growth.ownerCount),
           kind,
           bytesPerEntry,
           keyClasses,
@@ -206,11 +202,7 @@ function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
       owner,
       path,
       evidence: {
-        unit: 'entries',
-        counts,
-        retained,
-        perStep: perStepOf(counts),
-        ownerCount: growth.ownerCount,
+        ...evidenceOf('entries', counts, retained, growth.ownerCount),
         kind,
         bytesPerEntry: Math.round((retained[retained.length - 1] - retained[0]) / added),
         keyClasses,

@@ -8,9 +8,8 @@
 
 import { HOLDER_ROLES } from './holder-location.js'
 import { packageOf } from './library-handle.js'
-import { scriptSourceOf } from './script-source.js'
-import { readableFunctionName } from './source-location.js'
-import { blankNonCode, functionEnd, lineStarts, nestingAt, positionOf, writeOffsets } from './write-site-scan.js'
+import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
+import { blankNonCode, lineStarts, nestingAt, positionOf, writeOffsets } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -51,29 +50,18 @@ export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, 
   const member = step.edgeType === 'property'
   if (!member && step.edgeType !== 'context') return null
 
-  const functions = scriptFunctions(analysis, holder.scriptId)
-  let text = null
-  for (let i = 0; i < functions.length && text === null; i++) text = scriptSourceOf(analysis.graph, functions[i].ordinal)
+  const scriptId = holder.scriptId
+  const functions = scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? []
+  const text = scriptText(analysis.graph, functions)
   if (text === null) return null
   const code = blankNonCode(text)
   const offsets = offsetsOf(code, step.edge, member)
   if (offsets.length === 0) return null
 
   const starts = lineStarts(text)
-  /** @type {Array<{start: number, end: number, name: string, line: number, column: number}>} */
-  const spans = []
-  for (const f of functions) {
-    if (f.line >= starts.length) continue
-    const start = starts[f.line] + f.column
-    // The script's own body starts at its first character and spans all of it.
-    if (start === 0 || start >= text.length) continue
-    spans.push({ start, end: functionEnd(code, start), name: f.name, line: f.line + 1, column: f.column + 1 })
-  }
+  const spans = functionSpans(code, starts, functions)
   const sites = offsets.map((offset) => {
-    let inner = null
-    for (const span of spans) {
-      if (span.start <= offset && offset < span.end && (inner === null || span.start > inner.start)) inner = span
-    }
+    const inner = innermostSpan(spans, offset)
     // A write in no known function may still be inside one the heap has no closure of.
     const rank = inner !== null ? 0 : nestingAt(code, offset) > 0 ? 1 : 2
     const { line, column } = positionOf(starts, offset)
@@ -116,30 +104,4 @@ export function writeSiteNotes (sites, holder) {
 function where (location) {
   const at = `${location.file}:${location.line}:${location.column}`
   return location.function === '' ? at : `${at} (${location.function})`
-}
-
-/**
- * The functions of script `scriptId` the heap has closures of, one per start position (0-based),
- * with a closure of each.
- * @param {HeapAnalysis} analysis
- * @param {number} scriptId
- * @returns {Array<{ordinal: number, line: number, column: number, name: string}>}
- */
-function scriptFunctions (analysis, scriptId) {
-  const { graph, locations } = analysis
-  const { nodeTypes } = graph
-  const closure = graph.nodeType.closure
-  const recordOf = locations.ascendingRecordLookup()
-  /** @type {Map<string, {ordinal: number, line: number, column: number, name: string}>} */
-  const byStart = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (nodeTypes[o] !== closure) continue
-    const record = recordOf(o)
-    if (record < 0) continue
-    const [id, line, column] = locations.recordFields(record)
-    if (id !== scriptId) continue
-    const key = `${line}:${column}`
-    if (!byStart.has(key)) byStart.set(key, { ordinal: o, line, column, name: readableFunctionName(locations.functionName(o)) })
-  }
-  return [...byStart.values()]
 }

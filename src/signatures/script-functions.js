@@ -1,0 +1,106 @@
+// The program's scripts as the heap knows them, for the scans that find a line in a script's text
+// (write sites, the line that hands an object over, an `import(`): the functions of each script
+// the heap has closures of, one per start position, the script's text as the snapshot holds it,
+// and the innermost of those functions around a place in that text.
+
+import { scriptSourceOf } from './script-source.js'
+import { readableFunctionName } from './source-location.js'
+import { functionEnd } from './write-site-scan.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+
+/**
+ * @typedef {object} ScriptFunction
+ * @property {number} ordinal  a closure of the function
+ * @property {number} line     0-based
+ * @property {number} column   0-based
+ * @property {string} name
+ */
+
+/**
+ * @typedef {object} FunctionSpan
+ * @property {number} start   offset in the text
+ * @property {number} end
+ * @property {number} ordinal a closure of the function
+ * @property {string} name
+ * @property {number} line    1-based
+ * @property {number} column  1-based
+ */
+
+/**
+ * The functions of the scripts `wanted` accepts, by V8 script id: one pass over the closures,
+ * one entry per function (not per closure).
+ * @param {HeapAnalysis} analysis
+ * @param {(scriptId: number) => boolean} wanted
+ * @returns {Map<number, ScriptFunction[]>}
+ */
+export function scriptFunctions (analysis, wanted) {
+  const { graph, locations } = analysis
+  const { nodeTypes } = graph
+  const closure = graph.nodeType.closure
+  const recordOf = locations.ascendingRecordLookup()
+  /** @type {Map<number, Map<string, ScriptFunction>>} few entries: one per wanted script */
+  const byScript = new Map()
+  /** @type {Map<number, boolean>} one entry per script */
+  const decided = new Map()
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (nodeTypes[o] !== closure) continue
+    const record = recordOf(o)
+    if (record < 0) continue
+    const [id, line, column] = locations.recordFields(record)
+    let take = decided.get(id)
+    if (take === undefined) decided.set(id, (take = wanted(id)))
+    if (!take) continue
+    let byStart = byScript.get(id)
+    if (!byStart) byScript.set(id, (byStart = new Map()))
+    const key = `${line}:${column}`
+    if (!byStart.has(key)) byStart.set(key, { ordinal: o, line, column, name: readableFunctionName(locations.functionName(o)) })
+  }
+  return new Map([...byScript].map(([id, byStart]) => [id, [...byStart.values()]]))
+}
+
+/**
+ * The text of the script these functions belong to, as far as the snapshot has it, or null.
+ * @param {HeapGraph} graph
+ * @param {ScriptFunction[]} functions
+ */
+export function scriptText (graph, functions) {
+  for (const f of functions) {
+    const text = scriptSourceOf(graph, f.ordinal)
+    if (text !== null) return text
+  }
+  return null
+}
+
+/**
+ * Where the functions sit in the script's text; the script's own body (which starts at its first
+ * character and spans all of it) left out.
+ * @param {string} code the text, blanked (blankNonCode)
+ * @param {number[]} starts lineStarts of the text
+ * @param {ScriptFunction[]} functions
+ * @returns {FunctionSpan[]}
+ */
+export function functionSpans (code, starts, functions) {
+  /** @type {FunctionSpan[]} */
+  const spans = []
+  for (const f of functions) {
+    if (f.line >= starts.length) continue
+    const start = starts[f.line] + f.column
+    if (start === 0 || start >= code.length) continue
+    spans.push({ start, end: functionEnd(code, start), ordinal: f.ordinal, name: f.name, line: f.line + 1, column: f.column + 1 })
+  }
+  return spans
+}
+
+/**
+ * The innermost span around `offset`, or null.
+ * @param {FunctionSpan[]} spans
+ * @param {number} offset
+ */
+export function innermostSpan (spans, offset) {
+  let inner = null
+  for (const span of spans) {
+    if (span.start <= offset && offset < span.end && (inner === null || span.start > inner.start)) inner = span
+  }
+  return inner
+}
