@@ -1,13 +1,13 @@
 #!/usr/bin/env node
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
-import { reportError, UsageError } from './output.js'
+import { DASH, protectDashes, reportError, UsageError } from './output.js'
 import * as inspect from './commands/inspect.js'
 import * as diff from './commands/diff.js'
 import * as capture from './commands/capture.js'
 import * as soak from './commands/soak.js'
 
-const argv = hideBin(process.argv)
+const argv = protectDashes(hideBin(process.argv))
 const debug = argv.includes('--debug')
 
 const cli = yargs(argv)
@@ -18,6 +18,13 @@ const cli = yargs(argv)
   .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (capture)))
   .command(/** @type {import('yargs').CommandModule} */ (/** @type {unknown} */ (soak)))
   .option('debug', { type: 'boolean', describe: 'Print stack traces of errors', global: true })
+  // `--output -` is standard output, as `-` is standard input for a snapshot.
+  .middleware((parsed) => {
+    if (parsed.output === DASH) {
+      delete parsed.output
+      delete parsed.o
+    }
+  })
   .demandCommand(1, 'Give two or three snapshots to diff, or a command.')
   .strict()
   .recommendCommands()

@@ -25,6 +25,35 @@ export class OutputError extends Error {
 }
 
 /**
+ * What a lone `-` argument becomes before yargs sees it: yargs turns it into an empty string, or
+ * drops it from an array (yargs/yargs#1312). No file name holds a NUL byte.
+ */
+export const DASH = '\0-'
+
+/**
+ * The command line for yargs: each lone `-` before `--` replaced by DASH (what follows `--` is
+ * another program's command line).
+ * @param {string[]} args
+ */
+export function protectDashes (args) {
+  const end = args.indexOf('--')
+  return args.map((arg, i) => (arg === '-' && (end === -1 || i < end) ? DASH : arg))
+}
+
+/**
+ * A snapshot argument as the parser takes it: `-` is standard input, as in most command-line tools
+ * (`ssh prod cat /tmp/x.heapsnapshot | leakdiff inspect -`).
+ * @param {string} argument
+ * @returns {string | NodeJS.ReadableStream}
+ */
+export function snapshotSource (argument) {
+  if (argument !== DASH) return argument
+  // Nobody types a heap snapshot: without this the command would wait for input forever.
+  if (process.stdin.isTTY) throw new UsageError('- reads the snapshot from standard input, which is a terminal here: pipe or redirect a snapshot into it')
+  return process.stdin
+}
+
+/**
  * Checks that --output names a file that can be written, before minutes of analysis are spent
  * on a report that would then be lost.
  * @param {string | undefined} file

@@ -1,6 +1,6 @@
 import { realpath } from 'node:fs/promises'
 import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
-import { checkOutput, describeNumber, progressBar, UsageError } from '../output.js'
+import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
 
 export const command = '$0 <snapshots..>'
@@ -9,7 +9,7 @@ export const describe = 'Diff two or three snapshots of one process (oldest firs
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('snapshots', { type: 'string', array: true, describe: 'Two or three .heapsnapshot files (plain or gzip), oldest first' })
+    .positional('snapshots', { type: 'string', array: true, describe: 'Two or three .heapsnapshot files (plain or gzip), oldest first; - for one read from standard input' })
     .option('top', { type: 'number', default: 10, describe: 'Owner groups and classes to list (0: all)' })
     .option('format', { choices: FORMATS, default: 'text', describe: 'Output format (junit: one test case per finding and gate)' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
@@ -35,10 +35,11 @@ export async function handler (argv) {
   }
   await checkOutput(argv.output)
   await checkDistinct(snapshots)
+  const sources = snapshots.map(snapshotSource)
   const progress = progressBar('reading snapshots')
   let report
   try {
-    report = await diffSnapshots(snapshots, {
+    report = await diffSnapshots(sources, {
       top: argv.top,
       minBytes,
       minObjects: argv.minObjects,
@@ -74,6 +75,7 @@ function parseMinBytes (value) {
  * @param {string[]} snapshots
  */
 async function checkDistinct (snapshots) {
+  if (snapshots.filter((file) => file === DASH).length > 1) throw new UsageError('- (standard input) can be read only once: give the other snapshots as files')
   const real = await Promise.all(snapshots.map((file) => realpath(file).catch(() => file)))
   const twice = real.findIndex((file, i) => real.indexOf(file) !== i)
   if (twice >= 0) throw new UsageError(`${snapshots[twice]} is given twice: diff snapshots taken at different times (oldest first)`)

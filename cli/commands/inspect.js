@@ -1,5 +1,5 @@
 import { inspectSnapshot, renderInspectReport } from 'leakdiff'
-import { checkOutput, describeNumber, progressBar, UsageError, writeReport } from '../output.js'
+import { checkOutput, describeNumber, progressBar, snapshotSource, UsageError, writeReport } from '../output.js'
 
 export const command = 'inspect <snapshot>'
 export const describe = 'Show a snapshot\'s classes by retained size and its largest dominators'
@@ -7,7 +7,7 @@ export const describe = 'Show a snapshot\'s classes by retained size and its lar
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('snapshot', { type: 'string', describe: 'A .heapsnapshot file (plain or gzip)' })
+    .positional('snapshot', { type: 'string', describe: 'A .heapsnapshot file (plain or gzip), or - for standard input' })
     .option('top', { type: 'number', default: 20, describe: 'Classes and dominators to list (0: every class)' })
     .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
@@ -18,10 +18,11 @@ export function builder (yargs) {
 export async function handler (argv) {
   if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${describeNumber(argv.top)}`)
   await checkOutput(argv.output)
+  const source = snapshotSource(argv.snapshot)
   const progress = progressBar(`reading ${argv.snapshot}`)
   let report
   try {
-    report = await inspectSnapshot(argv.snapshot, { top: argv.top, onProgress: progress.update })
+    report = await inspectSnapshot(source, { top: argv.top, onProgress: progress.update })
   } finally {
     progress.done()
   }

@@ -32,7 +32,7 @@ const GZIP_MAGIC_1 = 0x8b
 export async function openByteSource (source, { label } = {}) {
   if (typeof source === 'string') return openFile(source)
   if (source && typeof (/** @type {any} */ (source))[Symbol.asyncIterator] === 'function') {
-    return fromStream(/** @type {AsyncIterable<Uint8Array>} */ (source), label ?? '<stream>')
+    return fromStream(/** @type {AsyncIterable<Uint8Array>} */ (source), label ?? (source === process.stdin ? '<stdin>' : '<stream>'))
   }
   throw new InvalidArgumentError(`Expected a snapshot file path or a readable stream, got ${describeValue(source)}`)
 }
@@ -53,10 +53,20 @@ async function openFile (path) {
   } catch (error) {
     throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
   }
-  const head = Buffer.alloc(2)
-  const { bytesRead: headBytes } = await handle.read(head, 0, 2, 0)
-  const gzip = headBytes === 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
+  // Reads go on from the file's current position, never to an offset: a named pipe, a terminal or
+  // /dev/fd/N from a shell's process substitution (`leakdiff inspect <(zcat x.gz)`) cannot seek.
+  // Their size is unknown (stat says 0), as a stream's is.
+  const regular = info.isFile()
   let consumed = 0
+  /** @type {Buffer} */
+  let head
+  try {
+    head = await readChunk(handle, Buffer.allocUnsafe(CHUNK_BYTES))
+  } catch (error) {
+    await handle.close()
+    throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
+  }
+  const gzip = head.length >= 2 && head[0] === GZIP_MAGIC_0 && head[1] === GZIP_MAGIC_1
 
   /**
    * @param {boolean} reuse read into two buffers in turn instead of a fresh one per read: the parser
@@ -67,15 +77,15 @@ async function openFile (path) {
    */
   async function * readRaw (reuse) {
     try {
-      let position = 0
+      if (head.length === 0) return
+      consumed = head.length
+      yield head
       const buffers = reuse ? [Buffer.allocUnsafeSlow(CHUNK_BYTES), Buffer.allocUnsafeSlow(CHUNK_BYTES)] : []
       for (let turn = 0; ; turn ^= 1) {
-        const buffer = reuse ? buffers[turn] : Buffer.allocUnsafe(CHUNK_BYTES)
-        const { bytesRead } = await handle.read(buffer, 0, CHUNK_BYTES, position)
-        if (bytesRead === 0) return
-        position += bytesRead
-        consumed = position
-        yield bytesRead === CHUNK_BYTES ? buffer : buffer.subarray(0, bytesRead)
+        const chunk = await readChunk(handle, reuse ? buffers[turn] : Buffer.allocUnsafe(CHUNK_BYTES))
+        if (chunk.length === 0) return
+        consumed += chunk.length
+        yield chunk
       }
     } catch (error) {
       throw new SnapshotReadError(fsReason(error), { file: path, cause: error })
@@ -86,11 +96,28 @@ async function openFile (path) {
 
   return {
     label: path,
-    totalBytes: info.size,
+    totalBytes: regular ? info.size : 0,
     gzip,
     bytesRead: () => consumed,
     chunks: gzip ? gunzip(readRaw(false), path) : readRaw(true)
   }
+}
+
+/**
+ * Fills `buffer` from the file's position on, or up to its end: a pipe returns whatever has been
+ * written so far, and a short read must not look like the end of the data.
+ * @param {import('node:fs/promises').FileHandle} handle
+ * @param {Buffer} buffer
+ * @returns {Promise<Buffer>} `buffer`, cut to the bytes read (empty at the end)
+ */
+async function readChunk (handle, buffer) {
+  let filled = 0
+  while (filled < buffer.length) {
+    const { bytesRead } = await handle.read(buffer, filled, buffer.length - filled, null)
+    if (bytesRead === 0) break
+    filled += bytesRead
+  }
+  return filled === buffer.length ? buffer : buffer.subarray(0, filled)
 }
 
 /**

@@ -151,7 +151,8 @@ export class SnapshotParser {
    */
   push (chunk) {
     const length = chunk.length
-    let i = 0
+    // A byte order mark, as editors and some Windows tools put before UTF-8 text, is not JSON.
+    let i = this.#offset === 0 && length >= 3 && chunk[0] === 0xef && chunk[1] === 0xbb && chunk[2] === 0xbf ? 3 : 0
     while (i < length) {
       switch (this.#state) {
         case INTEGERS: i = this.#scanIntegers(chunk, i); break

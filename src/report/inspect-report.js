@@ -29,7 +29,9 @@ import { BASE_SYSTEM_DISTANCE } from '../analysis/distances.js'
  */
 export async function inspectSnapshot (source, { top = 20, onProgress } = {}) {
   const data = await parseSnapshot(source, { onProgress })
-  const bytes = typeof source === 'string' ? (await stat(source)).size : data.byteLength
+  // A pipe's size is not known on disk: its bytes read stand in, as a stream's do.
+  const info = typeof source === 'string' ? await stat(source) : undefined
+  const bytes = info?.isFile() ? info.size : data.byteLength
   return buildInspectReport(analyzeHeap(data), { path: data.label, bytes, top })
 }
 

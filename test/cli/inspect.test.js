@@ -1,6 +1,7 @@
 import test from 'ava'
 import { writeFile, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { runDevtoolsOracle } from '../helpers/devtools-oracle.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -25,6 +26,26 @@ test('inspect --format json gives the DevTools Summary numbers for every class',
     t.true(dominator.retainedSize >= dominator.selfSize)
     t.true(dominator.path.length > 0)
     t.false(dominator.path.some((/** @type {{edgeType: string}} */ step) => step.edgeType === 'weak'))
+  }
+})
+
+test('inspect - reads the snapshot from standard input, plain or gzip, with the same report', async (t) => {
+  const { files } = await captureFixture('engine/mixed-heap')
+  const dir = await tempDir('leakdiff-stdin-')
+  const gz = join(dir, 'mixed.heapsnapshot.gz')
+  await writeFile(gz, gzipSync(await readFile(files[0])))
+  const [fromFile, fromStdin, fromGzip] = await Promise.all([
+    leakdiff(['inspect', files[0], '--format', 'json']),
+    leakdiff(['inspect', '-', '--format', 'json'], {}, { stdin: files[0] }),
+    leakdiff(['inspect', '--format', 'json', '-o', '-', '-'], {}, { stdin: gz })
+  ])
+  t.is(fromFile.code, 0)
+  const expected = JSON.parse(fromFile.stdout)
+  for (const [name, run] of Object.entries({ fromStdin, fromGzip })) {
+    t.is(run.code, 0, run.stderr)
+    const report = JSON.parse(run.stdout)
+    t.is(report.snapshot.path, '<stdin>', name)
+    t.deepEqual({ ...report, snapshot: { ...report.snapshot, path: '' } }, { ...expected, snapshot: { ...expected.snapshot, path: '' } }, name)
   }
 })
 

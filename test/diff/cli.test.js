@@ -92,6 +92,22 @@ test('usage errors exit 2 with one line: one snapshot, four snapshots, snapshots
   t.is(reversed.stderr.trimEnd().split('\n').length, 1)
 })
 
+test('- diffs a snapshot read from standard input, once at most', async (t) => {
+  const { files } = await captureFixture('diff/map-cache')
+  const [fromFiles, fromStdin, twice] = await Promise.all([
+    leakdiff([...files, '--format', 'json']),
+    leakdiff([files[0], '-', files[2], '--format', 'json'], {}, { stdin: files[1] }),
+    leakdiff(['-', '-', files[2]], {}, { stdin: files[1] })
+  ])
+  t.is(fromStdin.code, fromFiles.code)
+  const [expected, report] = [fromFiles, fromStdin].map((run) => JSON.parse(run.stdout))
+  t.is(report.snapshots[1].path, '<stdin>')
+  t.deepEqual(report.findings, expected.findings)
+  t.deepEqual(report.growth, expected.growth)
+  t.is(twice.code, 2)
+  t.regex(twice.stderr, /^leakdiff: - \(standard input\) can be read only once/)
+})
+
 test('--min-bytes takes sizes with units; anything else is a usage error', async (t) => {
   const { files } = await captureFixture('diff/map-cache')
   // The cache keeps about 180 kB of new objects per round: a leak at the default 64 kB (the first

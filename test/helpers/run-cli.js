@@ -1,5 +1,6 @@
 // Runs the leakdiff CLI in a child process, as a user's shell would, for the CLI tests.
 import { execFile } from 'node:child_process'
+import { createReadStream } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 
@@ -12,12 +13,17 @@ const run = promisify(execFile)
  * exit code whatever the code.
  * @param {string[]} args
  * @param {Record<string, string | undefined>} [env] added last: `{ FORCE_COLOR: '1', NO_COLOR: undefined }` colours
+ * @param {{stdin?: string}} [options] stdin: a file piped into the CLI's standard input
  * @returns {Promise<{stdout: string, stderr: string, code: number}>}
  */
-export async function leakdiff (args, env = {}) {
+export async function leakdiff (args, env = {}, { stdin } = {}) {
   const { FORCE_COLOR, NO_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, ...inherited } = process.env
   try {
-    const { stdout, stderr } = await run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env } })
+    const child = run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 })
+    const input = /** @type {import('node:stream').Writable} */ (child.child.stdin)
+    if (stdin) createReadStream(stdin).pipe(input).on('error', () => {})
+    else input.end()
+    const { stdout, stderr } = await child
     return { stdout, stderr, code: 0 }
   } catch (error) {
     const { stdout, stderr, code } = /** @type {any} */ (error)

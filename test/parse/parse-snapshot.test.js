@@ -1,5 +1,7 @@
 import test from 'ava'
-import { writeFile, readFile, mkdir } from 'node:fs/promises'
+import { writeFile, readFile, mkdir, open } from 'node:fs/promises'
+import { execFileSync } from 'node:child_process'
+import { Readable } from 'node:stream'
 import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
@@ -105,6 +107,38 @@ test('a stream from v8.getHeapSnapshot() is parsed without touching disk', async
   t.is(data.strings.get(0), '<dummy>')
   const fromStream = await parseSnapshot(createReadStream(mixed))
   t.is(fromStream.nodeCount, (await parseSnapshot(mixed)).nodeCount)
+})
+
+test('a named pipe is read without seeking, plain or gzip, however the writer splits its writes', async (t) => {
+  if (process.platform === 'win32') return t.pass('no mkfifo on Windows')
+  const bytes = await readFile(mixed)
+  const json = JSON.parse(bytes.toString('latin1'))
+  for (const [name, body] of [['plain.fifo', bytes], ['gzip.fifo', gzipSync(bytes)]]) {
+    const fifo = join(scratch, name)
+    execFileSync('mkfifo', [fifo])
+    // Pieces of 100 kB with pauses between them: each read returns what is there, not 1 MiB.
+    const writer = (async () => {
+      const handle = await open(fifo, 'w')
+      for (let i = 0; i < body.length; i += 100_000) {
+        await handle.write(body.subarray(i, i + 100_000))
+        await new Promise((resolve) => setImmediate(resolve))
+      }
+      await handle.close()
+    })()
+    /** @type {number[]} */
+    const totals = []
+    const data = await parseSnapshot(fifo, { onProgress: ({ totalBytes }) => totals.push(totalBytes) })
+    await writer
+    t.is(mismatches(data, json), 0, name)
+    t.is(data.byteLength, bytes.length, name)
+    t.deepEqual([...new Set(totals)], [0], `${name}: a pipe's size is unknown`)
+  }
+})
+
+test('a UTF-8 byte order mark before the snapshot is skipped', async (t) => {
+  const bytes = await readFile(mixed)
+  const data = await parseSnapshot(Readable.from([Buffer.from([0xef, 0xbb, 0xbf]), bytes]), { label: 'bom' })
+  t.is(mismatches(data, JSON.parse(bytes.toString('latin1'))), 0)
 })
 
 test('progress reports bytes read up to the file size', async (t) => {
