@@ -1,4 +1,4 @@
-import { markPresent, ordinalsById, sortIds } from './match-ids.js'
+import { markPresent } from './match-ids.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /**
@@ -23,8 +23,10 @@ export function diffClassesById (before, after) {
   const table = new ClassTable(before, after)
   const beforeIds = before.graph.nodeIds
   const afterIds = after.graph.nodeIds
-  const beforeInAfter = markPresent(beforeIds, ordinalsById(beforeIds), sortIds(afterIds))
-  const afterInBefore = markPresent(afterIds, ordinalsById(afterIds), sortIds(beforeIds))
+  const beforeById = before.graph.ordinalsById()
+  const afterById = after.graph.ordinalsById()
+  const beforeInAfter = markPresent(beforeIds, beforeById, afterIds, afterById)
+  const afterInBefore = markPresent(afterIds, afterById, beforeIds, beforeById)
   for (let o = 0; o < afterIds.length; o++) {
     const size = after.shallowSizes[o]
     if (afterInBefore[o] === 1 || !(size > 0)) continue

@@ -2,7 +2,7 @@ import { SnapshotMismatchError, InvalidArgumentError } from '../errors.js'
 import { formatBytes, formatCount } from '../units.js'
 import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
 import { findGrowthGroups, isLarge } from './growth-groups.js'
-import { compareIds, ordinalsById } from './match-ids.js'
+import { compareIds } from './match-ids.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {ClassDelta} from './class-deltas.js' */
@@ -87,7 +87,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
   for (let i = 1; i < analyses.length; i++) {
     const a = analyses[i - 1].graph
     const b = analyses[i].graph
-    idAgreement.push(compareIds(a, b, ordinalsById(a.nodeIds), ordinalsById(b.nodeIds)).ratio)
+    idAgreement.push(compareIds(a, b, a.ordinalsById(), b.ordinalsById()).ratio)
   }
   const worst = Math.min(...idAgreement)
   if (worst < settings.minIdAgreement || differentProcesses !== null) {

@@ -1,45 +1,30 @@
-import { sortPositionsByKey } from '../graph/sorted-index.js'
-
 // Node ids are stable for the life of one V8 isolate and grow with allocation, so "the same object"
 // across two snapshots of one process is "the same id". Matching is a merge walk over ids sorted
-// once per snapshot: linear after the sort, no Map (a Map holds at most 16.7 M entries).
+// once per snapshot (HeapGraph#ordinalsById): linear after the sort, no Map (a Map holds at most
+// 16.7 M entries).
 
 /**
- * A snapshot's ids, sorted ascending (a copy).
- * @param {Uint32Array} nodeIds
- * @returns {Uint32Array}
- */
-export function sortIds (nodeIds) {
-  return Uint32Array.from(nodeIds).sort()
-}
-
-/**
- * For every node of a snapshot, whether its id occurs in another snapshot.
+ * For every node of a snapshot, whether its id occurs in another snapshot: a merge walk over both
+ * snapshots' ordinals sorted by id. (V8 writes nodes nearly in id order, so the walk over the other
+ * snapshot's permutation reads its ids almost in sequence.)
  * @param {Uint32Array} nodeIds the snapshot's ids, by ordinal
- * @param {Uint32Array} byId its ordinals sorted by id (sortPositionsByKey(nodeIds))
- * @param {Uint32Array} otherSortedIds the other snapshot's ids, sorted (sortIds)
+ * @param {Uint32Array} byId its ordinals sorted by id (HeapGraph#ordinalsById)
+ * @param {Uint32Array} otherIds the other snapshot's ids, by ordinal
+ * @param {Uint32Array} otherById its ordinals sorted by id
  * @returns {Uint8Array} 1 where the node's id is in the other snapshot, by ordinal
  */
-export function markPresent (nodeIds, byId, otherSortedIds) {
+export function markPresent (nodeIds, byId, otherIds, otherById) {
   const present = new Uint8Array(nodeIds.length)
   const n = byId.length
-  const m = otherSortedIds.length
+  const m = otherById.length
   let j = 0
   for (let i = 0; i < n; i++) {
     const ordinal = byId[i]
     const id = nodeIds[ordinal]
-    while (j < m && otherSortedIds[j] < id) j++
-    if (j < m && otherSortedIds[j] === id) present[ordinal] = 1
+    while (j < m && otherIds[otherById[j]] < id) j++
+    if (j < m && otherIds[otherById[j]] === id) present[ordinal] = 1
   }
   return present
-}
-
-/**
- * Ordinals sorted by id, for markPresent.
- * @param {Uint32Array} nodeIds
- */
-export function ordinalsById (nodeIds) {
-  return sortPositionsByKey(nodeIds)
 }
 
 /**

@@ -1,5 +1,5 @@
 import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from './growth-owners.js'
-import { markPresent, ordinalsById, sortIds } from './match-ids.js'
+import { markPresent } from './match-ids.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /**
@@ -12,9 +12,9 @@ import { markPresent, ordinalsById, sortIds } from './match-ids.js'
  * @returns {Uint8Array} AGE_* by ordinal of `last`
  */
 export function computeNodeAges (last, baseline, middle) {
-  const byId = ordinalsById(last.nodeIds)
-  const inBaseline = markPresent(last.nodeIds, byId, sortIds(baseline.nodeIds))
-  const inMiddle = middle ? markPresent(last.nodeIds, byId, sortIds(middle.nodeIds)) : undefined
+  const byId = last.ordinalsById()
+  const inBaseline = markPresent(last.nodeIds, byId, baseline.nodeIds, baseline.ordinalsById())
+  const inMiddle = middle ? markPresent(last.nodeIds, byId, middle.nodeIds, middle.ordinalsById()) : undefined
   const ages = new Uint8Array(last.nodeCount)
   for (let o = 0; o < ages.length; o++) {
     if (inBaseline[o] === 1) ages[o] = AGE_OLD

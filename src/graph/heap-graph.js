@@ -71,7 +71,7 @@ const SOURCE_SAMPLE_SHIFT = 4
 const SOURCE_SAMPLE_STEP = 1 << SOURCE_SAMPLE_SHIFT
 
 export class HeapGraph {
-  /** @type {Uint32Array | undefined} ordinals sorted by id, built on first findOrdinalById */
+  /** @type {Uint32Array | undefined} ordinals sorted by id, built on first use */
   #byId
   /** @type {Uint32Array | undefined} */
   #retainerNodes
@@ -304,13 +304,21 @@ export class HeapGraph {
   }
 
   /**
-   * The ordinal of the node with V8 id `id`, or -1. The first call builds a sorted index (4 bytes
-   * per node); later calls are a bisection.
+   * Ordinals sorted by V8 id (4 bytes per node), built on first use and kept: the diff matches ids
+   * between snapshots several times and the signatures look ids up.
+   * @returns {Uint32Array}
+   */
+  ordinalsById () {
+    if (!this.#byId) this.#byId = sortPositionsByKey(this.nodeIds)
+    return this.#byId
+  }
+
+  /**
+   * The ordinal of the node with V8 id `id`, or -1: a bisection of ordinalsById().
    * @param {number} id
    */
   findOrdinalById (id) {
-    if (!this.#byId) this.#byId = sortPositionsByKey(this.nodeIds)
-    return searchSortedPositions(this.#byId, this.nodeIds, id)
+    return searchSortedPositions(this.ordinalsById(), this.nodeIds, id)
   }
 
   /**

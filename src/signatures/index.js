@@ -58,6 +58,11 @@ export function matchSignatures (result, detail, { cwd = process.cwd(), signatur
   const claimed = new Set()
   /** @type {Array<{group: number, order: number, finding: Finding}>} */
   const found = []
+  // One finding per leak: rows of one collection (the collection's own, and the new records below
+  // two roots that it holds) would otherwise each give the same finding. The one with the higher
+  // confidence (the row whose growth is most of it) stays, ranked by the first of the rows.
+  /** @type {Map<string, {group: number, order: number, finding: Finding}>} */
+  const bySubject = new Map()
   for (const signature of signatures) {
     const candidates = result.growth.map((_, g) => g).filter((g) => !claimed.has(g))
     /** @type {SignatureInput} */
@@ -68,8 +73,27 @@ export function matchSignatures (result, detail, { cwd = process.cwd(), signatur
         claimed.add(group)
       }
       for (const g of also) claimed.add(g)
-      found.push({ group: group < 0 ? Infinity : group, order: found.length, finding })
+      const entry = { group: group < 0 ? Infinity : group, order: found.length, finding }
+      const key = subjectKey(finding)
+      const same = key === null ? undefined : bySubject.get(key)
+      if (same !== undefined) {
+        if (finding.confidence > same.finding.confidence) same.finding = finding
+        same.group = Math.min(same.group, entry.group)
+        continue
+      }
+      if (key !== null) bySubject.set(key, entry)
+      found.push(entry)
     }
   }
   return found.sort((a, b) => a.group - b.group || a.order - b.order).map(({ finding }) => finding)
+}
+
+/**
+ * What a finding is about: its signature, the object its path ends at and its title. Null when its
+ * path is empty.
+ * @param {Finding} finding
+ */
+function subjectKey (finding) {
+  const end = finding.path.at(-1)
+  return end === undefined ? null : `${finding.signature}\0${end.id}\0${finding.title}`
 }

@@ -211,3 +211,14 @@ test('diff/shared-keys: the scope around two leaks holds what both keep, and its
   t.true(rows.indexOf(/** @type {any} */ (scope)) === 2, rows.map((row) => row.pathText).join('\n'))
   t.regex(renderDiffReport(report, { color: false }), /shared: 2,000 of these new objects are also held by rows 1 and 2;/)
 })
+
+test('diff/two-roots-log: a log whose new records keep ids below two roots gives one finding, not one per row', async (t) => {
+  const report = await reportOf('diff/two-roots-log')
+  t.is(report.verdict, 'leak', report.reason)
+  const rows = report.growth.filter((g) => g.leak)
+  // The log's own row and the ids' row (each id its own owner, on a path through the log).
+  t.truthy(rows.find((row) => /→ accessLog \(Array\)$/.test(row.pathText)), rows.map((row) => row.pathText).join('\n'))
+  t.truthy(rows.find((row) => row.ownerCount > 1000 && /→ accessLog \(Array\) → /.test(row.pathText)), rows.map((row) => row.pathText).join('\n'))
+  t.deepEqual(report.findings.map((f) => `${f.signature} ${f.path.at(-1)?.edge}`), ['unbounded-collection sessions', 'growing-array accessLog'])
+  t.is(report.findings[1].confidence, 0.95)
+})
