@@ -1,12 +1,14 @@
-// The diff benchmark: `leakdiff a b` on two ~1 GB snapshots of one process with growth between them.
+// The diff benchmark: `leakdiff a b` and `leakdiff a b c` on ~1 GB snapshots of one process with
+// growth between them.
 //
 //   node bench/diff.js [--generate-only] [--keep]      (npm run bench:diff)
 //
-// Writes bench/out/diff-1.heapsnapshot and diff-2.heapsnapshot with bench/server-series.js (unless
-// both exist), runs the CLI once on them under /usr/bin/time (wall, user + system CPU, peak RSS),
-// records the run in bench/out/diff-results.json and puts the figures into docs/benchmarks.md as
-// the generated section `diff` (doc-sections.js; bench/run.js carries it over when it renders).
-// The snapshots are deleted afterwards (4 GB of disk between them) unless --keep.
+// Writes bench/out/diff-1.heapsnapshot, diff-2 and diff-3 with bench/server-series.js (unless all
+// exist), runs the CLI once on the first two and once on all three under /usr/bin/time (wall,
+// user + system CPU, peak RSS), records the runs in bench/out/diff-results.json and puts the
+// figures into docs/benchmarks.md as the generated section `diff` (doc-sections.js; bench/run.js
+// carries it over when it renders). The snapshots are deleted afterwards (3.3 GB of disk between
+// them) unless --keep.
 import { spawn, spawnSync } from 'node:child_process'
 import { existsSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { cpus, totalmem } from 'node:os'
@@ -21,29 +23,33 @@ const CLI = fileURLToPath(new URL('../cli/leakdiff.js', import.meta.url))
 const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 const RESULTS = join(OUT_DIR, 'diff-results.json')
 const TIME = '/usr/bin/time'
-// bench/generate.js's 1 GB file has 260,000 sessions; 10 % more arrive between the two snapshots.
+// bench/generate.js's 1 GB file has 260,000 sessions; 10 % more arrive before each later snapshot.
 const SESSIONS = 260_000
 const ADDED = 26_000
 const WRITER_HEAP_MB = 8192
 const HEAP_LIMIT_MB = 16384
 
 const { values } = parseArgs({ options: { 'generate-only': { type: 'boolean', default: false }, keep: { type: 'boolean', default: false } } })
-const files = [join(OUT_DIR, 'diff-1.heapsnapshot'), join(OUT_DIR, 'diff-2.heapsnapshot')]
+const files = [1, 2, 3].map((n) => join(OUT_DIR, `diff-${n}.heapsnapshot`))
 
 if (!files.every((file) => existsSync(file))) generate()
 if (!values['generate-only']) {
-  const run = await measure()
-  writeFileSync(RESULTS, JSON.stringify(run, null, 2) + '\n')
-  writeDoc(run)
-  console.log(`diff: ${run.status}, wall ${run.wallSeconds.toFixed(1)} s, cpu ${run.cpuSeconds.toFixed(1)} s, peak RSS ${formatMB(run.maxRssBytes)}`)
+  const runs = []
+  for (const inputs of [files.slice(0, 2), files]) {
+    const run = await measure(inputs)
+    console.log(`diff of ${inputs.length}: ${run.status}, wall ${run.wallSeconds.toFixed(1)} s, cpu ${run.cpuSeconds.toFixed(1)} s, peak RSS ${formatMB(run.maxRssBytes)}`)
+    runs.push(run)
+  }
+  writeFileSync(RESULTS, JSON.stringify(runs, null, 2) + '\n')
+  writeDoc(runs)
   if (!values.keep) for (const file of files) rmSync(file, { force: true })
 }
 
 function generate () {
-  console.log(`writing ${SESSIONS} sessions, then ${ADDED} more, to ${files.join(' and ')} ...`)
+  console.log(`writing ${SESSIONS} sessions, then ${ADDED} more before each later file, to ${files.join(', ')} ...`)
   const partials = files.map((file) => `${file}.partial`)
   const started = performance.now()
-  const child = spawnSync(process.execPath, [`--max-old-space-size=${WRITER_HEAP_MB}`, SERIES_PROGRAM, ...partials, String(SESSIONS), String(ADDED)], { stdio: 'inherit' })
+  const child = spawnSync(process.execPath, [`--max-old-space-size=${WRITER_HEAP_MB}`, SERIES_PROGRAM, String(SESSIONS), String(ADDED), ...partials], { stdio: 'inherit' })
   if (child.status !== 0 || !partials.every((file) => existsSync(file))) {
     for (const file of partials) rmSync(file, { force: true })
     throw new Error(`Expected ${SERIES_PROGRAM} to write ${partials.join(' and ')}, got exit code ${child.status} (signal ${child.signal})`)
@@ -52,11 +58,12 @@ function generate () {
   console.log(`written in ${((performance.now() - started) / 1000).toFixed(0)} s: ${files.map((file) => formatMB(statSync(file).size)).join(', ')}`)
 }
 
-async function measure () {
+/** @param {string[]} inputs */
+async function measure (inputs) {
   const timeFile = join(OUT_DIR, 'time-diff.txt')
   const reportFile = join(OUT_DIR, 'diff-report.json')
   rmSync(timeFile, { force: true })
-  const nodeArgs = [`--max-old-space-size=${HEAP_LIMIT_MB}`, CLI, ...files, '--format', 'json', '--output', reportFile]
+  const nodeArgs = [`--max-old-space-size=${HEAP_LIMIT_MB}`, CLI, ...inputs, '--format', 'json', '--output', reportFile]
   const [command, args] = existsSync(TIME) ? [TIME, ['-f', '%e %U %S %M', '-o', timeFile, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs]
   const busyBefore = busySeconds()
   const started = performance.now()
@@ -73,9 +80,10 @@ async function measure () {
     date: new Date().toISOString(),
     // Exit code 1 is the CLI saying "leak": the expected outcome here.
     status: code === 0 || code === 1 ? 'ok' : `failed (exit ${code})`,
-    files: files.map((file) => ({ bytes: statSync(file).size })),
+    files: inputs.map((file) => ({ bytes: statSync(file).size })),
     snapshots: report?.snapshots.map((/** @type {any} */ s) => ({ bytes: s.bytes, nodeCount: s.nodeCount, edgeCount: s.edgeCount })) ?? [],
     verdict: report?.verdict ?? null,
+    findings: report?.findings.length ?? null,
     topOwner: report?.growth[0] ? { name: report.growth[0].owner.name, pathText: report.growth[0].pathText, leakedObjects: report.growth[0].leakedObjects } : null,
     wallSeconds,
     userSeconds,
@@ -88,31 +96,37 @@ async function measure () {
 }
 
 /**
- * @param {Awaited<ReturnType<typeof measure>>} run
+ * @param {Array<Awaited<ReturnType<typeof measure>>>} runs
  */
-function writeDoc (run) {
+function writeDoc (runs) {
   const doc = readFileSync(DOC, 'utf8')
-  const [first, second] = run.snapshots
+  const all = runs[runs.length - 1]
+  const mb = (/** @type {{bytes: number}[]} */ list) => list.map((f) => formatMB(f.bytes)).join(', ')
+  const shared = runs.some((run) => run.otherCores >= 0.25)
   const body = [
-    '## Diff of two ~1 GB snapshots',
+    '## Diff of ~1 GB snapshots',
     '',
-    `Measured ${run.date.slice(0, 10)} with \`node bench/diff.js\`: \`leakdiff a b --format json\` on two snapshots of one process,`,
-    `${formatMB(run.files[0].bytes)} and ${formatMB(run.files[1].bytes)}${first ? ` (${first.nodeCount.toLocaleString('en-US')} and ${second.nodeCount.toLocaleString('en-US')} nodes)` : ''}, written by`,
+    `Measured ${all.date.slice(0, 10)} with \`node bench/diff.js\`: \`leakdiff … --format json\` on snapshots of one process,`,
+    `${mb(all.files)}${all.snapshots.length > 0 ? ` (${all.snapshots.map((s) => s.nodeCount.toLocaleString('en-US')).join(', ')} nodes)` : ''}, written by`,
     `\`bench/server-series.js\`: the server heap above with ${SESSIONS.toLocaleString('en-US')} sessions, then ${ADDED.toLocaleString('en-US')} more added to the same`,
-    'Map and access log before the second write.',
+    'Map and access log before each later write.',
     '',
-    '| run | verdict | wall | CPU | peak RSS | RSS / larger file | other work |',
-    '| --- | --- | ---: | ---: | ---: | ---: | ---: |',
-    `| \`leakdiff a b\` | ${run.status === 'ok' ? run.verdict : run.status} | ${run.wallSeconds.toFixed(1)} s | ${run.cpuSeconds.toFixed(1)} s | ${formatMB(run.maxRssBytes)} | ${(run.maxRssBytes / Math.max(...run.files.map((f) => f.bytes))).toFixed(2)}× | ${run.otherCores.toFixed(2)} |`,
+    '| run | files | verdict | findings | wall | CPU | peak RSS | RSS / files | other work |',
+    '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...runs.map((run) => {
+      const total = run.files.reduce((sum, f) => sum + f.bytes, 0)
+      const name = run.files.length === 2 ? '`leakdiff a b`' : '`leakdiff a b c`'
+      return `| ${name} | ${formatMB(total)} | ${run.status === 'ok' ? run.verdict : run.status} | ${run.findings ?? '–'} | ${run.wallSeconds.toFixed(1)} s | ${run.cpuSeconds.toFixed(1)} s | ${formatMB(run.maxRssBytes)} | ${(run.maxRssBytes / total).toFixed(2)}× | ${run.otherCores.toFixed(2)} |`
+    }),
     '',
-    `Top owner: ${run.topOwner ? `\`${run.topOwner.pathText}\`, ${run.topOwner.leakedObjects.toLocaleString('en-US')} new objects` : '–'}.`,
+    `Top owner: ${all.topOwner ? `\`${all.topOwner.pathText}\`, ${all.topOwner.leakedObjects.toLocaleString('en-US')} new objects` : '–'}.`,
     '',
-    'Each file is parsed and analysed in a worker thread of its own (one per core, so both at once here);',
-    'the arrays move to the main thread without a copy, and the diff reads both analyses, so the peak holds',
-    'them both. ' + (run.otherCores >= 0.25
-      ? 'The machine was shared with other work during this run ("other work" is the average number of other busy cores): wall time is inflated; CPU time and peak RSS are the figures to compare with the single-file rows above.'
+    'Each file is parsed and analysed in a worker thread of its own, one per core (two at once here, the',
+    'third when one is done); the arrays move to the main thread without a copy, and the diff reads all',
+    'the analyses, so the peak holds them all. ' + (shared
+      ? 'The machine was shared with other work during a run ("other work" is the average number of other busy cores): wall time is inflated; CPU time and peak RSS are the figures to compare with the single-file rows above.'
       : 'CPU time and peak RSS compare with the single-file rows above.'),
-    'The snapshots are deleted after the run (`--keep` keeps them); writing them takes about 3 minutes and 6 GB of RSS.'
+    'The snapshots are deleted after the runs (`--keep` keeps them); writing them takes about 4 minutes and 6 GB of RSS.'
   ].join('\n')
   const next = replaceSection(doc, 'diff', body)
   writeFileSync(DOC, next)
