@@ -4,14 +4,14 @@
 
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, percent } from './growth-evidence.js'
-import { bytesText, countText, notesOf } from './evidence-notes.js'
+import { countText, notesOf } from './evidence-notes.js'
 import { commonClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { offeredMethod } from './heap-methods.js'
 import { packageOf } from './library-handle.js'
 import { END_METHODS, variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
-import { backingStores, viewWriteSites } from './backing-stores.js'
+import { backingStores, storeFix, storeNotes, viewWriteSites } from './backing-stores.js'
 import { joinVerb, nodeCollectionFix, nodeOwner, nodeRecords, nodeRecordsFix } from './node-owned.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
@@ -73,8 +73,7 @@ export function matchGrowingArray (input) {
           notes: notesOf([
             `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} arrays of one shape, summed`,
-            stores !== null && `${percent(stores.share)} of each element's ${bytesText(bytesPerElement)} is one ArrayBuffer store of ${bytesText(stores.storeBytes)}, held by a ${stores.viewClass} of ${bytesText(stores.viewBytes)}`,
-            views.length > 0 && `${views[0].site.file}:${views[0].site.line} stores ${views[0].expression}: a view that shares the whole buffer it was cut from`,
+            ...(stores === null ? [] : storeNotes(stores, views[0] ?? null, 'element', bytesPerElement)),
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
           backingStore: stores,
@@ -94,22 +93,14 @@ export function matchGrowingArray (input) {
 }
 
 /**
- * The remedy when each element is a small view keeping a big buffer: copy what is kept.
+ * The remedy when each element is a small view keeping a big buffer or string: copy what is kept.
  * @param {string} variable
  * @param {import('./backing-stores.js').BackingStores} stores
  * @param {{site: import('./finding.js').SourceLocation, expression: string} | null} view the write that takes a view, when its text shows one
  * @returns {{summary: string, snippet: string}}
  */
 function viewFix (variable, stores, view) {
-  const store = bytesText(stores.storeBytes)
-  const cause = view !== null
-    ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, a view that shares the whole ${store} buffer it was cut from`
-    : `if that ${stores.viewClass} is a subarray() or slice() of a bigger buffer, it keeps all ${store} of it (the heap shows the store, not how much of it the view covers)`
-  const copy = `Buffer.from(${view === null ? 'view' : view.expression})`
-  return {
-    summary: `each element keeps a ${bytesText(stores.viewBytes)} ${stores.viewClass} whose ArrayBuffer store is ${store} (${percent(stores.share)} of the element): ${cause}. Copy the part you keep (${copy}), so the big buffer can go; and bound ${variable} too (keep the last N).`,
-    snippet: `// a copy of the bytes, not a view of the whole buffer\n${variable}.push(${copy})`
-  }
+  return storeFix(stores, view, { unit: 'element', variable, bound: 'keep the last N', store: (copy) => `${variable}.push(${copy})` })
 }
 
 /**

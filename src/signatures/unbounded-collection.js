@@ -11,7 +11,7 @@ import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
 import { variableFor } from './unclosed-makers.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleCacheFix, moduleSpecifier, nodeCollectionFix, nodeOwner } from './node-owned.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
-import { backingStores, viewWriteSites } from './backing-stores.js'
+import { backingStores, storeFix, storeNotes, viewWriteSites } from './backing-stores.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
 /** @import {LibraryHandle} from './library-handle.js' */
@@ -95,8 +95,7 @@ export function matchUnboundedCollection (input) {
             `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`,
             shared !== null && `retained is ${shared.name}'s: its other fields hold the new entries' objects too, so the ${kind} alone dominates only ${bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])} of the growth`,
-            stores !== null && `${percent(stores.share)} of each entry's ${bytesText(bytesPerEntry)} is one ArrayBuffer store of ${bytesText(stores.storeBytes)}, held by a ${stores.viewClass} of ${bytesText(stores.viewBytes)}`,
-            views.length > 0 && `${views[0].site.file}:${views[0].site.line} stores ${views[0].expression}: a view that shares the whole buffer it was cut from`,
+            ...(stores === null ? [] : storeNotes(stores, views[0] ?? null, 'entry', bytesPerEntry)),
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
           backingStore: stores,
@@ -323,8 +322,8 @@ function fixFor (kind, name, keyClasses) {
 }
 
 /**
- * The remedy when each entry is a small view keeping a big buffer: copy what is kept, and bound
- * the collection as well.
+ * The remedy when each entry is a small view keeping a big buffer or string: copy what is kept, and
+ * bound the collection as well.
  * @param {string} kind
  * @param {string} name
  * @param {import('./backing-stores.js').BackingStores} stores
@@ -333,16 +332,8 @@ function fixFor (kind, name, keyClasses) {
  */
 function viewFix (kind, name, stores, view) {
   const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'cache'
-  const store = bytesText(stores.storeBytes)
-  const cause = view !== null
-    ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, a view that shares the whole ${store} buffer it was cut from`
-    : `if that ${stores.viewClass} is a subarray() or slice() of a bigger buffer, it keeps all ${store} of it (the heap shows the store, not how much of it the view covers)`
-  const copy = `Buffer.from(${view === null ? 'view' : view.expression})`
-  const store1 = kind === 'Map' ? `${variable}.set(key, ${copy})` : kind === 'Set' ? `${variable}.add(${copy})` : `${variable}[key] = ${copy}`
-  return {
-    summary: `each entry keeps a ${bytesText(stores.viewBytes)} ${stores.viewClass} whose ArrayBuffer store is ${store} (${percent(stores.share)} of the entry): ${cause}. Copy the part you keep (${copy}), so the big buffer can go; and bound ${variable} too (a size limit, or delete entries when done).`,
-    snippet: `// a copy of the bytes, not a view of the whole buffer\n${store1}`
-  }
+  const store = (/** @type {string} */ copy) => kind === 'Map' ? `${variable}.set(key, ${copy})` : kind === 'Set' ? `${variable}.add(${copy})` : `${variable}[key] = ${copy}`
+  return storeFix(stores, view, { unit: 'entry', variable, bound: 'a size limit, or delete entries when done', store })
 }
 
 /**

@@ -37,6 +37,20 @@ test('the fixed twin keeps the last records only: no finding', async (t) => {
   t.deepEqual(report.findings, [])
 })
 
+test('signatures/string-slices: an array of short slices of big strings is fixed by copying them; the twin that copies and bounds has no finding', async (t) => {
+  const [report, fixed] = await Promise.all([reportOf('signatures/string-slices'), reportOf('signatures/string-slices-fixed')])
+  const finding = report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === 'firstLines')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.deepEqual(finding.location, markedLocation('signatures/string-slices', '// leak: substring', 'firstLines.push('))
+  const stores = /** @type {{kind: string, storeBytes: number}} */ (finding.evidence.backingStore)
+  t.is(stores.kind, 'string')
+  // Each log text is about 30 kB; the array keeps 24 characters of each.
+  t.true(stores.storeBytes > 25_000 && stores.storeBytes < 40_000, String(stores.storeBytes))
+  t.is(finding.fix.snippet.split('\n').at(-1), 'firstLines.push(structuredClone(log.substring(0, 24)))')
+  t.deepEqual(fixed.findings, [])
+  t.is(fixed.verdict, 'clean', fixed.reason)
+})
+
 test('a heap that churns hard but keeps nothing gives no finding', async (t) => {
   const report = await reportOf('diff/churn')
   t.is(report.verdict, 'clean', report.reason)

@@ -83,3 +83,20 @@ test('signatures/node-owned-fixed: one import, one hook and copies in a bounded 
   const report = await reportOf('signatures/node-owned-fixed')
   t.deepEqual(report.findings, [])
 })
+
+test('signatures/string-slices: a Map of short slices of big strings names the string each one keeps, the slice that keeps it and a copy', async (t) => {
+  const report = await reportOf('signatures/string-slices')
+  const finding = report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === 'tokens')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.deepEqual(finding.location, markedLocation('signatures/string-slices', '// leak: slice', 'tokens.set('))
+  const stores = /** @type {{kind: string, viewClass: string, storeBytes: number, viewBytes: number, share: number}} */ (finding.evidence.backingStore)
+  // Each body is a JSON text of about 21 kB; the Map keeps 32 characters of each.
+  t.is(stores.kind, 'string')
+  t.is(stores.viewClass, '(sliced string)')
+  t.true(stores.storeBytes > 15_000 && stores.storeBytes < 30_000, String(stores.storeBytes))
+  t.true(stores.viewBytes < 100, String(stores.viewBytes))
+  t.true(stores.share > 0.9, String(stores.share))
+  t.true(finding.evidence.notes.some((note) => note.includes('stores body.slice(8, 40): a slice that keeps the whole string')), finding.evidence.notes.join('\n'))
+  t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(key, structuredClone(body.slice(8, 40)))')
+  t.notRegex(finding.fix.snippet, /LRUCache/)
+})
