@@ -144,6 +144,19 @@ function checkTimeOrder (analyses) {
 }
 
 /**
+ * A growth owner as the verdict names it. A collection's internal store (a Map's `table`, an
+ * array's `elements`) is named after the collection: "sessions (Map)'s table (array)", then the id.
+ * @param {GrowthGroup} group
+ */
+function ownerLabel (group) {
+  const [holder, store] = group.path.slice(-2)
+  if (holder !== undefined && store !== undefined && store.edgeType === 'internal' && group.owner.name.startsWith('(') && /^[A-Za-z_$][\w$]*$/.test(holder.edge) && /^[a-z_]+$/.test(store.edge)) {
+    return `${holder.edge} (${holder.node})'s ${store.edge} ${group.owner.name} @${group.owner.id}`
+  }
+  return `${group.owner.name} @${group.owner.id}`
+}
+
+/**
  * @param {GrowthGroup[]} leaking
  * @param {GrowthGroup[]} groups
  * @param {Set<GrowthGroup>} grew  the groups that hold more in the last snapshot than in the first
@@ -163,7 +176,7 @@ function judge (leaking, groups, grew, settings, snapshotCount) {
       : `, as ${added} (a cache filled once looks the same: a third snapshot confirms)`
     return {
       verdict: 'leak',
-      reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${top.owner.name} @${top.owner.id} (${formatCount(top.leakedObjects)} objects, ${formatBytes(top.leakedBytes)})${steps}`
+      reason: `${leaking.length} owner group${leaking.length === 1 ? '' : 's'} kept new objects alive; the largest is ${ownerLabel(top)} (${formatCount(top.leakedObjects)} objects, ${formatBytes(top.leakedBytes)})${steps}`
     }
   }
   const big = groups.filter((g) => isLarge(g, settings))

@@ -6,6 +6,7 @@ import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from
 import { growsEveryStep, retainedById } from './growth-evidence.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {CollectionKind} from './collection-entries.js' */
 /** @import {SignatureInput} from './finding.js' */
 
@@ -201,14 +202,55 @@ function isString (graph, ordinal) {
   return type === string || type === concatenatedString || type === slicedString
 }
 
+const WEAK_MAP_VALUE = / pair in WeakMap \(table @(\d+)\)$/
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
+
 /**
  * The name a person knows a collection by: the variable or property that holds it, when the path
- * ends in one.
+ * ends in one. Given the snapshot's analysis, as the program reads it where the holder is not a
+ * scope or an instance: `Registry.entries` for a property of a named function or class,
+ * `globalThis.cache` for one of the global object, `meta.get(app)` for a WeakMap's value reached
+ * through its key.
  * @param {Step[]} path
+ * @param {HeapAnalysis} [analysis] the snapshot the path is in (its graph with a retainer index)
  * @returns {string | null}
  */
-export function holderName (path) {
+export function holderName (path, analysis) {
   const step = path[path.length - 1]
-  if (!step || (step.edgeType !== 'property' && step.edgeType !== 'context' && step.edgeType !== 'shortcut')) return null
-  return step.edge
+  if (!step) return null
+  const before = path[path.length - 2]
+  if (step.edgeType === 'property' || step.edgeType === 'context' || step.edgeType === 'shortcut') {
+    if (analysis === undefined || before === undefined || step.edgeType !== 'property' || !IDENTIFIER.test(step.edge)) return step.edge
+    if (before.nodeType === 'closure' && IDENTIFIER.test(before.edge)) return `${before.edge}.${step.edge}`
+    if (analysis.userRoots.includes(analysis.graph.findOrdinalById(before.id))) return `globalThis.${step.edge}`
+    return step.edge
+  }
+  const table = WEAK_MAP_VALUE.exec(step.edge)
+  const graph = analysis?.graph
+  if (graph === undefined || !graph.hasRetainers || table === null || before === undefined || !IDENTIFIER.test(before.edge)) return null
+  const map = weakMapOfTable(graph, graph.findOrdinalById(Number(table[1])))
+  return map === null ? null : `${map}.get(${before.edge})`
+}
+
+/**
+ * The variable or property name of the WeakMap whose table `table` is, or null.
+ * @param {HeapGraph} graph
+ * @param {number} table
+ */
+function weakMapOfTable (graph, table) {
+  if (table < 0) return null
+  const tableName = graph.strings.indexOf('table')
+  for (let slot = graph.firstRetainer[table], end = graph.firstRetainer[table + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    if (graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== tableName) continue
+    const map = graph.edgeSource(e)
+    for (let at = graph.firstRetainer[map], last = graph.firstRetainer[map + 1]; at < last; at++) {
+      const held = graph.retainerEdges[at]
+      const type = graph.edgeTypes[held]
+      if (type !== graph.edgeType.context && type !== graph.edgeType.property) continue
+      const name = graph.strings.get(graph.edgeNames[held])
+      if (IDENTIFIER.test(name)) return name
+    }
+  }
+  return null
 }

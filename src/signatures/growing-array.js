@@ -42,9 +42,10 @@ export function matchGrowingArray (input) {
       matches.push(nodeListMatch(input, g, growth, node, elementClasses))
       continue
     }
-    let sites = writeSites(last, path, holder)
-    const name = holderName(path) ?? `${owner.name} @${owner.id}`
-    const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'list'
+    let sites = writeSites(last, path, holder, { cwd })
+    const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
+    // An expression the program can write: a variable, `Registry.log`, `meta.get(app)`.
+    const variable = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([\w$]*\))*$/.test(name) ? name : 'list'
     const bytesPerElement = Math.round((retained[retained.length - 1] - retained[0]) / added)
     const stores = backingStores(last, growth.newValues, bytesPerElement)
     // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.

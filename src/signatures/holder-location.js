@@ -1,7 +1,8 @@
 // Where the code that owns a collection lives, from the heap alone. A snapshot does not record
 // where an object was allocated, but it knows who holds it: a variable of a closure scope (then
 // the function that closes over that scope, the one the retainer path went through when it did),
-// or a property of a class instance (then the constructor).
+// a property of a class instance (then the constructor), or a property of a function (a class's
+// static field, a memoized function's cache: then that function).
 
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -13,13 +14,14 @@ import { sourceLocation } from './source-location.js'
 /**
  * @typedef {object} HolderLocation
  * @property {SourceLocation} location
- * @property {'closure' | 'module' | 'constructor'} how  a function closing over the variable, the
- *   module body (a module-level variable), or the holder's constructor
+ * @property {'closure' | 'module' | 'constructor' | 'function'} how  a function closing over the
+ *   variable, the module body (a module-level variable), the holder's constructor, or the function
+ *   (or class) that has it as a property
  * @property {number} [scriptId]  the V8 script id of that code, when known
  */
 
 /** How the code at a holder location relates to the collection, for the card. */
-export const HOLDER_ROLES = Object.freeze({ closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder' })
+export const HOLDER_ROLES = Object.freeze({ closure: 'closes over it', module: 'module scope', constructor: 'constructor of its holder', function: 'has it as a property' })
 
 /**
  * The location of the code holding the last node of `path`, or null when the heap does not say.
@@ -42,10 +44,11 @@ export function holderLocation (analysis, path, cwd) {
     const body = closure === moduleBodyOf(graph, holder) || (location.line === 1 && location.column === 1)
     return { location, how: body ? 'module' : 'closure', scriptId }
   }
-  if (graph.nodeTypes[holder] !== graph.nodeType.object) return null
+  const type = graph.nodeTypes[holder]
+  if (type !== graph.nodeType.object && type !== graph.nodeType.closure) return null
   const location = sourceLocation(analysis, holder, cwd)
   if (location === null) return null
-  return { location, how: 'constructor', scriptId: /** @type {NodeLocation} */ (analysis.locations.locationOf(holder)).scriptId }
+  return { location, how: type === graph.nodeType.closure ? 'function' : 'constructor', scriptId: /** @type {NodeLocation} */ (analysis.locations.locationOf(holder)).scriptId }
 }
 
 /**

@@ -155,7 +155,7 @@ export function matchRetainedSockets (input) {
             `${countText(newSockets)} new sockets, ${closed === newSockets ? 'all' : closed === 0 ? 'none' : countText(closed)} closed, still referenced`,
             `~${bytesText(bytes / newSockets)} per socket`
           ]),
-          locationRole: holder === null ? null : holder.how === 'closure' ? 'function that receives or holds the sockets' : 'constructor of its holder'
+          locationRole: holder === null ? null : holder.how === 'closure' ? 'function that receives or holds the sockets' : HOLDER_ROLES[holder.how]
         },
         location: holder === null ? null : holder.location,
         fix: closed > 0

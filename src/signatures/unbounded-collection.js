@@ -60,7 +60,7 @@ export function matchUnboundedCollection (input) {
     }
     const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd) : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
     // A library's collection is changed through the program's handle on it, not where the library writes.
-    let sites = handle === null ? writeSites(last, path, holder) : null
+    let sites = handle === null ? writeSites(last, path, holder, { cwd }) : null
     const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
     // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.
     const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also])
@@ -68,7 +68,7 @@ export function matchUnboundedCollection (input) {
       const site = views[0].site
       sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
     }
-    const name = holderName(path) ?? `${owner.name} @${owner.id}`
+    const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
     const what = kind === 'object' ? 'object used as a dictionary' : kind
     const subject = handle === null ? `${name} (${what})` : `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
     const fresh = growth.freshShare
@@ -299,9 +299,10 @@ function noteOn (finding, note) {
  * @returns {{summary: string, snippet: string}}
  */
 function fixFor (kind, name, keyClasses) {
-  const variable = /^#?[A-Za-z_$][\w$]*$/.test(name) ? (name.startsWith('#') ? `this.${name}` : name) : 'cache'
-  // A private field is declared in the class body, not with const.
-  const declare = name.startsWith('#') && variable !== 'cache' ? `${name} =` : `const ${variable} =`
+  const variable = /^#?[A-Za-z_$][\w$]*$/.test(name) ? (name.startsWith('#') ? `this.${name}` : name) : /^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*$/.test(name) ? name : 'cache'
+  // A private field is declared in the class body, not with const; `Registry.entries` and
+  // `globalThis.cache` are assigned.
+  const declare = (name.startsWith('#') || name.includes('.')) && variable !== 'cache' ? `${name} =` : `const ${variable} =`
   // Strings, numbers and symbols show as (string), (number), ...; anything else is an object.
   const objectKeys = keyClasses.length > 0 && !keyClasses[0].startsWith('(')
   if (kind === 'Set') {

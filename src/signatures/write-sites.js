@@ -4,11 +4,13 @@
 // an unrelated function or the module itself. What a person changes is the `log.push(...)`,
 // `cache.set(key, ...)` or `sessions[id] = ...`, and the snapshot holds the holder script's text
 // (its first kilobyte by default, see script-source.js): the writes are found in it by name, and
-// each is placed in the innermost function of that script the heap has a closure of.
+// each is placed in the innermost function of that script the heap has a closure of. A property of
+// the global object has no holder in any script: the program's scripts are searched for writes to it.
 
 import { HOLDER_ROLES } from './holder-location.js'
 import { packageOf } from './library-handle.js'
 import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
+import { sourceLocation } from './source-location.js'
 import { blankNonCode, lineStarts, nestingAt, positionOf, writeOffsets } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -34,28 +36,72 @@ export const WRITE_ROLE = 'adds to it'
 
 /**
  * Where the program adds to the collection at the end of `path`, found in the text of the script
- * its holder belongs to; null when the path does not end in a variable or property name, the
- * holder is library or Node code, the snapshot lacks the text, or the text has no such write.
+ * its holder belongs to (any of the program's scripts for a property of the global object, which
+ * has no holder); null when the path does not end in a variable or property name, the holder is
+ * library or Node code, the snapshot lacks the text, or the text has no such write.
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {HolderLocation | null} holder holderLocation of the same path
- * @param {{offsetsOf?: (code: string, name: string, member: boolean) => number[], role?: string}} [options]
- *   another kind of site to look for (useOffsets: where the value is used) and its role on the card
+ * @param {{offsetsOf?: (code: string, name: string, member: boolean) => number[], role?: string, cwd?: string}} [options]
+ *   another kind of site to look for (useOffsets: where the value is used) and its role on the card;
+ *   cwd: what file names are relative to
  * @returns {WriteSites | null}
  */
-export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE } = {}) {
-  if (holder === null || holder.scriptId === undefined || packageOf(holder.location.file) !== null || holder.location.file.startsWith('node:')) return null
+export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE, cwd = process.cwd() } = {}) {
   const step = path[path.length - 1]
   if (!step || !NAME.test(step.edge)) return null
+  if (holder === null) return globalWriteSites(analysis, path, { offsetsOf, role, cwd })
+  if (holder.scriptId === undefined || !isProgramFile(holder.location.file)) return null
   const member = step.edgeType === 'property'
   if (!member && step.edgeType !== 'context') return null
-
   const scriptId = holder.scriptId
   const functions = scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? []
+  return sitesIn(analysis, holder.location.file, functions, (code) => offsetsOf(code, step.edge, member), role)
+}
+
+/**
+ * Writes to a property of the global object (`globalThis.cache[key] = ...`, or the bare `cache[key]`
+ * a script may use for it), in the first of the program's scripts that has any.
+ * @param {HeapAnalysis} analysis
+ * @param {Step[]} path
+ * @param {{offsetsOf: (code: string, name: string, member: boolean) => number[], role: string, cwd: string}} options
+ * @returns {WriteSites | null}
+ */
+function globalWriteSites (analysis, path, { offsetsOf, role, cwd }) {
+  const step = path[path.length - 1]
+  if (path.length < 2 || step.edgeType !== 'property') return null
+  if (!analysis.userRoots.includes(analysis.graph.findOrdinalById(path[path.length - 2].id))) return null
+  const offsets = (/** @type {string} */ code) => [...new Set([...offsetsOf(code, step.edge, true), ...offsetsOf(code, step.edge, false)])].sort((a, b) => a - b)
+  for (const functions of scriptFunctions(analysis, () => true).values()) {
+    const location = sourceLocation(analysis, functions[0].ordinal, cwd)
+    if (location === null || !isProgramFile(location.file)) continue
+    const sites = sitesIn(analysis, location.file, functions, offsets, role)
+    if (sites !== null) return sites
+  }
+  return null
+}
+
+/**
+ * @param {string} file
+ */
+function isProgramFile (file) {
+  return !file.startsWith('node:') && packageOf(file) === null
+}
+
+/**
+ * The sites `offsetsOf` finds in the text of the script these functions belong to.
+ * @param {HeapAnalysis} analysis
+ * @param {string} file
+ * @param {import('./script-functions.js').ScriptFunction[]} functions
+ * @param {(code: string) => number[]} offsetsOf
+ * @param {string} role
+ * @returns {WriteSites | null}
+ */
+function sitesIn (analysis, file, functions, offsetsOf, role) {
   const text = scriptText(analysis.graph, functions)
   if (text === null) return null
   const code = blankNonCode(text)
-  const offsets = offsetsOf(code, step.edge, member)
+  const offsets = offsetsOf(code)
   if (offsets.length === 0) return null
 
   const starts = lineStarts(text)
@@ -66,7 +112,7 @@ export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, 
     const rank = inner !== null ? 0 : nestingAt(code, offset) > 0 ? 1 : 2
     const { line, column } = positionOf(starts, offset)
     /** @type {SourceLocation} */
-    const location = { file: holder.location.file, line: line + 1, column: column + 1, function: inner === null ? '' : inner.name }
+    const location = { file, line: line + 1, column: column + 1, function: inner === null ? '' : inner.name }
     return { rank, offset, location, inner }
   })
   sites.sort((a, b) => a.rank - b.rank || a.offset - b.offset)
@@ -94,6 +140,7 @@ export function writeSiteNotes (sites, holder) {
   const at = `${location.file}:${location.line}:${location.column}`
   if (how === 'module') notes.push(`declared in the module scope of ${location.file}`)
   else if (how === 'closure') notes.push(`closed over by ${location.function === '' ? 'an anonymous function' : location.function} at ${at}`)
+  else if (how === 'function') notes.push(`a property of ${location.function === '' ? 'an anonymous function' : location.function} at ${at}`)
   else notes.push(`held by ${location.function === '' ? 'an object' : `a ${location.function}`} made by the constructor at ${at}`)
   return notes
 }

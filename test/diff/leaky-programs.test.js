@@ -222,3 +222,14 @@ test('diff/two-roots-log: a log whose new records keep ids below two roots gives
   t.deepEqual(report.findings.map((f) => `${f.signature} ${f.path.at(-1)?.edge}`), ['unbounded-collection sessions', 'growing-array accessLog'])
   t.is(report.findings[1].confidence, 0.95)
 })
+
+test('diff/presized-map: when a Map\'s old table owns the growth, the verdict names the Map it belongs to', async (t) => {
+  const report = await reportOf('diff/presized-map')
+  t.is(report.verdict, 'leak', report.reason)
+  const [top] = report.growth
+  // The premise: the owner is the table, not the Map.
+  t.is(top.owner.name, '(array)')
+  t.is(top.path.at(-2)?.edge, 'cache')
+  t.regex(report.reason, /the largest is cache \(Map\)'s table \(array\) @\d+ \(/)
+  t.deepEqual(report.findings.map((f) => `${f.signature} ${f.title.split(' ')[0]}`), ['unbounded-collection cache'])
+})

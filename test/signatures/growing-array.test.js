@@ -51,6 +51,15 @@ test('signatures/string-slices: an array of short slices of big strings is fixed
   t.is(fixed.verdict, 'clean', fixed.reason)
 })
 
+test('signatures/holder-shapes: an array a WeakMap keeps for a module-level key is named as the program reads it', async (t) => {
+  const report = await reportOf('signatures/holder-shapes')
+  const finding = report.findings.find((f) => f.signature === ID)
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.regex(finding.title, /^meta\.get\(app\) \(Array\) only grows: /)
+  t.is(finding.path.at(-2)?.edge, 'app')
+  t.deepEqual(finding.fix.snippet.split('\n'), ['meta.get(app).push(record)', 'if (meta.get(app).length > 1000) meta.get(app).shift()'])
+})
+
 test('a heap that churns hard but keeps nothing gives no finding', async (t) => {
   const report = await reportOf('diff/churn')
   t.is(report.verdict, 'clean', report.reason)

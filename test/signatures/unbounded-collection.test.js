@@ -100,3 +100,18 @@ test('signatures/string-slices: a Map of short slices of big strings names the s
   t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(key, structuredClone(body.slice(8, 40)))')
   t.notRegex(finding.fix.snippet, /LRUCache/)
 })
+
+test('signatures/holder-shapes: a class\'s static Map and a property of the global object are named as the program writes them and located at the write', async (t) => {
+  const report = await reportOf('signatures/holder-shapes')
+  const byName = (/** @type {string} */ edge) => report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === edge)
+  const registry = byName('entries')
+  const global = byName('requestCache')
+  if (registry === undefined || global === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.regex(registry.title, /^Registry\.entries \(Map\) gains entries/)
+  t.deepEqual(registry.location, markedLocation('signatures/holder-shapes', '// leak: static', 'Registry.entries.set(', 'handleRequest'))
+  t.true(registry.evidence.notes.some((note) => /^a property of Registry at fixtures\/programs\/signatures\/holder-shapes\.js:\d+:\d+$/.test(note)), registry.evidence.notes.join('\n'))
+  t.is(registry.fix.snippet.split('\n').at(-1), 'Registry.entries = new LRUCache({ max: 1000, ttl: 10 * 60_000 })')
+  t.regex(global.title, /^globalThis\.requestCache \(object used as a dictionary\) gains entries/)
+  t.deepEqual(global.location, markedLocation('signatures/holder-shapes', '// leak: global', 'globalThis.requestCache[', 'handleRequest'))
+  t.is(global.evidence.locationRole, 'adds to it')
+})
