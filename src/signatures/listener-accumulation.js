@@ -154,6 +154,11 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const firstEntry = listArray >= 0 && list.kind !== 'EventTarget' ? edgesOf(graph, listArray, graph.edgeType.element)[0]?.target ?? -1 : -1
   const recordVerb = firstEntry >= 0 && graph.nodeTypes[firstEntry] === graph.nodeType.object ? offeredMethod(graph, firstEntry, UNSUBSCRIBE_METHODS) : null
   const verb = offeredMethod(graph, remover, UNSUBSCRIBE_METHODS)
+  // once() listeners still waiting: their event never came (a 'ready' emitted at start-up), so
+  // once() never removed them.
+  const newEntries = emitterEntries(graph, list).filter((o) => ages[o] !== AGE_OLD)
+  const waiting = newEntries.filter((o) => isOnceWrapper(graph, o)).length
+  const once = newEntries.length > 0 && waiting >= 0.8 * newEntries.length
   // A listener the program did not write was added by a library object the program made.
   const libraryListener = location === null || location.file.startsWith('node:') || packageOf(location.file) !== null
   const maker = libraryListener ? unclosedMaker(last, fresh, ages, list.emitter, cwd) : null
@@ -187,7 +192,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
 
   return {
     signature: ID,
-    title: maker !== null ? unclosedTitle(list, name, emitterClass, maker, takeBack) : closer !== null ? iteratorTitle(list, name, emitterClass, nodeIterator) : titleOf(list, name, emitterClass, lists.length),
+    title: maker !== null ? unclosedTitle(list, name, emitterClass, maker, takeBack) : closer !== null ? iteratorTitle(list, name, emitterClass, nodeIterator) : titleOf(list, name, emitterClass, lists.length, once),
     confidence,
     reasons,
     owner: row.owner,
@@ -212,11 +217,58 @@ function describe (input, g, lists, counts, last, ages, cwd) {
       notes: notesOf([
         `${countText(fresh.length)} listeners added since the first snapshot${location === null ? '' : `, ${countText(fromLocation)} of them by ${site === null ? 'this function' : `the function at ${location.file}:${location.line}:${location.column}`}`}`,
         buffered !== null && `their shared scopes keep ${buffered.variable}${buffered.className === '' ? '' : ` (${buffered.className})`}: ${buffered.retained.map(bytesText).join(' → ')}`,
-        lists.length > 1 && `${countText(lists.length)} ${emitterClass} objects whose ${list.event === '' ? '' : `'${list.event}' `}list grew, summed`
+        lists.length > 1 && `${countText(lists.length)} ${emitterClass} objects whose ${list.event === '' ? '' : `'${list.event}' `}list grew, summed`,
+        once && `${countText(waiting)} of the ${countText(newEntries.length)} new listeners were added with once() and are still waiting for '${list.event}'`
       ])
     },
     location: site?.location ?? location,
-    fix: maker !== null ? unclosedFix(list, name, maker, ending, takeBack) : closer !== null ? iteratorFix(list, name, ending, nodeIterator) : fixFor(list, name, verb, recordVerb, ending)
+    fix: maker !== null ? unclosedFix(list, name, maker, ending, takeBack) : closer !== null ? iteratorFix(list, name, ending, nodeIterator) : once ? onceFix(list, name, ending) : fixFor(list, name, verb, recordVerb, ending)
+  }
+}
+
+/**
+ * The entries of an EventEmitter's list for the event (`_events[event]`: an array, or the one
+ * function it holds alone); none for other kinds of list.
+ * @param {HeapGraph} graph
+ * @param {ListenerList} list
+ * @returns {number[]}
+ */
+function emitterEntries (graph, list) {
+  if (list.kind !== 'EventEmitter') return []
+  const emitter = graph.findOrdinalById(list.listId)
+  const events = emitter < 0 ? -1 : followEdge(graph, emitter, graph.edgeType.property, '_events')
+  const entries = events < 0 ? -1 : followEdge(graph, events, graph.edgeType.property, list.event)
+  if (entries < 0) return []
+  return graph.nodeName(entries) === 'Array' ? edgesOf(graph, entries, graph.edgeType.element).map((edge) => edge.target) : [entries]
+}
+
+/**
+ * Whether a listener entry is the wrapper once() adds: a bound function whose state object holds
+ * the function passed (`{fired, wrapFn, target, type, listener}`).
+ * @param {HeapGraph} graph
+ * @param {number} o
+ */
+function isOnceWrapper (graph, o) {
+  if (graph.nodeTypes[o] !== graph.nodeType.closure) return false
+  let state = followEdge(graph, o, graph.edgeType.internal, 'bound_this')
+  if (state < 0) state = followEdge(graph, o, graph.edgeType.shortcut, 'bound_this')
+  return state >= 0 && followEdge(graph, state, graph.edgeType.property, 'fired') >= 0 && followEdge(graph, state, graph.edgeType.property, 'listener') >= 0
+}
+
+/**
+ * The remedy for once() listeners whose event does not come: once() is no way out for them.
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {{variable: string, event: string} | null} ending  what ends the work the listener serves
+ * @returns {{summary: string, snippet: string}}
+ */
+function onceFix (list, name, ending) {
+  const emitter = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*$/.test(name) ? name : 'emitter'
+  const event = list.event
+  const done = `${ending?.variable ?? 'res'}.once('${ending?.event ?? 'close'}', `
+  return {
+    summary: `once() removes a listener only when its event comes, and '${event}' did not come while the snapshots were taken: every listener added since still waits. Remove it when the request ends (off() takes the function given to once()); for an event that happens once, such as a 'ready', check whether it already happened instead of waiting for it.`,
+    snippet: `const onEvent = () => { /* ... */ }\n${emitter}.once('${event}', onEvent)\n${done}() => ${emitter}.off('${event}', onEvent))`
   }
 }
 
@@ -276,10 +328,12 @@ function pastOf (method) {
  * @param {string} name
  * @param {string} emitterClass
  * @param {number} listCount
+ * @param {boolean} [once] the new listeners were added with once() and still wait
  */
-function titleOf (list, name, emitterClass, listCount) {
+function titleOf (list, name, emitterClass, listCount, once = false) {
   const target = listCount > 1 ? `${listCount} objects like ${name} (${emitterClass})` : `${name} (${emitterClass})`
   if (list.kind === 'observer list') return `Functions are added to ${list.event} of ${target} over and over and never removed.`
+  if (once && list.event !== '') return `A once('${list.event}') listener is added to ${target} over and over, and '${list.event}' never comes to remove it.`
   const event = list.event === '' ? 'A' : `${/^[aeiou]/i.test(list.event) ? 'An' : 'A'} '${list.event}'`
   return `${event} listener is added to ${target} over and over and never removed.`
 }

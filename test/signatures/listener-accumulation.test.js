@@ -103,6 +103,19 @@ test('the fixed twin removes its listener, aborts its iterator and unpipes its c
   t.deepEqual(report.findings, [])
 })
 
+test('once() listeners for an event that already happened: named as waiting, fixed by off() on the function given to once(); those whose event comes leave nothing', async (t) => {
+  const report = await reportOf('signatures/once-listeners')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.title, 'A once(\'ready\') listener is added to db (EventEmitter) over and over, and \'ready\' never comes to remove it.')
+  t.deepEqual(finding.location, markedLocation('signatures/once-listeners', '// leak: once', '() =>'))
+  t.true(finding.evidence.notes.some((note) => /^2,000 of the 2,000 new listeners were added with once\(\) and are still waiting for 'ready'$/.test(note)), finding.evidence.notes.join('\n'))
+  t.regex(finding.fix.summary, /^once\(\) removes a listener only when its event comes/)
+  t.notRegex(finding.fix.summary, /or use once\(\)/)
+  t.deepEqual(finding.fix.snippet.split('\n').slice(1), ['db.once(\'ready\', onEvent)', 'res.once(\'close\', () => db.off(\'ready\', onEvent))'])
+  t.false(report.growth.some((g) => g.leak && /jobs/.test(g.pathText)), report.growth.map((g) => g.pathText).join('\n'))
+})
+
 test('the text report shows the card with file:line:column, within 80 columns', async (t) => {
   const { stdout, card } = await textCardOf(PROGRAM, ID)
   if (!card) return t.fail(stdout)
