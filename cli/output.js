@@ -127,18 +127,29 @@ function firstLine (text) {
 }
 
 /**
- * A progress bar on stderr, drawn only when stderr is a terminal. Returns a callback for
- * parseSnapshot's onProgress and a function that clears the line.
+ * A progress bar on stderr, drawn only when stderr is a terminal: bytes read, then the stage that
+ * runs. Returns a callback for parseSnapshot's (or diffSnapshots') onProgress and a function that
+ * clears the line.
  * @param {string} label
- * @returns {{update: (progress: {bytesRead: number, totalBytes: number}) => void, done: () => void}}
+ * @returns {{update: (progress: {bytesRead: number, totalBytes: number, stage?: string}) => void, done: () => void}}
  */
 export function progressBar (label) {
   const stream = process.stderr
   if (!stream.isTTY) return { update () {}, done () {} }
   let last = 0
   let drawn = false
+  let shown = ''
   return {
-    update ({ bytesRead, totalBytes }) {
+    update ({ bytesRead, totalBytes, stage }) {
+      // Once every byte is read, the analysis runs (most of the time for a big file): say so,
+      // and then what the diff does, instead of leaving a full bar on the screen.
+      const phase = stage ?? (totalBytes > 0 && bytesRead >= totalBytes ? 'analysing' : '')
+      if (phase !== '') {
+        if (phase !== shown) stream.write(`\r\x1b[K${phase} …`)
+        shown = phase
+        drawn = true
+        return
+      }
       const now = Date.now()
       if (now - last < 100) return
       last = now

@@ -7,6 +7,8 @@ import { SnapshotParser } from './snapshot-parser.js'
  * @typedef {object} ParseProgress
  * @property {number} bytesRead   raw bytes consumed (compressed bytes for gzip input)
  * @property {number} totalBytes  the file size, or 0 when unknown (streams)
+ * @property {string} [stage]     set by diffSnapshots once every byte is read and analysed: what
+ *                                runs now ('comparing the snapshots', 'matching leak signatures')
  */
 
 /**

@@ -79,7 +79,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  * they are large, or as `parallel` says) and diffs them.
  * @param {SnapshotSource[]} sources oldest first
  * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all); cwd: source
- *   files under it are shown relative to it; onProgress: bytes read over all inputs
+ *   files under it are shown relative to it; onProgress: bytes read over all inputs, then the
+ *   stages after the analyses
  * @returns {Promise<DiffReport>}
  */
 export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, ...thresholds } = {}) {
@@ -110,8 +111,11 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
     })
   }
   const differentProcesses = differenceOf(metas)
+  const read = infos.reduce((sum, info) => sum + info.bytes, 0)
+  onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
   const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
+  onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: matchSignatures(result, detail, { cwd }) })
 }
 

@@ -18,6 +18,8 @@ import { holderLocation } from './holder-location.js'
 import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from './heap-methods.js'
 import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
+import { writeSites } from './write-sites.js'
+import { useOffsets } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -32,6 +34,9 @@ const REACTION = 'system / PromiseReaction'
 const MIN_NEW_REACTIONS = 20
 /** Reactions walked per promise at most. */
 const MAX_CHAIN = 1 << 24
+/** How the code at a use site relates to the promise, for the card. */
+const USE_ROLE = 'uses it'
+
 /** Handlers sampled per finding for its location. */
 const MAX_HANDLERS = 10_000
 /** Dominator steps climbed from a promise to the entry of its list that keeps it. */
@@ -80,12 +85,16 @@ export function matchPendingPromises (input) {
     const retained = retainedById(analyses, promiseId)
     const rowGrowth = row.retainedAfter - row.retainedBefore
     const share = rowGrowth > 0 ? Math.min(1, Math.max(0, (retained[retained.length - 1] - retained[0]) / rowGrowth)) : 0
-    const { location, locationShare } = dominantHandler(last, handlers, cwd)
+    const { location: handlerAt, locationShare } = dominantHandler(last, handlers, cwd)
+    // Built-in handlers (await, Promise.race) do not name the caller: the program's own use of the
+    // promise, read from its script's text, does (`Promise.race([shutdown, work])`).
+    const uses = handlerAt === null ? writeSites(last, row.path, holderLocation(last, row.path, cwd), { offsetsOf: useOffsets, role: USE_ROLE, cwd }) : null
+    const location = handlerAt ?? uses?.location ?? null
     const facts = [
       { weight: 0, reason: 'the promise is still pending: a settled promise drops its reactions' },
       { weight: 0.1 * share, reason: `its reactions retain ${percent(share)} of the growth row's retained growth` }
     ]
-    if (location !== null) facts.push({ weight: 0.05 * locationShare, reason: `${percent(locationShare)} of the new reactions' program handlers come from ${location.file}:${location.line}` })
+    if (handlerAt !== null) facts.push({ weight: 0.05 * locationShare, reason: `${percent(locationShare)} of the new reactions' program handlers come from ${handlerAt.file}:${handlerAt.line}` })
     else facts.push({ weight: 0, reason: 'the handlers are built-in functions (await or Promise.race), so the heap does not name the code that subscribes' })
     const { confidence, reasons } = judgeGrowth(counts, facts)
     const name = holderName(row.path)
@@ -109,8 +118,10 @@ export function matchPendingPromises (input) {
           bytesPerReaction: Math.round((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])),
           notes: notesOf([
             `${countText(newReactions)} reactions added since the first snapshot, ~${bytesText((retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0]))} each`,
-            location === null && 'handlers are await or Promise.race built-ins: the heap does not name the caller'
-          ])
+            handlerAt === null && `handlers are await or Promise.race built-ins: the heap does not name the caller${uses === null ? '' : `; the location is where the program uses ${name ?? 'the promise'}`}`,
+            ...(uses === null ? [] : uses.also.map((at) => `also uses it at ${at.file}:${at.line}:${at.column}${at.function === '' ? '' : ` (${at.function})`}`))
+          ]),
+          ...(uses === null ? {} : { locationRole: uses.role })
         },
         location,
         fix: {

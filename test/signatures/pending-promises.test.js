@@ -28,6 +28,16 @@ test('a reaction per request on a promise that never settles: the promise, its r
   t.regex(finding.fix.snippet, /removeEventListener\('abort', onAbort\)/)
 })
 
+test('Promise.race against a promise that never settles: its handlers are built-ins, so the finding points at the program\'s use of the promise', async (t) => {
+  const report = await reportOf('signatures/pending-race')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.path.at(-1)?.edge, 'shutdown')
+  t.deepEqual(finding.location, markedLocation('signatures/pending-race', '// leak: race', 'shutdown', 'handleRequest'))
+  t.is(finding.evidence.locationRole, 'uses it')
+  t.true(finding.evidence.notes.some((note) => note.endsWith('the location is where the program uses shutdown')), finding.evidence.notes.join('\n'))
+})
+
 test('the fixed twin listens on an AbortSignal and removes its listener: no finding', async (t) => {
   const report = await reportOf('signatures/pending-promises-fixed')
   t.deepEqual(report.findings, [])
