@@ -194,8 +194,13 @@ function judgeWithFindings (diff, findings) {
  * @param {Finding} finding
  */
 function ownerText (finding) {
-  const named = finding.path.findLast((step) => step.edgeType === 'property' || step.edgeType === 'context')
-  return named && named.id === finding.owner.id ? `${named.edge} (${finding.owner.name})` : `${finding.owner.name} @${finding.owner.id}`
+  const at = finding.path.findLastIndex((step) => step.edgeType === 'property' || step.edgeType === 'context')
+  const named = finding.path[at]
+  if (!named || named.id !== finding.owner.id) return `${finding.owner.name} @${finding.owner.id}`
+  // A static field reads as the program writes it: `Registry.entries`.
+  const holder = finding.path[at - 1]
+  const prefix = named.edgeType === 'property' && holder?.nodeType === 'closure' && /^[A-Za-z_$][\w$]*$/.test(holder.edge) ? `${holder.edge}.` : ''
+  return `${prefix}${named.edge} (${finding.owner.name})`
 }
 
 /**

@@ -94,6 +94,17 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
     kind = field.kind
     path = [...path, { edge: field.edge, edgeType: field.edgeType, node: last.classes.names[last.classOf[first]], nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
   }
+  // A scope owns the growth when two leaks keep the same new objects (a Set of every instance, and
+  // a listener per instance): neither collection dominates them. The collection that grew is then
+  // one of the scope's variables, or a static field of a class it holds.
+  const variable = kind === null && graph.nodeName(first) === 'system / Context' && row.sharedWith.length > 0
+    ? growingVariable(last, graphs, first, kinds)
+    : null
+  if (variable !== null) {
+    first = variable.ordinal
+    kind = variable.kind
+    path = [...path, ...variable.steps]
+  }
   // New records that two old collections hold (a scheduler's queue of invocations and its table of
   // jobs, in two modules) have no old dominator below the roots, and each is its own owner. The
   // collection that holds them sits just above them on the path.
@@ -188,6 +199,50 @@ function growingField (graphs, holder, kinds) {
     if (!growsEveryStep(counts) || added <= bestAdded) continue
     best = { ordinal, kind, edge: name, edgeType: type === property ? 'property' : 'internal' }
     bestAdded = added
+  }
+  return best
+}
+
+/**
+ * The collection among a scope's variables, and the static fields of the functions and classes it
+ * holds, that gained the most entries in every step, with the path steps from the scope to it; or
+ * null.
+ * @param {HeapAnalysis} last
+ * @param {HeapGraph[]} graphs oldest first
+ * @param {number} context ordinal in the last graph
+ * @param {CollectionKind[]} kinds
+ * @returns {{ordinal: number, kind: CollectionKind, steps: Step[]} | null}
+ */
+function growingVariable (last, graphs, context, kinds) {
+  const { graph } = last
+  const { property } = graph.edgeType
+  const step = (/** @type {number} */ e) => {
+    const target = graph.edgeTargets[e]
+    return { edge: graph.edgeName(e), edgeType: graph.edgeTypeName(e), node: last.classes.names[last.classOf[target]], nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
+  }
+  /** @type {{ordinal: number, kind: CollectionKind, steps: Step[]} | null} */
+  let best = null
+  let bestAdded = MIN_NEW_ENTRIES - 1
+  const consider = (/** @type {number[]} */ edges) => {
+    const ordinal = graph.edgeTargets[edges[edges.length - 1]]
+    const kind = collectionKind(graph, ordinal)
+    if (kind === null || !kinds.includes(kind)) return
+    const counts = entryCountsById(graphs, graph.nodeIds[ordinal], kind)
+    const added = counts[counts.length - 1] - counts[0]
+    if (!growsEveryStep(counts) || added <= bestAdded) return
+    best = { ordinal, kind, steps: edges.map(step) }
+    bestAdded = added
+  }
+  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+    if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+    const target = graph.edgeTargets[e]
+    if (graph.nodeTypes[target] !== graph.nodeType.closure) {
+      consider([e])
+      continue
+    }
+    for (let f = graph.firstEdge[target], last = graph.firstEdge[target + 1]; f < last; f++) {
+      if (graph.edgeTypes[f] === property && graph.edgeName(f) !== '__proto__' && graph.edgeName(f) !== 'prototype') consider([e, f])
+    }
   }
   return best
 }

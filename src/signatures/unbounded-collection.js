@@ -11,6 +11,7 @@ import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
 import { variableFor } from './unclosed-makers.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleCacheFix, moduleSpecifier, nodeCollectionFix, nodeOwner } from './node-owned.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
+import { readableScriptName } from './source-location.js'
 import { backingStores, storeFix, storeNotes, viewWriteSites } from './backing-stores.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
@@ -94,7 +95,7 @@ export function matchUnboundedCollection (input) {
           notes: notesOf([
             `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
             growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`,
-            shared !== null && `retained is ${shared.name}'s: its other fields hold the new entries' objects too, so the ${kind} alone dominates only ${bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])} of the growth`,
+            shared !== null && `retained is that of ${shared.name}: its other ${shared.parts} hold the new entries' objects too, so the ${kind} alone dominates only ${bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])} of the growth`,
             ...(stores === null ? [] : storeNotes(stores, views[0] ?? null, 'entry', bytesPerEntry)),
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
@@ -129,16 +130,20 @@ export function matchUnboundedCollection (input) {
  * @param {SignatureInput} input
  * @param {number} g
  * @param {import('./collection-growth.js').CollectionGrowth} growth
- * @returns {{name: string, retained: number[]} | null}
+ * @returns {{name: string, parts: string, retained: number[]} | null}
  */
-function sharedHolder ({ result, detail }, g, growth) {
+function sharedHolder ({ result, detail, cwd }, g, growth) {
   const row = result.growth[g]
   if (row.owner.id === growth.owner.id || !growth.path.some((step) => step.id === row.owner.id)) return null
   const retained = retainedById(detail.analyses, row.owner.id)
   const own = growth.retained[growth.retained.length - 1] - growth.retained[0]
   if (retained[retained.length - 1] - retained[0] < SHARED_HOLDER_RATIO * own) return null
   const step = growth.path.find((s) => s.id === row.owner.id)
-  return { name: step !== undefined && step.edge !== '' && !/^\d+$/.test(step.edge) ? `${step.edge} (${row.owner.name})` : row.owner.name, retained }
+  if (step?.node === 'system / Context') {
+    const module = typeof step.module === 'string' ? readableScriptName(step.module, cwd) : null
+    return { name: module === null ? 'the scope around it' : `the module scope of ${module}`, parts: 'variables', retained }
+  }
+  return { name: step !== undefined && step.edge !== '' && !/^\d+$/.test(step.edge) ? `${step.edge} (${row.owner.name})` : row.owner.name, parts: 'fields', retained }
 }
 
 /**

@@ -115,3 +115,15 @@ test('signatures/holder-shapes: a class\'s static Map and a property of the glob
   t.deepEqual(global.location, markedLocation('signatures/holder-shapes', '// leak: global', 'globalThis.requestCache[', 'handleRequest'))
   t.is(global.evidence.locationRole, 'adds to it')
 })
+
+test('signatures/shared-leaks: a registry Set and a listener keeping the same objects give two findings, the Set found among the scope\'s variables', async (t) => {
+  const report = await reportOf('signatures/shared-leaks')
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation', ID])
+  const finding = report.findings[1]
+  t.regex(finding.title, /^Connection\.open \(Set\) gains entries that are never removed: /)
+  t.deepEqual(finding.path.slice(-2).map((step) => step.edge), ['Connection', 'open'])
+  t.deepEqual(finding.location, markedLocation('signatures/shared-leaks', '// leak: registry', 'Connection.open.add(', 'Connection'))
+  t.deepEqual(stepsOf(finding.evidence.counts), [1000, 1000])
+  t.true(finding.evidence.notes.some((note) => note.startsWith('retained is that of the module scope of fixtures/programs/signatures/shared-leaks.js: its other variables')), finding.evidence.notes.join('\n'))
+  t.regex(report.reason, /unbounded-collection in Connection\.open \(Set\)/)
+})
