@@ -13,6 +13,7 @@ import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-eviden
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { locationKey, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { readableFunctionName, sourceLocation } from './source-location.js'
+import { collectionKind, collectionOfStore } from './collection-entries.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
@@ -88,6 +89,8 @@ export function matchForgottenTimer (input) {
 
     const fnName = tally.fn !== '' ? tally.fn : '() => { /* ... */ }'
     const delay = durationMs ?? 'ms'
+    // The program may keep the handles already, in a collection it never clears them from.
+    const kept = keptIn(last, newTimers)
     matches.push({
       group: group.row,
       finding: {
@@ -111,19 +114,22 @@ export function matchForgottenTimer (input) {
           notes: notesOf([
             `${tally.intervals > 0 ? `${countText(tally.intervals)} intervals` : ''}${tally.intervals > 0 && tally.intervals < tally.count ? ' and ' : ''}${tally.intervals < tally.count ? `${countText(tally.count - tally.intervals)} pending timeouts` : ''}${durationMs === null ? '' : ` of ${durationText(durationMs)}`}, ~${bytesText(tally.retained / tally.count)} each`,
             `${countText(newTimers.length)} started since the first snapshot and still live`,
-            variables.length > 0 && `the callback captures ${namedBytes(variables)}`
+            variables.length > 0 && `the callback captures ${namedBytes(variables)}`,
+            kept !== null && `the program keeps ${percent(kept.share)} of the new handles in ${kept.name} (${kept.className}), and clears none of them`
           ])
         },
         location: tally.location,
-        fix: repeating
-          ? {
-              summary: 'keep the handle and clearInterval it when the request or connection it serves ends; unref() a timer that must not keep the process alive.',
-              snippet: `const timer = setInterval(${fnName}, ${delay})\nres.on('close', () => clearInterval(timer))`
-            }
-          : {
-              summary: 'keep the handle and clearTimeout it when the work it guards ends; unref() a timer that must not keep the process alive.',
-              snippet: `const timer = setTimeout(${fnName}, ${delay})\nres.on('close', () => clearTimeout(timer))`
-            }
+        fix: kept !== null
+          ? keptFix(kept, repeating)
+          : repeating
+            ? {
+                summary: 'keep the handle and clearInterval it when the request or connection it serves ends; unref() a timer that must not keep the process alive.',
+                snippet: `const timer = setInterval(${fnName}, ${delay})\nres.on('close', () => clearInterval(timer))`
+              }
+            : {
+                summary: 'keep the handle and clearTimeout it when the work it guards ends; unref() a timer that must not keep the process alive.',
+                snippet: `const timer = setTimeout(${fnName}, ${delay})\nres.on('close', () => clearTimeout(timer))`
+              }
       }
     })
   }
@@ -282,4 +288,79 @@ function capturedVariables (analysis, timers) {
     }
   }
   return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))
+}
+
+/** New timers sampled for the collection that keeps their handles. */
+const MAX_KEPT_SAMPLE = 200
+
+/**
+ * The collection of the program (a Map, a Set, an array, an object) that holds most of these
+ * timers besides Node's timer list, with the variable or property that holds it; null when none
+ * holds most of them or it has no name.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} timers
+ * @returns {{name: string, kind: string, className: string, share: number} | null}
+ */
+function keptIn (analysis, timers) {
+  const { graph } = analysis
+  if (!graph.hasRetainers || timers.length === 0) return null
+  const sample = timers.slice(0, MAX_KEPT_SAMPLE)
+  /** @type {Map<number, number>} collection ordinal -> timers it holds */
+  const holders = new Map()
+  for (const timer of sample) {
+    const seen = new Set()
+    for (let slot = graph.firstRetainer[timer], end = graph.firstRetainer[timer + 1]; slot < end; slot++) {
+      const e = graph.retainerEdges[slot]
+      if (graph.edgeTypes[e] === graph.edgeType.weak) continue
+      const collection = collectionOfStore(graph, graph.edgeSource(e))
+      const kind = collectionKind(graph, collection)
+      // Timer lists and other timers (their _idlePrev/_idleNext links) are Node's, not a collection.
+      if (kind === null || kind === 'object' || seen.has(collection)) continue
+      seen.add(collection)
+      holders.set(collection, (holders.get(collection) ?? 0) + 1)
+    }
+  }
+  let best = -1
+  let count = 0
+  for (const [collection, n] of holders) if (n > count) [best, count] = [collection, n]
+  if (best < 0 || count < 0.8 * sample.length) return null
+  const name = holderVariable(graph, best)
+  if (name === null) return null
+  return { name, kind: /** @type {string} */ (collectionKind(graph, best)), className: analysis.classes.names[analysis.classOf[best]], share: count / sample.length }
+}
+
+/**
+ * The variable or property name a collection is held by, or null.
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {number} collection
+ */
+function holderVariable (graph, collection) {
+  for (let slot = graph.firstRetainer[collection], end = graph.firstRetainer[collection + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    const type = graph.edgeTypes[e]
+    if (type !== graph.edgeType.context && type !== graph.edgeType.property) continue
+    const name = graph.edgeName(e)
+    if (/^#?[A-Za-z_$][\w$]*$/.test(name)) return name
+  }
+  return null
+}
+
+/**
+ * The remedy when the program keeps the handles but never clears them.
+ * @param {{name: string, kind: string}} kept
+ * @param {boolean} repeating
+ * @returns {{summary: string, snippet: string}}
+ */
+function keptFix (kept, repeating) {
+  const clear = repeating ? 'clearInterval' : 'clearTimeout'
+  const { name, kind } = kept
+  const snippet = kind === 'Map'
+    ? `${clear}(${name}.get(id))\n${name}.delete(id)`
+    : kind === 'Set'
+      ? `${clear}(timer)\n${name}.delete(timer)`
+      : `${clear}(timer)\n${name}.splice(${name}.indexOf(timer), 1)`
+  return {
+    summary: `the program keeps each handle in ${name} but never clears it: when the work the timer guards ends, ${clear} it and take it out of ${name}.`,
+    snippet: `// when the work ends\n${snippet}`
+  }
 }

@@ -63,3 +63,13 @@ test('the fixed twin clears its interval when the connection closes: no finding'
   const report = await reportOf('signatures/forgotten-timer-fixed')
   t.deepEqual(report.findings, [])
 })
+
+test('timeouts whose handles the program keeps in a Map and never clears: the Map is named, and the fix clears and deletes there', async (t) => {
+  const report = await reportOf('signatures/kept-timers')
+  t.deepEqual(report.findings.map((f) => f.signature), ['forgotten-timer'])
+  const [finding] = report.findings
+  t.deepEqual(finding.location, markedLocation('signatures/kept-timers', '// leak: kept', '() =>'))
+  t.true(finding.evidence.notes.includes('the program keeps 100% of the new handles in retries (Map), and clears none of them'), finding.evidence.notes.join('\n'))
+  t.regex(finding.fix.summary, /^the program keeps each handle in retries but never clears it/)
+  t.deepEqual(finding.fix.snippet.split('\n').slice(1), ['clearTimeout(retries.get(id))', 'retries.delete(id)'])
+})
