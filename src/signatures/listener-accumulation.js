@@ -243,8 +243,9 @@ function emitterEntries (graph, list) {
 }
 
 /**
- * Whether a listener entry is the wrapper once() adds: a bound function whose state object holds
- * the function passed (`{fired, wrapFn, target, type, listener}`).
+ * Whether a listener entry is the wrapper once() adds. Node 20 and 22 bind a function to a state
+ * object that holds the function passed (`{fired, wrapFn, target, type, listener}`); Node 24 makes
+ * a closure with a `listener` property whose scope holds `fired`.
  * @param {HeapGraph} graph
  * @param {number} o
  */
@@ -252,7 +253,9 @@ function isOnceWrapper (graph, o) {
   if (graph.nodeTypes[o] !== graph.nodeType.closure) return false
   let state = followEdge(graph, o, graph.edgeType.internal, 'bound_this')
   if (state < 0) state = followEdge(graph, o, graph.edgeType.shortcut, 'bound_this')
-  return state >= 0 && followEdge(graph, state, graph.edgeType.property, 'fired') >= 0 && followEdge(graph, state, graph.edgeType.property, 'listener') >= 0
+  if (state >= 0) return followEdge(graph, state, graph.edgeType.property, 'fired') >= 0 && followEdge(graph, state, graph.edgeType.property, 'listener') >= 0
+  const scope = followEdge(graph, o, graph.edgeType.internal, 'context')
+  return scope >= 0 && followEdge(graph, o, graph.edgeType.property, 'listener') >= 0 && followEdge(graph, scope, graph.edgeType.context, 'fired') >= 0
 }
 
 /**
@@ -597,14 +600,15 @@ function listenerFunction (analysis, entry, deep = false) {
 }
 
 /**
- * A `once` listener is a bound wrapper whose state object holds the function that was passed.
+ * A `once` listener is a wrapper that holds the function that was passed: a bound function whose
+ * state object has it as `listener` (Node 20, 22), or a closure with a `listener` property (Node 24).
  * @param {HeapGraph} graph
  * @param {number} closure
  */
 function unwrapOnce (graph, closure) {
   let state = followEdge(graph, closure, graph.edgeType.internal, 'bound_this')
   if (state < 0) state = followEdge(graph, closure, graph.edgeType.shortcut, 'bound_this')
-  const listener = state < 0 ? -1 : followEdge(graph, state, graph.edgeType.property, 'listener')
+  const listener = followEdge(graph, state < 0 ? closure : state, graph.edgeType.property, 'listener')
   return listener >= 0 && graph.nodeTypes[listener] === graph.nodeType.closure ? listener : closure
 }
 
