@@ -4,6 +4,7 @@
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
+import { variableName } from './heap-values.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -240,7 +241,7 @@ function growingVariable (last, graphs, context, kinds) {
       consider([e])
       continue
     }
-    for (let f = graph.firstEdge[target], last = graph.firstEdge[target + 1]; f < last; f++) {
+    for (let f = graph.firstEdge[target], fieldsEnd = graph.firstEdge[target + 1]; f < fieldsEnd; f++) {
       if (graph.edgeTypes[f] === property && graph.edgeName(f) !== '__proto__' && graph.edgeName(f) !== 'prototype') consider([e, f])
     }
   }
@@ -298,14 +299,8 @@ function weakMapOfTable (graph, table) {
   for (let slot = graph.firstRetainer[table], end = graph.firstRetainer[table + 1]; slot < end; slot++) {
     const e = graph.retainerEdges[slot]
     if (graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== tableName) continue
-    const map = graph.edgeSource(e)
-    for (let at = graph.firstRetainer[map], last = graph.firstRetainer[map + 1]; at < last; at++) {
-      const held = graph.retainerEdges[at]
-      const type = graph.edgeTypes[held]
-      if (type !== graph.edgeType.context && type !== graph.edgeType.property) continue
-      const name = graph.strings.get(graph.edgeNames[held])
-      if (IDENTIFIER.test(name)) return name
-    }
+    const name = variableName(graph, graph.edgeSource(e))
+    if (name !== null && IDENTIFIER.test(name)) return name
   }
   return null
 }

@@ -11,7 +11,7 @@ import { retainerPath } from '../analysis/retainer-paths.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
-import { locationKey, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
+import { locationKey, oddballValue, propertyTarget, unwrapBound, variableName } from './heap-values.js'
 import { readableFunctionName, sourceLocation } from './source-location.js'
 import { collectionKind, collectionOfStore } from './collection-entries.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -324,25 +324,9 @@ function keptIn (analysis, timers) {
   let count = 0
   for (const [collection, n] of holders) if (n > count) [best, count] = [collection, n]
   if (best < 0 || count < 0.8 * sample.length) return null
-  const name = holderVariable(graph, best)
+  const name = variableName(graph, best)
   if (name === null) return null
   return { name, kind: /** @type {string} */ (collectionKind(graph, best)), className: analysis.classes.names[analysis.classOf[best]], share: count / sample.length }
-}
-
-/**
- * The variable or property name a collection is held by, or null.
- * @param {import('../graph/heap-graph.js').HeapGraph} graph
- * @param {number} collection
- */
-function holderVariable (graph, collection) {
-  for (let slot = graph.firstRetainer[collection], end = graph.firstRetainer[collection + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    const type = graph.edgeTypes[e]
-    if (type !== graph.edgeType.context && type !== graph.edgeType.property) continue
-    const name = graph.edgeName(e)
-    if (/^#?[A-Za-z_$][\w$]*$/.test(name)) return name
-  }
-  return null
 }
 
 /**

@@ -1,6 +1,7 @@
 // Small reads of JS values as V8 lays them out in a snapshot (heapsnapshot-format.md 7): the
 // value of an oddball (true, false, null, undefined), a named property's target, the function a
-// bound function wraps, and whether a location is program code rather than Node's own.
+// bound function wraps, the variable that holds an object, and whether a location is program code
+// rather than Node's own.
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -18,6 +19,25 @@ export function propertyTarget (graph, ordinal, name) {
   let edge = graph.findEdge(ordinal, graph.edgeType.property, nameIndex)
   if (edge < 0) edge = graph.findEdge(ordinal, graph.edgeType.internal, nameIndex)
   return edge < 0 ? -1 : graph.edgeTargets[edge]
+}
+
+/**
+ * The name of a variable or property that holds `ordinal` (a scope's `retries`, an object's
+ * `cache`), or null when no retainer names it so. Needs the retainer index.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {string | null}
+ */
+export function variableName (graph, ordinal) {
+  const { context, property } = graph.edgeType
+  for (let slot = graph.firstRetainer[ordinal], end = graph.firstRetainer[ordinal + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    const type = graph.edgeTypes[e]
+    if (type !== context && type !== property) continue
+    const name = graph.edgeName(e)
+    if (/^#?[A-Za-z_$][\w$]*$/.test(name)) return name
+  }
+  return null
 }
 
 /**
