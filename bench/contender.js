@@ -7,6 +7,7 @@ import { createRequire } from 'node:module'
 import { parseSnapshot } from '../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../src/analysis/analyze-heap.js'
 import { classRows } from '../src/analysis/class-summary.js'
+import { tuneV8 } from '../cli/tune-v8.js'
 
 const CHUNK_BYTES = 1 << 20
 const COMMA = 0x2c
@@ -37,7 +38,9 @@ const CONTENDERS = {
   // distances, the Summary view), then the sorted Summary rows.
   // CPU seconds (user + system, all of the process's threads) per stage go into the facts, to show
   // where the time goes; unlike wall time they hardly change when other work shares the machine.
+  // The process is set up as the CLI sets up its own (cli/tune-v8.js).
   async leakdiff (file) {
+    tuneV8()
     /** @type {Record<string, number>} */
     const seconds = {}
     let stage = 'parse'

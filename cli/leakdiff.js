@@ -6,6 +6,9 @@ import * as inspect from './commands/inspect.js'
 import * as diff from './commands/diff.js'
 import * as capture from './commands/capture.js'
 import * as soak from './commands/soak.js'
+import { tuneV8 } from './tune-v8.js'
+
+tuneV8()
 
 const argv = protectDashes(hideBin(process.argv))
 const debug = argv.includes('--debug')
