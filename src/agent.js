@@ -9,5 +9,5 @@
 export { startAgent, Agent } from './agent/start-agent.js'
 export { seriesFileNames, sidecarPath, parseFileName, formatStamp } from './agent/file-names.js'
 export { configFromEnv, resolveConfig, parseDuration, parseSize, DEFAULT_CONFIG, ENV_NAMES } from './agent/config.js'
-export { readCgroupMemory } from './agent/memory-limits.js'
+export { readCgroupMemory, measureHeadroom } from './agent/memory-limits.js'
 export { requestSeries, readSeriesFile, agentSettingsOf, catchesSignal } from './agent/request-series.js'

@@ -1,5 +1,7 @@
 export { parseSnapshot } from './parse/parse-snapshot.js'
 export { analyzeHeap } from './analysis/analyze-heap.js'
+export { readSnapshotCounts } from './parse/read-header.js'
+export { estimateMemory } from './analysis/memory-need.js'
 export { inspectSnapshot, buildInspectReport } from './report/inspect-report.js'
 export { renderInspectReport } from './report/render-inspect.js'
 export {

@@ -1,6 +1,7 @@
 import { constants } from 'node:os'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { requestSeries, agentSettingsOf, parseDuration, resolveConfig } from 'leakdiff/agent'
+import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { progressBar, UsageError } from '../output.js'
 
 export const command = 'capture <pid>'
@@ -14,10 +15,11 @@ export function builder (yargs) {
     .option('timeout', { type: 'string', default: '10s', describe: 'How long to wait for the series to start (500ms, 10s, 2m); the series itself may take longer' })
     .option('signal', { type: 'string', describe: 'Signal to send (default: the process\'s LEAKDIFF_SIGNAL where readable, else SIGUSR2)' })
     .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report' })
+    .options(SKIP_OPTION)
 }
 
 /**
- * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean}} argv
+ * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, skipMemoryCheck?: boolean}} argv
  */
 export async function handler (argv) {
   const pid = /^\d+$/.test(String(argv.pid)) ? Number(argv.pid) : NaN
@@ -39,6 +41,8 @@ export async function handler (argv) {
     return
   }
   if (files.length < 2) throw new UsageError(`Expected a series of 2 or more snapshots to diff, got ${files.length}: ${files.join(' ')}`)
+  // Beside the service, in its container, a diff that does not fit could get the service killed.
+  await ensureMemory(files, 'diff', { skip: argv.skipMemoryCheck })
   const report = await diffWithProgress(files)
   process.stdout.write(renderDiffReport(report, { format: 'text', width: Math.min(100, process.stdout.columns || 80) }))
   if (report.verdict === 'leak') process.exitCode = 1

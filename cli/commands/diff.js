@@ -1,6 +1,7 @@
 import { realpath } from 'node:fs/promises'
 import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
 import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
+import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
 
 export const command = '$0 <snapshots..>'
@@ -18,12 +19,13 @@ export function builder (yargs) {
     .option('min-objects', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minObjects, describe: 'New objects an owner group needs to be a leak' })
     .option('min-continued', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minContinued, describe: 'With three snapshots: growth in the last step, as a share of the first step\'s' })
     .options(GATE_OPTIONS)
+    .options(SKIP_OPTION)
     .check(checkGateOptions)
 }
 
 /**
  * @param {{snapshots: string[], top: number, format: string, output?: string, color?: boolean,
- *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
+ *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[], skipMemoryCheck?: boolean}} argv
  */
 export async function handler (argv) {
   const { snapshots } = argv
@@ -36,6 +38,7 @@ export async function handler (argv) {
   await checkOutput(argv.output)
   await checkDistinct(snapshots)
   const sources = snapshots.map(snapshotSource)
+  await ensureMemory(sources, 'diff', { skip: argv.skipMemoryCheck })
   const progress = progressBar('reading snapshots')
   let report
   try {

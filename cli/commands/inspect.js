@@ -1,4 +1,5 @@
 import { inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkOutput, describeNumber, progressBar, snapshotSource, UsageError, writeReport } from '../output.js'
 
 export const command = 'inspect <snapshot>'
@@ -12,13 +13,15 @@ export function builder (yargs) {
     .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
+    .options(SKIP_OPTION)
 }
 
-/** @param {{snapshot: string, top: number, format: string, output?: string, color?: boolean}} argv */
+/** @param {{snapshot: string, top: number, format: string, output?: string, color?: boolean, skipMemoryCheck?: boolean}} argv */
 export async function handler (argv) {
   if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${describeNumber(argv.top)}`)
   await checkOutput(argv.output)
   const source = snapshotSource(argv.snapshot)
+  await ensureMemory([source], 'inspect', { skip: argv.skipMemoryCheck })
   const progress = progressBar(`reading ${argv.snapshot}`)
   let report
   try {

@@ -145,6 +145,11 @@ export class SnapshotParser {
     return this.#offset
   }
 
+  /** The header (`snapshot.meta` and the counts), once the bytes pushed so far hold it. */
+  get header () {
+    return this.#header
+  }
+
   /**
    * Feeds the next chunk of bytes.
    * @param {Buffer} chunk

@@ -1,0 +1,50 @@
+// Refuses an analysis that would not fit in the memory left, before it starts (src/report/memory-need.js).
+import { estimateMemory, formatBytes, readSnapshotCounts } from 'leakdiff'
+import { measureHeadroom, parseSize } from 'leakdiff/agent'
+import { UsageError } from './output.js'
+
+/** An analysis that needs more memory than this process may still use. */
+export class MemoryError extends Error {
+  /** @param {string} message */
+  constructor (message) {
+    super(message)
+    this.code = 'LEAKDIFF_MEMORY'
+  }
+}
+
+export const SKIP_OPTION = {
+  'skip-memory-check': {
+    type: /** @type {const} */ ('boolean'),
+    describe: 'Start even when the snapshots look too big for the memory left (LEAKDIFF_MEMORY_LIMIT=2GB sets a lower limit)'
+  }
+}
+
+/**
+ * Throws MemoryError when analysing `sources` needs more memory than is left. Standard input and
+ * pipes are not counted: their header cannot be read twice.
+ * @param {Array<string | NodeJS.ReadableStream>} sources
+ * @param {'inspect' | 'diff'} job
+ * @param {{skip?: boolean, env?: NodeJS.ProcessEnv}} [options]
+ */
+export async function ensureMemory (sources, job, { skip = false, env = process.env } = {}) {
+  if (skip) return
+  const limitText = env.LEAKDIFF_MEMORY_LIMIT
+  const memoryLimitBytes = limitText === undefined || limitText === '' ? null : parseSize(limitText)
+  if (memoryLimitBytes === undefined) throw new UsageError(`LEAKDIFF_MEMORY_LIMIT expects a size such as 2GB or 512MB, got '${limitText}'`)
+  const paths = /** @type {string[]} */ (sources.filter((source) => typeof source === 'string'))
+  const counts = (await Promise.all(paths.map(readSnapshotCounts))).filter((found) => found !== undefined)
+  if (counts.length === 0) return
+  // What the snapshots add to this process, which already runs (the estimate's fixed part is node's).
+  const addedBytes = estimateMemory(counts, job) - estimateMemory([], job)
+  const rssBytes = process.memoryUsage.rss()
+  const headroom = await measureHeadroom({ memoryLimitBytes, rssBytes })
+  if (addedBytes <= headroom.availableBytes) return
+  const what = job === 'inspect' ? 'this snapshot' : `these ${sources.length} snapshots`
+  const fewer = job === 'diff' && sources.length > 2 ? ', diff two snapshots at a time' : ''
+  const ours = headroom.limitedBy.startsWith('memoryLimitBytes')
+  const limitedBy = ours ? 'LEAKDIFF_MEMORY_LIMIT' : headroom.limitedBy
+  const outcome = ours ? '' : ', so the kernel would likely kill it (exit 137)'
+  const remedy = ours ? 'Raise LEAKDIFF_MEMORY_LIMIT' : 'Free memory'
+  throw new MemoryError(`analysing ${what} needs about ${formatBytes(rssBytes + addedBytes)} of memory and ${formatBytes(headroom.availableBytes + rssBytes)} ` +
+    `is available (${limitedBy})${outcome}. ${remedy}${fewer}, or pass --skip-memory-check to try anyway`)
+}

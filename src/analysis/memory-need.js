@@ -1,0 +1,34 @@
+// How much memory an analysis will take, from the snapshots' headers: the CLI compares it with what
+// the machine or container has left and refuses a job that cannot fit before it starts, instead of
+// being killed by the kernel halfway (exit 137), or making the kernel kill a neighbour, the service
+// itself when leakdiff runs in its container.
+//
+// The model is the memory table of docs/benchmarks.md: per snapshot the parser's columns (18 B per
+// node, 9 B per edge), the analysis arrays (32 B per node) and the strings, about the bytes of the
+// file that are not node or edge rows; on top, 62 MB for node itself. `inspect` adds the retainer
+// paths' first edges; the diff the matching of ids and the owner groups. It lands within 6% of the
+// measured peak on the bench's files (201 MB to 2.1 GB, and the diff of three 1 GB snapshots).
+
+/** @import {SnapshotCounts} from '../parse/read-header.js' */
+
+const BASE_BYTES = 62e6
+const BYTES_PER_NODE = 50
+const BYTES_PER_EDGE = 9
+// Text a node row and an edge row take in V8's output, on average (the bench's heaps).
+const TEXT_PER_NODE = 28
+const TEXT_PER_EDGE = 14
+const EXTRA_PER_NODE = { inspect: 4, diff: 21 }
+
+/**
+ * Peak memory of an analysis (`leakdiff inspect`, or the diff of `snapshots`), in bytes.
+ * @param {SnapshotCounts[]} snapshots
+ * @param {'inspect' | 'diff'} job
+ */
+export function estimateMemory (snapshots, job) {
+  let bytes = BASE_BYTES
+  for (const { nodeCount, edgeCount, textBytes } of snapshots) {
+    const strings = Math.max(0, textBytes - TEXT_PER_NODE * nodeCount - TEXT_PER_EDGE * edgeCount)
+    bytes += (BYTES_PER_NODE + EXTRA_PER_NODE[job]) * nodeCount + BYTES_PER_EDGE * edgeCount + strings
+  }
+  return bytes
+}

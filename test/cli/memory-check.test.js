@@ -1,0 +1,48 @@
+import test from 'ava'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { gzipSync } from 'node:zlib'
+import { readSnapshotCounts } from '../../src/parse/read-header.js'
+import { estimateMemory } from '../../src/analysis/memory-need.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
+import { leakdiff } from '../helpers/run-cli.js'
+
+test('the header gives the counts the parse finds, and a gzip file its uncompressed length', async (t) => {
+  const { files } = await captureFixture('engine/mixed-heap')
+  const text = await readFile(files[0])
+  const snapshot = JSON.parse(text.toString())
+  const expected = { nodeCount: snapshot.snapshot.node_count, edgeCount: snapshot.snapshot.edge_count, textBytes: text.length }
+  t.deepEqual(await readSnapshotCounts(files[0]), expected)
+  const gz = join(await tempDir('leakdiff-counts-'), 'mixed.heapsnapshot.gz')
+  await writeFile(gz, gzipSync(text))
+  t.deepEqual(await readSnapshotCounts(gz), expected)
+  t.is(await readSnapshotCounts(join(gz, '..', 'missing.heapsnapshot')), undefined)
+})
+
+test('an analysis that needs more memory than is left is refused before it starts, in one line', async (t) => {
+  const { files } = await captureFixture('diff/map-cache')
+  const counts = await Promise.all(files.map(readSnapshotCounts))
+  const need = estimateMemory(/** @type {any} */ (counts), 'diff')
+  // Below what the three snapshots need, above what node itself takes.
+  const limit = `${Math.floor(need / 1e6) - 5}MB`
+  const [refused, inspectRefused, forced] = await Promise.all([
+    leakdiff([...files, '--format', 'json'], { LEAKDIFF_MEMORY_LIMIT: limit }),
+    leakdiff(['inspect', files[0]], { LEAKDIFF_MEMORY_LIMIT: '1MB' }),
+    leakdiff([...files, '--format', 'json', '--skip-memory-check'], { LEAKDIFF_MEMORY_LIMIT: limit })
+  ])
+  t.is(refused.code, 2)
+  t.is(refused.stdout, '')
+  t.regex(refused.stderr, /^leakdiff: analysing these 3 snapshots needs about [\d.]+ MB of memory and [\d.]+ MB is available \(LEAKDIFF_MEMORY_LIMIT\)\. Raise LEAKDIFF_MEMORY_LIMIT, diff two snapshots at a time, or pass --skip-memory-check to try anyway\n$/)
+  t.is(inspectRefused.code, 2)
+  t.regex(inspectRefused.stderr, /^leakdiff: analysing this snapshot needs about .* --skip-memory-check to try anyway\n$/)
+  t.not(forced.code, 2, forced.stderr)
+  t.is(JSON.parse(forced.stdout).verdict, 'leak')
+})
+
+test('a limit that is not a size is a usage error', async (t) => {
+  const { files } = await captureFixture('engine/mixed-heap')
+  const { code, stderr } = await leakdiff(['inspect', files[0]], { LEAKDIFF_MEMORY_LIMIT: 'lots' })
+  t.is(code, 2)
+  t.regex(stderr, /^leakdiff: LEAKDIFF_MEMORY_LIMIT expects a size such as 2GB or 512MB, got 'lots'\n/)
+})
