@@ -12,7 +12,7 @@ import { packageOf } from './library-handle.js'
 import { END_METHODS, variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
 import { backingStores, storeFix, storeNotes, viewWriteSites } from './backing-stores.js'
-import { joinVerb, nodeCollectionFix, nodeOwner, nodeRecords, nodeRecordsFix } from './node-owned.js'
+import { joinVerb, nodeCollectionFix, nodeOwner, nodeRecords, nodeRecordsFix, reloadedModules, reloadFix, reloadSite } from './node-owned.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 
@@ -36,6 +36,11 @@ export function matchGrowingArray (input) {
     const { owner, path, counts, retained, share } = growth
     const added = counts[counts.length - 1] - counts[0]
     const elementClasses = commonClasses(last, growth.newValues)
+    const reload = reloadedModules(last, path, growth.newValues, cwd)
+    if (reload !== null) {
+      matches.push(reloadMatch(input, g, growth, reload, elementClasses))
+      continue
+    }
     const holder = holderLocation(last, path, cwd)
     const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
     if (node !== null) {
@@ -151,6 +156,55 @@ function nodeListMatch (input, g, growth, node, elementClasses) {
         locationRole: records?.callbacks ? 'its callbacks' : null
       },
       location: records?.callbacks ?? null,
+      fix: { summary: card.summary, snippet: card.snippet }
+    }
+  }
+}
+
+/**
+ * The finding for a module's `children` that grows with copies of one module the program reloads
+ * through require.cache: located at the program's `delete require.cache`, never a bound on Node's array.
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {{file: string | null, parent: string | null}} reload
+ * @param {string[]} elementClasses
+ * @returns {Match}
+ */
+function reloadMatch (input, g, growth, reload, elementClasses) {
+  const last = input.detail.analyses[input.detail.analyses.length - 1]
+  const { owner, path, counts, retained, share } = growth
+  const added = counts[counts.length - 1] - counts[0]
+  const site = reloadSite(last, reload.file, input.cwd)
+  // A parent whose filename is a slice of a longer string (Node 24's createRequire) has no text of
+  // its own in the snapshot: the script that reloads is the one that requires.
+  const card = reloadFix({ ...reload, parent: reload.parent ?? site?.file ?? null })
+  const fresh = growth.freshShare
+  const { confidence, reasons } = judgeCollection(counts, share, fresh, 'elements')
+  return {
+    group: g,
+    finding: {
+      signature: ID,
+      title: `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} copies${reload.file === null ? '' : ` of ${reload.file}`}, one per require() after it is deleted from require.cache.`,
+      confidence,
+      reasons,
+      owner,
+      path,
+      evidence: {
+        ...evidenceOf('elements', counts, retained, growth.ownerCount),
+        bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
+        elementClasses,
+        notes: notesOf([
+          `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
+          'held by Node\'s own code (node:internal/modules/cjs/loader): the program cannot shorten it, only stop adding to it'
+        ]),
+        nodeModule: 'node:internal/modules/cjs/loader',
+        library: null,
+        holderLocation: null,
+        alsoAt: [],
+        locationRole: site === null ? null : 'reloads it'
+      },
+      location: site,
       fix: { summary: card.summary, snippet: card.snippet }
     }
   }

@@ -12,7 +12,7 @@
 import { dirname, isAbsolute, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
-import { mostCommonLocation } from './heap-values.js'
+import { mostCommonLocation, propertyTarget } from './heap-values.js'
 import { offeredMethod } from './heap-methods.js'
 import { END_METHODS } from './unclosed-makers.js'
 import { packageOf } from './library-handle.js'
@@ -282,5 +282,117 @@ export function nodeCollectionFix (owner, name, sampleKeys, valueClasses) {
     subject: `${name} (Node's own, in ${owner.className} of ${owner.module})`,
     summary: `this collection is Node's own: the program cannot bound or clear it, but it is what the program asks of Node that adds an entry each time.${keys}${values} Find the call that passes something new each time (the keys above) and make it once, or with values from a small fixed set.`,
     snippet: '// make this call once at start-up and reuse its result, not once per request'
+  }
+}
+
+/** How far after `require(` the reloaded file's name is looked for. */
+const REQUIRE_WINDOW = 120
+
+/**
+ * A CommonJS module required again and again after the program deleted it from require.cache: each
+ * require() loads a new copy, and the module that requires it keeps every copy in its `children`
+ * array, which Node only ever adds to. Null unless the array at the end of `path` is a Module's
+ * `children` and its new elements are Modules.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {Step[]} path ends at the array
+ * @param {number[]} values new elements (ordinals)
+ * @param {string} cwd
+ * @returns {{file: string | null, parent: string | null} | null}
+ */
+export function reloadedModules (analysis, path, values, cwd) {
+  if (path.length < 2 || path[path.length - 1].edge !== 'children' || path[path.length - 2].node !== 'Module') return null
+  const { graph } = analysis
+  const moduleClass = (/** @type {number} */ o) => graph.nodeTypes[o] === graph.nodeType.object && analysis.classes.names[analysis.classOf[o]] === 'Module'
+  const sample = values.slice(0, SAMPLE)
+  if (sample.length === 0 || sample.filter(moduleClass).length < 0.8 * sample.length) return null
+  const fileOf = (/** @type {number} */ o) => {
+    const name = propertyTarget(graph, o, 'filename')
+    return name >= 0 && graph.nodeTypes[name] === graph.nodeType.string ? readableScriptName(graph.nodeName(name), cwd) : null
+  }
+  /** @type {Map<string, number>} */
+  const files = new Map()
+  for (const o of sample) {
+    const file = moduleClass(o) ? fileOf(o) : null
+    if (file !== null) files.set(file, (files.get(file) ?? 0) + 1)
+  }
+  const file = [...files].sort((a, b) => b[1] - a[1])[0]?.[0] ?? null
+  const parent = graph.findOrdinalById(path[path.length - 2].id)
+  return { file, parent: parent < 0 ? null : fileOf(parent) }
+}
+
+/**
+ * Where the program deletes a module from require.cache (else where it requires `file`), found in
+ * the text of the program's scripts the snapshot holds; null when no such line is in the heap.
+ * @param {HeapAnalysis} analysis
+ * @param {string | null} file the reloaded module
+ * @param {string} cwd
+ * @returns {SourceLocation | null}
+ */
+export function reloadSite (analysis, file, cwd) {
+  const { graph, locations } = analysis
+  const wanted = (/** @type {number} */ scriptId) => {
+    const name = locations.scriptName(scriptId)
+    return name !== null && name !== '' && !name.startsWith('node:') && packageOf(name) === null
+  }
+  const base = file === null ? null : file.replace(/^.*[\\/]/, '').replace(/\.[cm]?js$/, '')
+  /** @type {SourceLocation | null} */
+  let fallback = null
+  for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
+    const text = scriptText(graph, functions)
+    if (text === null) continue
+    const code = blankNonCode(text)
+    let at = code.search(/\bdelete\s+require\.cache\b/)
+    if (at < 0 && base !== null && fallback === null) {
+      for (let i = code.indexOf('require('); i >= 0; i = code.indexOf('require(', i + 1)) {
+        if (i > 0 && /[\w$.]/.test(code[i - 1])) continue
+        if (text.slice(i, i + REQUIRE_WINDOW).includes(base)) {
+          at = i
+          break
+        }
+      }
+      if (at >= 0) {
+        fallback = siteAt(analysis, scriptId, text, code, functions, at, cwd)
+        continue
+      }
+    }
+    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
+  }
+  return fallback
+}
+
+/**
+ * @param {HeapAnalysis} analysis
+ * @param {number} scriptId
+ * @param {string} text
+ * @param {string} code text with comments and strings blanked
+ * @param {import('./script-functions.js').ScriptFunction[]} functions
+ * @param {number} at
+ * @param {string} cwd
+ * @returns {SourceLocation}
+ */
+function siteAt (analysis, scriptId, text, code, functions, at, cwd) {
+  const starts = lineStarts(text)
+  const { line, column } = positionOf(starts, at)
+  const inner = innermostSpan(functionSpans(code, starts, functions), at)
+  return {
+    file: readableScriptName(/** @type {string} */ (analysis.locations.scriptName(scriptId)), cwd),
+    line: line + 1,
+    column: column + 1,
+    function: inner === null ? '' : inner.name
+  }
+}
+
+/**
+ * The card of a module reloaded through require.cache.
+ * @param {{file: string | null, parent: string | null}} reload
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function reloadFix ({ file, parent }) {
+  const what = file ?? 'a CommonJS module'
+  const target = file === null ? './module.js' : `./${file.replace(/^.*[\\/]/, '')}`
+  return {
+    subject: `${parent === null ? 'A module' : parent}'s module.children (Node's own list of the modules it required)`,
+    summary: `the program deletes ${what} from require.cache and requires it again, so each require() loads a new copy, and the module that requires it keeps every copy in its module.children, which Node never takes one out of: each copy's exports, code and scope stay for the life of the process. Require it once and reuse it. To pick up edits, reload only when the file changes and take the old copy out of the parent's children too, or run the reloaded code in a Worker and terminate the old one.`,
+    snippet: `// once, at start-up\nconst mod = require('${target}')\n// to reload: drop the old copy from its parent's children as well\nconst old = require.cache[file]\ndelete require.cache[file]\nparent.children.splice(parent.children.indexOf(old), 1)`
   }
 }

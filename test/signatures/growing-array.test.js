@@ -60,6 +60,22 @@ test('signatures/holder-shapes: an array a WeakMap keeps for a module-level key 
   t.deepEqual(finding.fix.snippet.split('\n'), ['meta.get(app).push(record)', 'if (meta.get(app).length > 1000) meta.get(app).shift()'])
 })
 
+test('a CommonJS module deleted from require.cache and required per request: the requiring module\'s children, placed at the delete, never a bound on Node\'s array', async (t) => {
+  const report = await reportOf('signatures/node-owned')
+  const finding = report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === 'children')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(finding.path.at(-2)?.node, 'Module')
+  t.deepEqual(finding.location, markedLocation('signatures/node-owned', '// leak: reload', 'delete require.cache'))
+  t.is(finding.evidence.locationRole, 'reloads it')
+  t.deepEqual(finding.evidence.elementClasses, ['Module'])
+  t.regex(finding.title, /^fixtures\/programs\/signatures\/node-owned\.js's module\.children .* only grows: [\d,]+ → [\d,]+ → [\d,]+ copies of fixtures\/programs\/signatures\/node-owned-plugin\.cjs, one per require\(\)/)
+  const perRound = await perRoundOf('signatures/node-owned')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /keeps every copy in its module\.children/)
+  t.regex(finding.fix.snippet, /require\('\.\/node-owned-plugin\.cjs'\)/)
+  t.notRegex(finding.fix.snippet, /shift\(\)/)
+})
+
 test('a heap that churns hard but keeps nothing gives no finding', async (t) => {
   const report = await reportOf('diff/churn')
   t.is(report.verdict, 'clean', report.reason)
@@ -68,7 +84,7 @@ test('a heap that churns hard but keeps nothing gives no finding', async (t) => 
 
 test('an async hook enabled per request: Node\'s list of hooks, placed at the hooks\' callbacks, fixed by making it once or disable()', async (t) => {
   const report = await reportOf('signatures/node-owned')
-  const finding = report.findings.find((f) => f.signature === ID)
+  const finding = report.findings.find((f) => f.signature === ID && String(f.evidence.nodeModule).startsWith('node:internal/async_hooks'))
   if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
   t.is(finding.owner.name, 'Array')
   t.is(finding.path.at(-1)?.edge, 'array')

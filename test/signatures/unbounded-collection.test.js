@@ -79,7 +79,7 @@ test('signatures/node-owned: a cache of small views names the big buffer each on
   t.is(finding.fix.snippet.split('\n').at(-1), 'fingerprints.set(key, Buffer.from(body.subarray(0, 16)))')
 })
 
-test('signatures/node-owned-fixed: one import, one hook and copies in a bounded map: no finding', async (t) => {
+test('signatures/node-owned-fixed: one import, one require, one hook and copies in a bounded map: no finding', async (t) => {
   const report = await reportOf('signatures/node-owned-fixed')
   t.deepEqual(report.findings, [])
 })
