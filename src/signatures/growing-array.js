@@ -121,44 +121,23 @@ function viewFix (variable, stores, view) {
  */
 function nodeListMatch (input, g, growth, node, elementClasses) {
   const last = input.detail.analyses[input.detail.analyses.length - 1]
-  const { owner, path, counts, retained, share } = growth
-  const added = counts[counts.length - 1] - counts[0]
+  const { owner, path, counts } = growth
   const name = holderName(path) ?? `${owner.name} @${owner.id}`
   const records = nodeRecords(last, growth.newValues, input.cwd)
   const card = records === null ? nodeCollectionFix(node, name, [], elementClasses) : nodeRecordsFix(node, records)
-  const fresh = growth.freshShare
-  const { confidence, reasons } = judgeCollection(counts, share, fresh, 'elements')
   const ended = records === null || records.end === null ? 'never ended' : `never ${records.end}d`
-  return {
-    group: g,
-    finding: {
-      signature: ID,
-      title: records === null
-        ? `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} elements, none removed.`
-        : `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')}, each ${joinVerb(records.elementClass)} per call and ${ended}.`,
-      confidence,
-      reasons,
-      owner,
-      path,
-      evidence: {
-        ...evidenceOf('elements', counts, retained, growth.ownerCount),
-        bytesPerElement: Math.round((retained[retained.length - 1] - retained[0]) / added),
-        elementClasses,
-        notes: notesOf([
-          `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
-          `held by Node's own code (${node.module}): the program cannot shorten it, only stop adding to it`,
-          records?.callbacks && `their callbacks start at ${records.callbacks.file}:${records.callbacks.line}:${records.callbacks.column}${records.callbacks.function === '' ? '' : ` (${records.callbacks.function})`}`
-        ]),
-        nodeModule: node.module,
-        library: records?.library ?? null,
-        holderLocation: null,
-        alsoAt: [],
-        locationRole: records?.callbacks ? 'its callbacks' : null
-      },
-      location: records?.callbacks ?? null,
-      fix: { summary: card.summary, snippet: card.snippet }
-    }
-  }
+  const callbacks = records?.callbacks ?? null
+  return nodeListFinding(g, growth, elementClasses, {
+    module: node.module,
+    title: records === null
+      ? `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} elements, none removed.`
+      : `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')}, each ${joinVerb(records.elementClass)} per call and ${ended}.`,
+    note: callbacks && `their callbacks start at ${callbacks.file}:${callbacks.line}:${callbacks.column}${callbacks.function === '' ? '' : ` (${callbacks.function})`}`,
+    library: records?.library ?? null,
+    location: callbacks,
+    locationRole: callbacks ? 'its callbacks' : null,
+    fix: card
+  })
 }
 
 /**
@@ -173,19 +152,40 @@ function nodeListMatch (input, g, growth, node, elementClasses) {
  */
 function reloadMatch (input, g, growth, reload, elementClasses) {
   const last = input.detail.analyses[input.detail.analyses.length - 1]
-  const { owner, path, counts, retained, share } = growth
-  const added = counts[counts.length - 1] - counts[0]
   const site = reloadSite(last, reload.file, input.cwd)
   // A parent whose filename is a slice of a longer string (Node 24's createRequire) has no text of
   // its own in the snapshot: the script that reloads is the one that requires.
   const card = reloadFix({ ...reload, parent: reload.parent ?? site?.file ?? null })
+  return nodeListFinding(g, growth, elementClasses, {
+    module: 'node:internal/modules/cjs/loader',
+    title: `${card.subject} only grows: ${growth.counts.map((n) => n.toLocaleString('en-US')).join(' → ')} copies${reload.file === null ? '' : ` of ${reload.file}`}, one per require() after it is deleted from require.cache.`,
+    note: null,
+    library: null,
+    location: site,
+    locationRole: site === null ? null : 'reloads it',
+    fix: card
+  })
+}
+
+/**
+ * A finding on a list Node's own code holds: the program can only stop adding to it.
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {string[]} elementClasses
+ * @param {{module: string, title: string, note: string | null | false, library: string | null,
+ *   location: import('./finding.js').SourceLocation | null, locationRole: string | null, fix: {summary: string, snippet: string}}} card
+ * @returns {Match}
+ */
+function nodeListFinding (g, growth, elementClasses, { module, title, note, library, location, locationRole, fix }) {
+  const { owner, path, counts, retained, share } = growth
+  const added = counts[counts.length - 1] - counts[0]
   const fresh = growth.freshShare
   const { confidence, reasons } = judgeCollection(counts, share, fresh, 'elements')
   return {
     group: g,
     finding: {
       signature: ID,
-      title: `${card.subject} only grows: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} copies${reload.file === null ? '' : ` of ${reload.file}`}, one per require() after it is deleted from require.cache.`,
+      title,
       confidence,
       reasons,
       owner,
@@ -196,16 +196,17 @@ function reloadMatch (input, g, growth, reload, elementClasses) {
         elementClasses,
         notes: notesOf([
           `${percent(fresh)} of the new elements hold objects allocated since the first snapshot`,
-          'held by Node\'s own code (node:internal/modules/cjs/loader): the program cannot shorten it, only stop adding to it'
+          `held by Node's own code (${module}): the program cannot shorten it, only stop adding to it`,
+          note
         ]),
-        nodeModule: 'node:internal/modules/cjs/loader',
-        library: null,
+        nodeModule: module,
+        library,
         holderLocation: null,
         alsoAt: [],
-        locationRole: site === null ? null : 'reloads it'
+        locationRole
       },
-      location: site,
-      fix: { summary: card.summary, snippet: card.snippet }
+      location,
+      fix: { summary: fix.summary, snippet: fix.snippet }
     }
   }
 }
