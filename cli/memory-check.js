@@ -1,4 +1,4 @@
-// Refuses an analysis that would not fit in the memory left, before it starts (src/report/memory-need.js).
+// Refuses an analysis that would not fit in the memory left, before it starts (src/analysis/memory-need.js).
 import { estimateMemory, formatBytes, readSnapshotCounts } from 'leakdiff'
 import { measureHeadroom, parseSize } from 'leakdiff/agent'
 import { UsageError } from './output.js'

@@ -166,16 +166,7 @@ export function importSite (analysis, importers, specifiers, cwd) {
     const dynamic = offsets.filter((at) => !CONSTANT_IMPORT.test(text.slice(at, at + IMPORT_WINDOW)))
     const named = dynamic.filter((at) => bases.some((base) => text.slice(at, at + IMPORT_WINDOW).includes(base)))
     const at = named.length > 0 ? named[0] : names.size > 0 && dynamic.length === 1 ? dynamic[0] : -1
-    if (at < 0) continue
-    const starts = lineStarts(text)
-    const { line, column } = positionOf(starts, at)
-    const inner = innermostSpan(functionSpans(code, starts, functions), at)
-    return {
-      file: readableScriptName(/** @type {string} */ (locations.scriptName(scriptId)), cwd),
-      line: line + 1,
-      column: column + 1,
-      function: inner === null ? '' : inner.name
-    }
+    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
   }
   return null
 }
@@ -336,31 +327,26 @@ export function reloadSite (analysis, file, cwd) {
   }
   const base = file === null ? null : file.replace(/^.*[\\/]/, '').replace(/\.[cm]?js$/, '')
   /** @type {SourceLocation | null} */
-  let fallback = null
+  let requireSite = null
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
     const text = scriptText(graph, functions)
     if (text === null) continue
     const code = blankNonCode(text)
-    let at = code.search(/\bdelete\s+require\.cache\b/)
-    if (at < 0 && base !== null && fallback === null) {
-      for (let i = code.indexOf('require('); i >= 0; i = code.indexOf('require(', i + 1)) {
-        if (i > 0 && /[\w$.]/.test(code[i - 1])) continue
-        if (text.slice(i, i + REQUIRE_WINDOW).includes(base)) {
-          at = i
-          break
-        }
-      }
-      if (at >= 0) {
-        fallback = siteAt(analysis, scriptId, text, code, functions, at, cwd)
-        continue
+    const at = code.search(/\bdelete\s+require\.cache\b/)
+    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
+    if (requireSite !== null || base === null) continue
+    for (let i = code.indexOf('require('); i >= 0; i = code.indexOf('require(', i + 1)) {
+      if ((i === 0 || !/[\w$.]/.test(code[i - 1])) && text.slice(i, i + REQUIRE_WINDOW).includes(base)) {
+        requireSite = siteAt(analysis, scriptId, text, code, functions, i, cwd)
+        break
       }
     }
-    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
   }
-  return fallback
+  return requireSite
 }
 
 /**
+ * The location of offset `at` in a script's text, with the innermost function around it.
  * @param {HeapAnalysis} analysis
  * @param {number} scriptId
  * @param {string} text

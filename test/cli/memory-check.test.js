@@ -24,7 +24,7 @@ test('an analysis that needs more memory than is left is refused before it start
   const { files } = await captureFixture('diff/map-cache')
   const counts = await Promise.all(files.map(readSnapshotCounts))
   const need = estimateMemory(/** @type {any} */ (counts), 'diff')
-  // Below what the three snapshots need, above what node itself takes.
+  // A limit below what the three snapshots need (the CLI itself already takes part of it).
   const limit = `${Math.floor(need / 1e6) - 5}MB`
   const [refused, inspectRefused, forced] = await Promise.all([
     leakdiff([...files, '--format', 'json'], { LEAKDIFF_MEMORY_LIMIT: limit }),
