@@ -1,32 +1,31 @@
-// The whole per-snapshot analysis: page-owned flags -> essential edges -> dominators -> shallow
-// sizes -> retained sizes -> locations and class names -> class retained sizes -> distances ->
-// Summary (DevTools' order, except that shallow sizes wait for the dominators, which do not use
-// them, and distances come after the class walk, whose memory their array takes over).
+// The whole per-snapshot analysis: page-owned flags -> essential edges -> dominators -> distances
+// -> class names -> shallow sizes and the Summary's counts -> retained sizes, per node and per class.
+// (DevTools' order, except that distances and class names come before the sizes, which neither
+// uses, for the memory below.)
 //
-// Memory: besides the parser's columns, the stages share five arrays allocated up to the dominator
-// stage; each later stage takes memory an earlier one is done with instead of allocating, so the
-// peak does not depend on when the garbage collector frees arrays (it runs rarely here: the JS
-// heap stays small, the arrays live outside it). In 4-byte units per node, B = the predecessors
-// listed for the dominators (about 2.5 per node in Node heaps):
+// Memory: besides the parser's columns, the stages share three arrays of 4 bytes per node (A, B,
+// C), allocated once; each stage takes memory an earlier one is done with instead of allocating,
+// so the peak does not depend on when the garbage collector frees arrays (it runs rarely here: the
+// JS heap stays small, the arrays live outside it). Per node:
 //
-//                      P (1)         A (2)               V (1)           S (1)     L (max(B, 3))
-//   page-owned flags   DFS stack     flags (1 byte)
-//   dominators         parent        ancestor + label    vertex          semi      listed predecessors
-//   shallow sizes      dominators    worklist            order           owners    result (Float64, 2)
-//   retained sizes                   result (Float64)
-//   class names                                                          classOf   [2, 3): detached flags
-//   class retained                                       next sibling              [2, 3): first child
-//   distances                                            queue                     [2, 3): result
+//                      A (4)            B (4)           C (4)          +2        +4
+//   page-owned flags   DFS stack        flags (1)                                  edge bits
+//   dominators         dominators       DFS order       dominator numbers          edge bits, 2 bits
+//   distances          dominators       distances       BFS queue
+//   class names        dominators       distances       work           classOf   detached flags (1)
+//   shallow sizes      dominators       distances       owners         classOf   worklist -> sizes
+//   retained sizes     tree links       distances       first child    classOf   retained sizes
 //
-// Peak: 4 * (5 + max(B, 3)) bytes per node, plus the edge bits (E/8 bytes) until the dominators are
-// done; the results (dominators, shallow and retained sizes, classOf, distances) are 28 of them.
-// When the DFS from the root misses nodes, a bit per node marks those nothing holds
-// (unheld-nodes.js).
+// Peak: 18 bytes per node (the edge bits fit in the last column while the edges are fewer than 30
+// per node); what stays
+// (dominators, distances, classOf, retained sizes) is 14, and a bit per node says which nodes are
+// folded into others, from which shallow sizes are found on demand (shallow-sizes.js). When the
+// DFS from the root misses nodes, a bit per node marks those nothing holds (unheld-nodes.js).
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
 import { computeClassNames } from './class-names.js'
-import { classRetainedSizes, summarizeClasses } from './class-summary.js'
+import { summarizeClasses } from './class-summary.js'
 import { computeDistances } from './distances.js'
 import { buildDominators } from './dominators.js'
 import { buildEssentialEdges } from './essential-edges.js'
@@ -40,6 +39,8 @@ import { describeUnheldNodes } from './unheld-nodes.js'
 /** @import {ClassSummary} from './class-summary.js' */
 /** @import {InterfaceDefinition} from './interfaces.js' */
 /** @import {UnheldNodes} from './unheld-nodes.js' */
+/** @import {ShallowSizes} from './shallow-sizes.js' */
+/** @import {SizeColumn} from './size-column.js' */
 
 /**
  * Everything the later stages (diff, signatures, reports) read about one snapshot. Arrays are
@@ -47,11 +48,11 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @typedef {object} HeapAnalysis
  * @property {HeapGraph} graph
  * @property {NodeLocations} locations
- * @property {Float64Array} shallowSizes   self sizes as DevTools shows them (4.5), bytes
+ * @property {ShallowSizes} shallowSizes   self sizes as DevTools shows them (4.5), bytes, by `at(ordinal)`
  * @property {Uint32Array} dominators      immediate dominator ordinal (the root's is itself)
- * @property {Float64Array} retainedSizes  bytes
+ * @property {SizeColumn} retainedSizes    bytes, by `at(ordinal)`
  * @property {Int32Array} distances        from the roots; NO_DISTANCE (-5) when unreached
- * @property {Uint32Array} classOf         class index into `classes`
+ * @property {Uint16Array | Uint32Array} classOf  class index into `classes`
  * @property {ClassSummary} classes        per class: name, key, count, self and retained size
  * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
  * @property {number[]} userRoots          ordinals of the user roots (the global)
@@ -68,7 +69,7 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {number} steps
  */
 
-const STAGES = ['essential edges', 'dominators', 'shallow sizes', 'retained sizes', 'class names', 'class retained sizes', 'distances', 'summary']
+const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'shallow sizes', 'retained sizes']
 
 /**
  * Analyze one parsed snapshot.
@@ -87,73 +88,51 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   stage('essential edges')
   const graph = data instanceof HeapGraph ? data : new HeapGraph(data)
   const userRoots = findUserRoots(graph)
+  const nodeCount = graph.nodeCount
+  const A = new Uint32Array(nodeCount)
+  const B = new Uint32Array(nodeCount)
+  const C = new Uint32Array(nodeCount)
+  // The shallow sizes' memory (4 bytes per node) holds the edge bits and the dominators' bits first,
+  // then the detached-node flags.
+  const sizes = new Uint32Array(nodeCount)
+  const bitMemory = new Uint8Array(sizes.buffer)
+  const pageOwned = markPageOwnedNodes(graph, { scratch: A, storage: new Uint8Array(B.buffer, 0, nodeCount) })
+  const essential = buildEssentialEdges(graph, pageOwned, { storage: bitMemory })
 
-  const { dominators, shallowSizes, retainedSizes, order, spare, unheld } = dominatorStages(graph, userRoots.length > 0, stage)
-  const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallowSizes, retainedSizes[graph.rootOrdinal])
-  if (unheldWarning) warnings.push(unheldWarning)
+  stage('dominators')
+  const { dominators, unheld } = buildDominators(graph, essential, { storage: [A, B, C], scratch: bitMemory.subarray(essential.length) })
+
+  stage('distances')
+  const distances = computeDistances(graph, userRoots, { scratch: C, storage: B })
 
   stage('class names')
   const locations = new NodeLocations(graph)
-  const classNames = computeClassNames(graph, locations, { interfaceDefinitions, storage: spare[0], scratch: spare[1] })
+  const classNames = computeClassNames(graph, locations, { interfaceDefinitions, storage: C, scratch: sizes })
+  const { classOf } = classNames
 
-  stage('class retained sizes')
-  const walk = spare[1]
-  const classRetained = classRetainedSizes(classNames, shallowSizes, retainedSizes, dominators, graph.rootOrdinal, { scratch: [order, walk] })
+  stage('shallow sizes')
+  const free = classOf.buffer === C.buffer ? undefined : C
+  const shallow = computeShallowSizes(graph, { hasUserRoots: userRoots.length > 0, scratch: free, storage: sizes })
+  const classes = summarizeClasses(classNames, shallow.column, distances)
 
-  stage('distances')
-  const distances = computeDistances(graph, userRoots, { scratch: order, storage: walk })
-
-  stage('summary')
-  const classes = summarizeClasses(classNames, shallowSizes, distances, classRetained)
+  stage('retained sizes')
+  const retainedSizes = shallow.column
+  classes.retainedSizes.set(computeRetainedSizes(dominators, graph.rootOrdinal, retainedSizes, classOf, classes.names.length, { scratch: free }))
+  const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallow.sizes, retainedSizes.at(graph.rootOrdinal))
+  if (unheldWarning) warnings.push(unheldWarning)
 
   return {
     graph,
     locations,
-    shallowSizes,
+    shallowSizes: shallow.sizes,
     dominators,
     retainedSizes,
     distances,
-    classOf: classNames.classOf,
+    classOf,
     classes,
     interfaceDefinitions: classNames.interfaceDefinitions,
     userRoots,
-    totalSize: retainedSizes[graph.rootOrdinal],
+    totalSize: retainedSizes.at(graph.rootOrdinal),
     warnings
   }
-}
-
-/**
- * Essential edges, dominators, shallow sizes and retained sizes, in the memory laid out above. A
- * function of its own so that the edge bits are garbage as soon as it returns.
- * @param {HeapGraph} graph
- * @param {boolean} hasUserRoots
- * @param {(name: string) => void} stage
- * @returns {{dominators: Uint32Array, shallowSizes: Float64Array, retainedSizes: Float64Array,
- *   order: Uint32Array, spare: Uint32Array[], unheld: UnheldNodes | null}} spare: two arrays of
- *   nodeCount entries, free
- */
-function dominatorStages (graph, hasUserRoots, stage) {
-  const length = graph.nodeCount + 1
-  const stack = new Uint32Array(length)
-  const pair = new Uint32Array(2 * length)
-  const pageOwned = markPageOwnedNodes(graph, { scratch: stack, storage: new Uint8Array(pair.buffer, 0, graph.nodeCount) })
-  const essential = buildEssentialEdges(graph, pageOwned)
-  stage('dominators')
-  const { dominators, order, spare, unheld } = buildDominators(graph, essential, { scratch: [stack, pair] })
-  const [forest, listed, semi] = spare
-  stage('shallow sizes')
-  const nodeCount = graph.nodeCount
-  const shallowSizes = computeShallowSizes(graph, { hasUserRoots, scratch: [semi, forest], storage: float64View(listed, nodeCount) })
-  stage('retained sizes')
-  const retainedSizes = computeRetainedSizes(dominators, order, shallowSizes, { storage: float64View(forest, nodeCount) })
-  return { dominators, shallowSizes, retainedSizes, order, spare: [semi, listed.subarray(2 * nodeCount, 3 * nodeCount)], unheld }
-}
-
-/**
- * The first 8 * length bytes of a spare Uint32Array as Float64 values.
- * @param {Uint32Array} array at offset 0 of its buffer, at least 2 * length entries
- * @param {number} length
- */
-function float64View (array, length) {
-  return new Float64Array(array.buffer, 0, length)
 }

@@ -25,7 +25,7 @@ const DETACHED_NAME = 2
 
 /**
  * @typedef {object} ClassNames
- * @property {Uint32Array} classOf   class index per ordinal
+ * @property {Uint16Array | Uint32Array} classOf  class index per ordinal (16 bits while the classes fit)
  * @property {string[]} names        display name per class (the Summary view's "Constructor" column)
  * @property {string[]} keys         class key per class (`,Name` or `scriptId,line,column,Name`)
  * @property {InterfaceDefinition[]} interfaceDefinitions  the definitions applied to plain Objects
@@ -37,7 +37,7 @@ const DETACHED_NAME = 2
  * @param {{interfaceDefinitions?: InterfaceDefinition[], storage?: Uint32Array, scratch?: Uint32Array}} [options]
  *   interfaceDefinitions: definitions to apply instead of inferring them from this snapshot (a diff
  *   applies the newer snapshot's to the older one); storage: an array of at least one entry per
- *   node that the caller no longer needs, to hold classOf instead of allocating it; scratch: one
+ *   node that the caller no longer needs, to work in (classOf ends there only past 65536 classes); scratch: one
  *   more such array, for the detached-node flags (one byte per node)
  * @returns {ClassNames}
  */
@@ -102,7 +102,9 @@ export function computeClassNames (graph, locations, { interfaceDefinitions, sto
     const [scriptId, line, column] = locations.recordFields(record)
     classOf[o] = table.add(name, `${scriptId},${line},${column},${name}`)
   }
-  return { classOf, names: table.names, keys: table.keys, interfaceDefinitions: definitions }
+  // Two bytes per node instead of four: a heap has thousands of classes, rarely 65536.
+  const narrow = table.names.length <= 0x10000 ? new Uint16Array(classOf) : classOf
+  return { classOf: narrow, names: table.names, keys: table.keys, interfaceDefinitions: definitions }
 }
 
 /**

@@ -15,15 +15,17 @@ import { WeakMapEdgeNames } from './weak-map-edges.js'
  * One bit per edge (bit e & 7 of byte e >> 3), set when edge e is essential.
  * @param {HeapGraph} graph
  * @param {Uint8Array} pageOwned one byte per node (markPageOwnedNodes)
+ * @param {{storage?: Uint8Array}} [options] memory for the bits instead of a new array, when long enough
  * @returns {Uint8Array}
  */
-export function buildEssentialEdges (graph, pageOwned) {
+export function buildEssentialEdges (graph, pageOwned, { storage } = {}) {
   const { nodeCount, firstEdge, edgeTargets, edgeTypes, edgeNames, nodeIds, rootOrdinal } = graph
   const weakType = graph.edgeType.weak
   const shortcutType = graph.edgeType.shortcut
   const internalType = graph.edgeType.internal
   const weakMapNames = new WeakMapEdgeNames(graph)
-  const essential = new Uint8Array((graph.edgeCount + 7) >>> 3)
+  const bytes = (graph.edgeCount + 7) >>> 3
+  const essential = storage && storage.length >= bytes ? storage.subarray(0, bytes).fill(0) : new Uint8Array(bytes)
   for (let source = 0; source < nodeCount; source++) {
     const isRoot = source === rootOrdinal
     const sourcePageOwned = pageOwned[source]

@@ -4,7 +4,7 @@
 // itself when leakdiff runs in its container.
 //
 // The model is the memory table of docs/benchmarks.md: per snapshot the parser's columns (18 B per
-// node, 9 B per edge), the analysis arrays (32 B per node) and the strings, about the bytes of the
+// node, 9 B per edge), the analysis arrays (18 B per node) and the strings, about the bytes of the
 // file that are not node or edge rows; on top, 62 MB for node itself. `inspect` adds the retainer
 // paths' first edges; the diff the matching of ids and the owner groups. It lands within 6% of the
 // measured peak on the bench's files (201 MB to 2.1 GB, and the diff of three 1 GB snapshots).
@@ -12,12 +12,12 @@
 /** @import {SnapshotCounts} from '../parse/read-header.js' */
 
 const BASE_BYTES = 62e6
-const BYTES_PER_NODE = 50
+const BYTES_PER_NODE = 36
 const BYTES_PER_EDGE = 9
 // Text a node row and an edge row take in V8's output, on average (the bench's heaps).
 const TEXT_PER_NODE = 28
 const TEXT_PER_EDGE = 14
-const EXTRA_PER_NODE = { inspect: 4, diff: 21 }
+const EXTRA_PER_NODE = { inspect: 4, diff: 35 }
 
 /**
  * Peak memory of an analysis (`leakdiff inspect`, or the diff of `snapshots`), in bytes.

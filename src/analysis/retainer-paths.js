@@ -46,7 +46,7 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @typedef {object} PathSource
  * @property {HeapGraph} graph
  * @property {Int32Array} distances
- * @property {Uint32Array} classOf
+ * @property {Uint16Array | Uint32Array} classOf
  * @property {{names: string[]}} classes
  * @property {NodeLocations} [locations]  needed for readable paths (module scopes)
  * @property {number[]} [userRoots]       needed for readable paths

@@ -7,26 +7,100 @@
 // The owner of each foldable node is a fixed point over the lattice
 //   unvisited < one owner < several owners,
 // so the visiting order does not matter; nodes that own themselves never change state and are
-// scanned in one pass, and only foldable nodes go on the worklist (at most twice each).
+// scanned in one pass, and only foldable nodes go on the worklist (never twice at once, so it
+// fits in one entry per node).
+//
+// The sizes are needed in full only once, for the class totals and as the start of the retained
+// sizes. What stays afterwards is a bit per folded node: a node's shallow size is then 0 when it
+// is folded, else its raw size plus the raw sizes of the folded nodes it reaches through folded
+// nodes only (exactly those it owns: a node reached from two owners would have two).
 
-import { toFloat64Sizes } from '../parse/large-sizes.js'
+import { SizeColumn } from './size-column.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 const UNVISITED = 0xffffffff
 const SEVERAL_OWNERS = 0xfffffffe
 
+/** One node's shallow size on demand, from the folded-node bits (see above). */
+export class ShallowSizes {
+  #graph
+  #folded
+  #anyFolded
+  #externalStringData
+
+  /**
+   * @param {HeapGraph} graph
+   * @param {Uint8Array} folded one bit per ordinal
+   * @param {boolean} anyFolded whether any bit is set
+   */
+  constructor (graph, folded, anyFolded) {
+    this.#graph = graph
+    this.#folded = folded
+    this.#anyFolded = anyFolded
+    this.#externalStringData = graph.strings.indexOf('system / ExternalStringData')
+  }
+
+  /** The bits, to send them to another thread. */
+  get folded () {
+    return { bits: this.#folded, any: this.#anyFolded }
+  }
+
+  /**
+   * Bytes, as DevTools' Summary shows them.
+   * @param {number} ordinal
+   */
+  at (ordinal) {
+    const graph = this.#graph
+    if (!this.#anyFolded) return graph.selfSize(ordinal)
+    const folded = this.#folded
+    if ((folded[ordinal >>> 3] >>> (ordinal & 7)) & 1) return 0
+    let size = graph.selfSize(ordinal)
+    const type = graph.nodeTypes[ordinal]
+    if (type === graph.nodeType.hidden || type === graph.nodeType.array ||
+      (type === graph.nodeType.native && graph.nodeNames[ordinal] === this.#externalStringData)) return size
+    const { firstEdge, edgeTargets, edgeTypes } = graph
+    const weakType = graph.edgeType.weak
+    /** @type {number[]} */
+    const seen = []
+    let next = 0
+    let o = ordinal
+    for (;;) {
+      for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
+        const target = edgeTargets[e]
+        if (edgeTypes[e] === weakType || ((folded[target >>> 3] >>> (target & 7)) & 1) === 0 || seen.includes(target)) continue
+        seen.push(target)
+        size += graph.selfSize(target)
+      }
+      if (next === seen.length) return size
+      o = seen[next++]
+    }
+  }
+}
+
 /**
  * @param {HeapGraph} graph
- * @param {{hasUserRoots: boolean, scratch?: Uint32Array[], storage?: Float64Array}} options
- *   whether the root has a user root (findUserRoots); scratch: up to two arrays the caller no
- *   longer needs, used (and overwritten) for the owners and the worklist when they are long enough;
- *   storage: memory for the result instead of a new array, when long enough
- * @returns {Float64Array} bytes per ordinal, exact; the raw self sizes when nothing is folded
+ * @param {{hasUserRoots: boolean, scratch?: Uint32Array, storage?: Uint32Array}} options
+ *   whether the root has a user root (findUserRoots); scratch: an array of one entry per node the
+ *   caller no longer needs, for the owners; storage: memory for the sizes, one entry per node
+ * @returns {{column: SizeColumn, sizes: ShallowSizes}} every node's size, and the lasting form
  */
-export function computeShallowSizes (graph, { hasUserRoots, scratch = [], storage }) {
-  if (!hasUserRoots) return toFloat64Sizes(graph.selfSizes, graph.largeSelfSizes, storage)
+export function computeShallowSizes (graph, { hasUserRoots, scratch, storage }) {
   const { nodeCount, nodeTypes, nodeNames, firstEdge, edgeTargets, edgeTypes, selfSizes, rootOrdinal } = graph
+  const lend = (/** @type {Uint32Array | undefined} */ array) =>
+    array && array.length >= nodeCount ? array.subarray(0, nodeCount) : new Uint32Array(nodeCount)
+  const shallow = lend(storage)
+  const folded = new Uint8Array((nodeCount + 7) >>> 3)
+  const column = new SizeColumn(shallow)
+  const rawSizes = () => {
+    shallow.set(selfSizes)
+    const { ordinals, sizes } = graph.largeSelfSizes
+    for (let k = 0; k < ordinals.length; k++) column.large.set(ordinals[k], sizes[k])
+  }
+  if (!hasUserRoots) {
+    rawSizes()
+    return { column, sizes: new ShallowSizes(graph, folded, false) }
+  }
   const hiddenType = graph.nodeType.hidden
   const arrayType = graph.nodeType.array
   const nativeType = graph.nodeType.native
@@ -34,19 +108,17 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch = [], storag
   const weakType = graph.edgeType.weak
   const externalStringData = graph.strings.indexOf('system / ExternalStringData')
 
-  const owners = scratch[0] && scratch[0].length >= nodeCount ? scratch[0] : new Uint32Array(nodeCount)
-  let foldable = 0
+  const owners = lend(scratch)
   for (let o = 0; o < nodeCount; o++) {
     const type = nodeTypes[o]
-    if (type === hiddenType || type === arrayType || (type === nativeType && nodeNames[o] === externalStringData)) {
-      owners[o] = UNVISITED
-      foldable++
-    } else {
-      owners[o] = o
-    }
+    const foldable = type === hiddenType || type === arrayType || (type === nativeType && nodeNames[o] === externalStringData)
+    owners[o] = foldable ? UNVISITED : o
   }
 
-  const worklist = scratch[1] && scratch[1].length >= 2 * foldable ? scratch[1] : new Uint32Array(2 * foldable)
+  // The worklist lives in the sizes' memory until the sizes are written; `folded` marks the nodes
+  // on it meanwhile.
+  const worklist = shallow
+  const listed = folded
   let top = 0
   for (let start = 0; start < nodeCount; start++) {
     if (owners[start] !== start) continue
@@ -60,24 +132,33 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch = [], storag
         const current = owners[target]
         if (current === UNVISITED) {
           owners[target] = owner
-          worklist[top++] = target
         } else if (current !== target && current !== owner && current !== SEVERAL_OWNERS) {
           owners[target] = SEVERAL_OWNERS
+        } else {
+          continue
+        }
+        if (((listed[target >>> 3] >>> (target & 7)) & 1) === 0) {
+          listed[target >>> 3] |= 1 << (target & 7)
           worklist[top++] = target
         }
       }
       if (top === 0) break
       ordinal = worklist[--top]
+      listed[ordinal >>> 3] &= ~(1 << (ordinal & 7))
     }
   }
 
-  const shallow = toFloat64Sizes(selfSizes, graph.largeSelfSizes, storage)
+  rawSizes()
+  let anyFolded = false
   for (let o = 0; o < nodeCount; o++) {
     const owner = owners[o]
     if (owner === UNVISITED || owner === SEVERAL_OWNERS || owner === o) continue
     if (nodeTypes[owner] === syntheticType || owner === rootOrdinal) continue
-    shallow[owner] += shallow[o]
+    const size = column.at(o)
+    if (size > 0) column.set(owner, column.at(owner) + size)
     shallow[o] = 0
+    folded[o >>> 3] |= 1 << (o & 7)
+    anyFolded = true
   }
-  return shallow
+  return { column, sizes: new ShallowSizes(graph, folded, anyFolded) }
 }

@@ -31,20 +31,21 @@ export const MAX_WARNING_NODES = 100
  * Starts from every edge out of a reached node into a missed one, then follows all edges
  * among missed nodes, so the reached part of the graph is scanned once, in edge order.
  * @param {HeapGraph} graph
- * @param {Uint32Array} dfsNumbers indexed by ordinal + 1: non-zero for the nodes the DFS reached
+ * @param {Uint32Array} marks one entry per ordinal: `missed` for the nodes the DFS did not reach
+ * @param {number} missed
  * @param {Uint32Array} stack scratch of at least nodeCount entries, overwritten
  * @returns {UnheldNodes}
  */
-export function findUnheldNodes (graph, dfsNumbers, stack) {
+export function findUnheldNodes (graph, marks, missed, stack) {
   const { nodeCount, firstEdge, edgeTargets } = graph
   // Bit per ordinal: a missed node found through some edge path from the root.
   const held = new Uint8Array((nodeCount + 7) >>> 3)
   let top = 0
   for (let o = 0; o < nodeCount; o++) {
-    if (dfsNumbers[o + 1] === 0) continue
+    if (marks[o] === missed) continue
     for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
       const w = edgeTargets[e]
-      if (dfsNumbers[w + 1] !== 0 || ((held[w >>> 3] >>> (w & 7)) & 1) !== 0) continue
+      if (marks[w] !== missed || ((held[w >>> 3] >>> (w & 7)) & 1) !== 0) continue
       held[w >>> 3] |= 1 << (w & 7)
       stack[top++] = w
     }
@@ -53,7 +54,7 @@ export function findUnheldNodes (graph, dfsNumbers, stack) {
     const o = stack[--top]
     for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
       const w = edgeTargets[e]
-      if (dfsNumbers[w + 1] !== 0 || ((held[w >>> 3] >>> (w & 7)) & 1) !== 0) continue
+      if (marks[w] !== missed || ((held[w >>> 3] >>> (w & 7)) & 1) !== 0) continue
       held[w >>> 3] |= 1 << (w & 7)
       stack[top++] = w
     }
@@ -62,7 +63,7 @@ export function findUnheldNodes (graph, dfsNumbers, stack) {
   let count = 0
   for (let o = 0; o < nodeCount; o++) {
     const bit = 1 << (o & 7)
-    if (dfsNumbers[o + 1] === 0 && (held[o >>> 3] & bit) === 0) {
+    if (marks[o] === missed && (held[o >>> 3] & bit) === 0) {
       held[o >>> 3] |= bit
       count++
     } else {
@@ -76,7 +77,7 @@ export function findUnheldNodes (graph, dfsNumbers, stack) {
  * The warning for unheld nodes, or null when they hold less than MIN_WARNING_SHARE of the heap.
  * @param {HeapGraph} graph
  * @param {UnheldNodes} unheld
- * @param {Float64Array} shallowSizes bytes per ordinal
+ * @param {{at: (ordinal: number) => number}} shallowSizes bytes per ordinal
  * @param {number} totalSize the root's retained size, bytes
  * @returns {string | null}
  */
@@ -86,7 +87,7 @@ export function describeUnheldNodes (graph, { count, flags }, shallowSizes, tota
   const listed = []
   for (let o = 0; o < graph.nodeCount; o++) {
     if (((flags[o >>> 3] >>> (o & 7)) & 1) === 0) continue
-    bytes += shallowSizes[o]
+    bytes += shallowSizes.at(o)
     if (listed.length < MAX_WARNING_NODES) listed.push(o)
   }
   if (count === 0 || bytes < MIN_WARNING_SHARE * totalSize) return null

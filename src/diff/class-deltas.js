@@ -28,15 +28,17 @@ export function diffClassesById (before, after) {
   const beforeInAfter = markPresent(beforeIds, beforeById, afterIds, afterById)
   const afterInBefore = markPresent(afterIds, afterById, beforeIds, beforeById)
   for (let o = 0; o < afterIds.length; o++) {
-    const size = after.shallowSizes[o]
-    if (afterInBefore[o] === 1 || !(size > 0)) continue
+    if (afterInBefore[o] === 1) continue
+    const size = after.shallowSizes.at(o)
+    if (!(size > 0)) continue
     const row = table.rowOf(after, o)
     row.newCount++
     row.sizeDelta += size
   }
   for (let o = 0; o < beforeIds.length; o++) {
-    const size = before.shallowSizes[o]
-    if (beforeInAfter[o] === 1 || !(size > 0)) continue
+    if (beforeInAfter[o] === 1) continue
+    const size = before.shallowSizes.at(o)
+    if (!(size > 0)) continue
     const row = table.rowOf(before, o)
     row.deletedCount++
     row.sizeDelta -= size

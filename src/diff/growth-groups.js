@@ -85,7 +85,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   let leakedBytes = 0
   for (let o = 0; o < n; o++) {
     const age = ages[o]
-    const size = shallowSizes[o]
+    const size = shallowSizes.at(o)
     if (noise[o] === 1 || !(size > 0) || noiseOwner[owners[o]] === 1) continue
     if (age === AGE_LEAKED) {
       leakedCount[owners[o]]++
@@ -118,7 +118,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
     const shape = pathShape(path)
     const before = retainedOf(baseline, graph.nodeIds[o])
     const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
-    const after = last.retainedSizes[o]
+    const after = last.retainedSizes.at(o)
     let group = byShape.get(shape)
     if (!group) {
       group = {
@@ -200,7 +200,7 @@ function exclusiveGrowth (candidates, baseline, last) {
   // Candidate number per owner ordinal, -1 elsewhere.
   const index = new Int32Array(graph.nodeCount).fill(-1)
   for (const [k, o] of candidates.entries()) {
-    growth[k] = retainedSizes[o] - retainedOf(baseline, graph.nodeIds[o])
+    growth[k] = retainedSizes.at(o) - retainedOf(baseline, graph.nodeIds[o])
     index[o] = k
   }
   const own = Float64Array.from(growth)
@@ -337,7 +337,7 @@ function markNoiseOwners (analysis) {
  */
 function retainedOf (analysis, id) {
   const o = analysis.graph.findOrdinalById(id)
-  return o < 0 ? 0 : analysis.retainedSizes[o]
+  return o < 0 ? 0 : analysis.retainedSizes.at(o)
 }
 
 /**
@@ -399,12 +399,12 @@ function addTopClasses (last, ages, noise, owners, groups) {
   for (let o = 0; o < groupOf.length; o++) {
     const owner = owners[o]
     const g = groupOf[owner]
-    if (g < 0 || noise[o] === 1 || !(last.shallowSizes[o] > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    if (g < 0 || noise[o] === 1 || !(last.shallowSizes.at(o) > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
     const c = last.classOf[o]
     let tally = tallies[g].get(c)
     if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))
     tally.count++
-    tally.size += last.shallowSizes[o]
+    tally.size += last.shallowSizes.at(o)
     if (storeTypes.includes(nodeTypes[o])) continue
     if (ages[owner] === AGE_OLD) {
       if (isEntryOf(graph, dominators, o, owner, storeTypes)) entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
@@ -483,12 +483,12 @@ function addSharedWith (last, ages, noise, owners, groups) {
       if (h >= 0 && h !== g) holders.add(h)
     }
     if (holders.size === 0) continue
-    sharedBytes[g] += retainedSizes[o]
+    sharedBytes[g] += retainedSizes.at(o)
     for (const h of holders) {
       let share = shares[g].get(h)
       if (!share) shares[g].set(h, (share = { objects: 0, bytes: 0 }))
       share.objects++
-      share.bytes += retainedSizes[o]
+      share.bytes += retainedSizes.at(o)
     }
   }
   for (let g = 0; g < leaking; g++) {

@@ -50,7 +50,7 @@ export function countRootHeld (analysis, noise, names) {
     if (roots[up] === 0) continue
     const tally = /** @type {{count: number, bytes: number}} */ (counts.get(classes.names[classOf[o]]))
     tally.count++
-    tally.bytes += retainedSizes[o]
+    tally.bytes += retainedSizes.at(o)
   }
   return counts
 }

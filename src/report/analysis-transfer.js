@@ -3,6 +3,8 @@
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
 import { snapshotDataFromMessage, snapshotDataToMessage } from '../parse/transfer.js'
+import { ShallowSizes } from '../analysis/shallow-sizes.js'
+import { SizeColumn } from '../analysis/size-column.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SnapshotData} from '../parse/snapshot-data.js' */
 
@@ -12,7 +14,9 @@ import { snapshotDataFromMessage, snapshotDataToMessage } from '../parse/transfe
  * @returns {{message: object, transferList: ArrayBuffer[]}}
  */
 export function analysisToMessage (analysis) {
-  const { graph, locations, ...results } = analysis
+  const { graph, locations, shallowSizes, ...rest } = analysis
+  // Class instances lose their prototype (and private fields) in a structured clone: their data goes.
+  const results = { ...rest, folded: shallowSizes.folded }
   /** @type {SnapshotData} */
   const data = {
     meta: graph.meta,
@@ -51,7 +55,14 @@ export function analysisToMessage (analysis) {
  */
 export function analysisFromMessage (message) {
   const graph = new HeapGraph(snapshotDataFromMessage(message.graph))
-  return { ...message.results, graph, locations: new NodeLocations(graph) }
+  const { folded, retainedSizes, ...results } = message.results
+  return {
+    ...results,
+    graph,
+    locations: new NodeLocations(graph),
+    shallowSizes: new ShallowSizes(graph, folded.bits, folded.any),
+    retainedSizes: SizeColumn.fromData(retainedSizes)
+  }
 }
 
 /**

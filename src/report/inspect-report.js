@@ -52,8 +52,8 @@ export function buildInspectReport (analysis, { path, bytes, top }) {
       id: graph.nodeIds[ordinal],
       name: displayName(analysis, ordinal),
       type: graph.nodeTypeName(ordinal),
-      selfSize: analysis.shallowSizes[ordinal],
-      retainedSize: analysis.retainedSizes[ordinal],
+      selfSize: analysis.shallowSizes.at(ordinal),
+      retainedSize: analysis.retainedSizes.at(ordinal),
       path: retainerPath(analysis, ordinal, { maxLength: 12 })
     })),
     warnings: analysis.warnings
@@ -84,11 +84,11 @@ export function largestDominators (analysis, limit) {
   /** @type {number[]} */
   const candidates = []
   for (let o = 0; o < nodeCount; o++) {
-    if (retainedSizes[o] >= floor && wanted[nodeTypes[o]] === 1 && distances[o] >= 0 && distances[o] < BASE_SYSTEM_DISTANCE && !userRoots.has(o)) candidates.push(o)
+    if (retainedSizes.at(o) >= floor && wanted[nodeTypes[o]] === 1 && distances[o] >= 0 && distances[o] < BASE_SYSTEM_DISTANCE && !userRoots.has(o)) candidates.push(o)
   }
   // Ancestors retain at least as much as their descendants, so in this order an ancestor's state is
   // final before any descendant asks for it.
-  candidates.sort((a, b) => retainedSizes[b] - retainedSizes[a] || distances[a] - distances[b])
+  candidates.sort((a, b) => retainedSizes.at(b) - retainedSizes.at(a) || distances[a] - distances[b])
   const state = new Uint8Array(nodeCount)
   const stack = []
   /** @type {number[]} */

@@ -69,7 +69,7 @@ export function matchAsyncContextRetention (input) {
     if (g < 0) continue
     let tally = byRow.get(g)
     if (!tally) byRow.set(g, (tally = { bytes: 0, stores: [] }))
-    tally.bytes += retainedSizes[o]
+    tally.bytes += retainedSizes.at(o)
     tally.stores.push(o)
   }
   /** @type {Match[]} */
@@ -244,7 +244,7 @@ function countStores (analysis, ownerIds) {
     if (counted[store] === 1 || (flags[store] & STORE) === 0) return
     counted[store] = 1
     stores++
-    bytes += analysis.retainedSizes[store]
+    bytes += analysis.retainedSizes.at(store)
   }
   for (let o = 0; o < graph.nodeCount; o++) {
     if (inside[o] !== DOMINATED) continue

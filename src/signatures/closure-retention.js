@@ -124,11 +124,11 @@ function closuresOfOneFunction (input, g, byFunction) {
   for (const [shared, closures] of byFunction) {
     let bytes = 0
     for (const c of closures) {
-      bytes += retainedSizes[c]
+      bytes += retainedSizes.at(c)
       const context = propertyTarget(graph, c, 'context')
       if (context >= 0 && ages[context] !== AGE_OLD && dominators[context] !== c && seenContext[context] === 0) {
         seenContext[context] = 1
-        bytes += retainedSizes[context]
+        bytes += retainedSizes.at(context)
       }
     }
     allBytes += bytes
@@ -217,7 +217,7 @@ function growingScope (input, g, context) {
     if (graph.edgeTypes[e] !== graph.edgeType.context) continue
     const target = graph.edgeTargets[e]
     if (ages[target] === AGE_OLD) continue
-    variables.push({ name: graph.edgeName(e), bytes: retainedSizes[target] })
+    variables.push({ name: graph.edgeName(e), bytes: retainedSizes.at(target) })
   }
   if (variables.length === 0) return null
   variables.sort((a, b) => b.bytes - a.bytes)
@@ -232,7 +232,7 @@ function growingScope (input, g, context) {
     if (o < 0) return 0
     const inside = markDominatedBy(analysis, [o])
     let count = 0
-    for (let i = 0; i < inside.length; i++) if (inside[i] === DOMINATED && i !== o && analysis.shallowSizes[i] > 0) count++
+    for (let i = 0; i < inside.length; i++) if (inside[i] === DOMINATED && i !== o && analysis.shallowSizes.at(i) > 0) count++
     return count
   })
   if (!growsEveryStep(counts)) return null
@@ -300,14 +300,14 @@ function capturedVariables (analysis, closures, ages) {
     const context = propertyTarget(graph, c, 'context')
     if (context < 0 || ages[context] === AGE_OLD || seen[context] === 1) continue
     seen[context] = 1
-    capturedBytes += retainedSizes[context] - shallowSizes[context]
+    capturedBytes += retainedSizes.at(context) - shallowSizes.at(context)
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
       const name = graph.edgeName(e)
-      bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes[target])
-      if (retainedSizes[target] > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
+      bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
+      if (retainedSizes.at(target) > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
     }
   }
   const variables = [...bytes].filter(([, total]) => total > 0).sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))

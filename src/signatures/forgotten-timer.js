@@ -165,7 +165,7 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
     let tally = byKey.get(key)
     if (!tally) byKey.set(key, (tally = { count: 0, intervals: 0, retained: 0, location, fn: name, timers: [] }))
     tally.count++
-    tally.retained += retainedSizes[o]
+    tally.retained += retainedSizes.at(o)
     // `_repeat` is null for a timeout and the interval in ms (a Smi, no edge) for an interval.
     const repeat = oddballValue(graph, propertyTarget(graph, o, '_repeat'))
     if (callbackName === '_onTimeout' && repeat !== 'null' && repeat !== 'undefined') tally.intervals++
@@ -284,7 +284,7 @@ function capturedVariables (analysis, timers) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       const name = graph.edgeName(e)
-      bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes[target] : 0))
+      bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes.at(target) : 0))
     }
   }
   return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))

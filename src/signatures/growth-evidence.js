@@ -39,7 +39,7 @@ export function growsEveryStep (counts) {
 export function retainedById (analyses, id) {
   return analyses.map(({ graph, retainedSizes }) => {
     const o = graph.findOrdinalById(id)
-    return o < 0 ? 0 : retainedSizes[o]
+    return o < 0 ? 0 : retainedSizes.at(o)
   })
 }
 

@@ -27,13 +27,13 @@ export function heldClasses (analysis, holders, ages) {
   let objects = 0
   let bytes = 0
   for (let o = 0; o < graph.nodeCount; o++) {
-    if (state[o] !== DOMINATED || (ages && ages[o] === AGE_OLD) || !(shallowSizes[o] > 0)) continue
+    if (state[o] !== DOMINATED || (ages && ages[o] === AGE_OLD) || !(shallowSizes.at(o) > 0)) continue
     objects++
-    bytes += shallowSizes[o]
+    bytes += shallowSizes.at(o)
     let tally = byClass.get(classOf[o])
     if (!tally) byClass.set(classOf[o], (tally = { count: 0, size: 0 }))
     tally.count++
-    tally.size += shallowSizes[o]
+    tally.size += shallowSizes.at(o)
   }
   const classes = [...byClass].sort((a, b) => b[1].count - a[1].count || b[1].size - a[1].size)
     .map(([c, { count, size }]) => ({ name: analysis.classes.names[c], count, size }))

@@ -501,13 +501,13 @@ function measureList (analysis, list) {
   const listeners = []
   if (o < 0) return { count: 0, retained: 0, listeners }
   if (list.kind === 'EventTarget') {
-    let retained = retainedSizes[o]
+    let retained = retainedSizes.at(o)
     let node = followEdge(graph, o, property, 'next')
     for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) {
       listeners.push(followEdge(graph, node, property, 'callback'))
       node = followEdge(graph, node, property, 'next')
     }
-    if (retained === 0 && listeners.length > 0) retained = retainedSizes[listeners[0]]
+    if (retained === 0 && listeners.length > 0) retained = retainedSizes.at(listeners[0])
     return { count: listeners.length, retained, listeners }
   }
   let list_ = o
@@ -517,7 +517,7 @@ function measureList (analysis, list) {
     if (list_ < 0) return { count: 0, retained: 0, listeners }
     if (graph.nodeName(list_) !== 'Array') {
       const single = listenerFunction(analysis, list_)
-      return single < 0 ? { count: 0, retained: 0, listeners } : { count: 1, retained: retainedSizes[list_], listeners: [single] }
+      return single < 0 ? { count: 0, retained: 0, listeners } : { count: 1, retained: retainedSizes.at(list_), listeners: [single] }
     }
   }
   if (graph.nodeName(list_) !== 'Array') return { count: 0, retained: 0, listeners }
@@ -525,9 +525,9 @@ function measureList (analysis, list) {
     const listener = listenerFunction(analysis, edge.target, list.kind === 'observer list')
     if (listener >= 0) listeners.push(listener)
   }
-  let retained = retainedSizes[list_]
+  let retained = retainedSizes.at(list_)
   const scopes = list.kind === 'EventEmitter' ? sharedScopes(analysis, listeners, o) : []
-  for (const scope of scopes) retained += retainedSizes[scope]
+  for (const scope of scopes) retained += retainedSizes.at(scope)
   return { count: listeners.length, retained, listeners, scopes }
 }
 
@@ -825,7 +825,7 @@ function bufferedGrowth (analyses, lists) {
           if (graph.edgeTypes[e] !== graph.edgeType.context || dominators[value] !== scope) continue
           const name = graph.edgeName(e)
           const entry = byName.get(name) ?? { className: '', retained: analyses.map(() => 0) }
-          entry.retained[i] += retainedSizes[value]
+          entry.retained[i] += retainedSizes.at(value)
           if (i === analyses.length - 1) entry.className = analysis.classes.names[analysis.classOf[value]]
           byName.set(name, entry)
         }

@@ -202,7 +202,7 @@ function capturedVariables (analysis, functions) {
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
       const name = graph.edgeName(e)
-      bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes[target])
+      bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
     }
   }
   return [...bytes].filter(([, total]) => total > 0).sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))

@@ -164,7 +164,7 @@ function heldPendingPromises (input, rows) {
     const entry = waiterEntry(last, o, owners[o])
     if (counted[entry] === 0) {
       counted[entry] = 1
-      tally.bytes += retainedSizes[entry]
+      tally.bytes += retainedSizes.at(entry)
     }
     if (tally.handlers.length < MAX_HANDLERS) collectHandlers(graph, propertyTarget(graph, o, 'reactions_or_result'), tally.handlers)
   }

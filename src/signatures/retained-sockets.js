@@ -83,7 +83,7 @@ export function matchRetainedSockets (input) {
     let tally = fresh.get(g)
     if (!tally) fresh.set(g, (tally = { count: 0, closed: 0, bytes: 0, sample: o }))
     tally.count++
-    tally.bytes += retainedSizes[o]
+    tally.bytes += retainedSizes.at(o)
     if (isClosed(last, o)) tally.closed++
   }
   /** @type {Match[]} */
@@ -318,7 +318,7 @@ function tallyOpenSockets (analysis, cwd) {
     if (!tally) byKey.set(key, (tally = { sockets: [], holders: [], bytes: 0, pooled: pool >= 0 }))
     tally.sockets.push(o)
     tally.holders.push(holder)
-    tally.bytes += retainedSizes[o]
+    tally.bytes += retainedSizes.at(o)
   }
   return byKey
 }
@@ -750,7 +750,7 @@ function countSockets (analysis, ownerIds) {
   for (let o = 0; o < inside.length; o++) {
     if (inside[o] !== DOMINATED || !isSocketNode(analysis, o, isSocket)) continue
     sockets++
-    bytes += analysis.retainedSizes[o]
+    bytes += analysis.retainedSizes.at(o)
   }
   return { sockets, bytes }
 }

@@ -1,5 +1,5 @@
-// What keeps analyzeHeap's peak memory at the dominator stage's (src/analysis/analyze-heap.js):
-// no retainer index, and no per-node array allocated after the dominators. Correctness of the
+// What keeps analyzeHeap's memory low (src/analysis/analyze-heap.js): no retainer index, and
+// 14 bytes per node kept after it. Correctness of the
 // numbers is the DevTools parity tests' job.
 import test from 'ava'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
@@ -15,16 +15,15 @@ test('the dominators need no retainer index: the analysis leaves it unbuilt', as
   t.true(analysis.graph.retainerCountOf(analysis.userRoots[0]) > 0, 'later readers still get retainers on first use')
 })
 
-test('the five per-node results live in the four arrays of the dominator stage', async (t) => {
-  const { dominators, shallowSizes, retainedSizes, distances, classOf, graph } = await analysisPromise
-  const results = [dominators, shallowSizes, retainedSizes, distances, classOf]
-  for (const result of results) t.is(result.length, graph.nodeCount)
-  const buffers = new Set(results.map((result) => result.buffer))
-  t.is(buffers.size, 4, 'shallow sizes and distances share the memory of the listed predecessors')
-  // The layout in analyze-heap.js: n + 1 Uint32 entries for the dominators, 2 (n + 1) for the
-  // retained sizes, n + 1 for the class index, and the predecessor list: 3n, or the number of
-  // listed predecessors (at most the edges) when that is larger.
-  const bytes = [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0)
+test('what stays per node is 14 bytes: dominators, distances and retained sizes in 4 each, classes in 2', async (t) => {
+  const { dominators, retainedSizes, distances, classOf, classes, graph } = await analysisPromise
   const n = graph.nodeCount
-  t.true(bytes <= 4 * (4 * (n + 1) + Math.max(3 * n, graph.edgeCount)), `${bytes} bytes for ${n} nodes`)
+  for (const result of [dominators, retainedSizes.column, distances, classOf]) t.is(result.length, n)
+  t.true(classes.names.length <= 0x10000)
+  t.true(classOf instanceof Uint16Array, 'a class index fits 16 bits')
+  const buffers = new Set([dominators, retainedSizes.column, distances, classOf].map((result) => result.buffer))
+  t.is(buffers.size, 4)
+  const bytes = [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0)
+  t.is(bytes, 14 * n)
+  t.is(retainedSizes.at(graph.rootOrdinal), retainedSizes.column[graph.rootOrdinal], 'a heap this small needs no side map')
 })

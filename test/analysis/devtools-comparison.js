@@ -41,8 +41,8 @@ export async function compareWithDevtools (file) {
   /** @type {[string, (o: number) => unknown, (o: number) => unknown][]} */
   const fields = [
     ['id', (o) => graph.nodeIds[o], (o) => nodes.ids[o]],
-    ['self', (o) => shallowSizes[o], (o) => nodes.self[o]],
-    ['retained', (o) => retainedSizes[o], (o) => nodes.retained[o]],
+    ['self', (o) => shallowSizes.at(o), (o) => nodes.self[o]],
+    ['retained', (o) => retainedSizes.at(o), (o) => nodes.retained[o]],
     ['dominator', (o) => graph.nodeIds[dominators[o]], (o) => nodes.dominatorId[o]],
     ['distance', (o) => distances[o], (o) => nodes.distance[o]],
     ['className', (o) => classes.names[classOf[o]], (o) => nodes.className[o]],

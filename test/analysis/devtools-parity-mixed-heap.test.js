@@ -72,7 +72,7 @@ test('unreachable nodes hang under the root with the same sizes as in DevTools; 
   const buffer = graph.findOrdinalById(bufferId)
   t.is(graph.nodeName(buffer), 'ArrayBuffer')
   t.true(unheld.has(`@${bufferId}`), 'the ArrayBuffer has no retainer left')
-  t.true(comparison.analysis.retainedSizes[buffer] >= 1 << 20, 'it holds its 1 MiB backing store, over 1% of the heap')
+  t.true(comparison.analysis.retainedSizes.at(buffer) >= 1 << 20, 'it holds its 1 MiB backing store, over 1% of the heap')
   t.is(warnings.length, 1, warnings.join('\n'))
   t.regex(warnings[0], new RegExp(`^${unheld.size} nodes holding [\\d.]+ [kM]B \\(\\d+\\.\\d% of the heap\\) have no path from the root`))
   t.deepEqual(idsIn(warnings), unheld, 'the warning lists what nothing holds')
