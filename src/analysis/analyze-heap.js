@@ -17,10 +17,10 @@
 //   retained sizes     tree links       distances       first child    classOf   retained sizes
 //
 // Peak: 18 bytes per node (the edge bits fit in the last column while the edges are fewer than 30
-// per node); what stays
-// (dominators, distances, classOf, retained sizes) is 14, and a bit per node says which nodes are
-// folded into others, from which shallow sizes are found on demand (shallow-sizes.js). When the
-// DFS from the root misses nodes, a bit per node marks those nothing holds (unheld-nodes.js).
+// per node). What stays (dominators, distances, classOf, retained sizes) is 14, and a bit per node
+// says which nodes are folded into others, from which shallow sizes are found on demand
+// (shallow-sizes.js). When the DFS from the root misses nodes, a bit per node marks those nothing
+// holds (unheld-nodes.js).
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -117,7 +117,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
 
   stage('retained sizes')
   const retainedSizes = shallow.column
-  classes.retainedSizes.set(computeRetainedSizes(dominators, graph.rootOrdinal, retainedSizes, classOf, classes.names.length, { scratch: free }))
+  classes.retainedSizes = computeRetainedSizes(dominators, graph.rootOrdinal, retainedSizes, classOf, classes.names.length, { scratch: free })
   const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallow.sizes, retainedSizes.at(graph.rootOrdinal))
   if (unheldWarning) warnings.push(unheldWarning)
 

@@ -28,7 +28,7 @@
 
 /**
  * The Summary: per class, the count, shallow size and smallest distance of its counted objects.
- * The retained sizes are zero until computeRetainedSizes fills them in.
+ * The retained sizes are zero until computeRetainedSizes gives them.
  * @param {ClassNames} classNames
  * @param {SizeColumn} shallowSizes every node's shallow size
  * @param {Int32Array} distances

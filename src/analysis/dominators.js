@@ -34,9 +34,6 @@ const MAX_NODES = 0x7fffffff
 /**
  * @typedef {object} DominatorResult
  * @property {Uint32Array} dominators  immediate dominator ordinal per ordinal (the root's is itself)
- * @property {Uint32Array} order       every ordinal once, root first; each node comes after its
- *                                     immediate dominator (reverse DFS postorder)
- * @property {Uint32Array} spare       the third array, free for the caller's next stages
  * @property {UnheldNodes | null} unheld nodes the root does not reach even through weak edges;
  *                                     null when the DFS from the root reached every node
  */
@@ -46,8 +43,8 @@ const MAX_NODES = 0x7fffffff
  * @param {HeapGraph} graph
  * @param {Uint8Array} essential one bit per edge (buildEssentialEdges)
  * @param {{storage?: Uint32Array[], scratch?: Uint8Array}} [options] up to three arrays of at least
- *   nodeCount entries the caller lends instead of new ones, which become `dominators`, `order` and
- *   `spare`; and bytes for two bits per node, when long enough
+ *   nodeCount entries the caller lends instead of new ones (the first becomes `dominators`, the
+ *   other two are free again afterwards); and bytes for two bits per node, when long enough
  * @returns {DominatorResult}
  */
 export function buildDominators (graph, essential, { storage = [], scratch } = {}) {
@@ -189,11 +186,10 @@ export function buildDominators (graph, essential, { storage = [], scratch } = {
   }
 
   // Back to ordinals: dominators by ordinal in `post`'s memory (each entry is read before it is
-  // written), the order reversed so that the root comes first.
+  // written).
   for (let i = 0; i < nodeCount; i++) dom[i] = nodeAt[dom[i]]
   for (let o = 0; o < nodeCount; o++) post[o] = dom[post[o]]
-  nodeAt.reverse()
-  return { dominators: post, order: nodeAt, spare: dom, unheld }
+  return { dominators: post, unheld }
 }
 
 /**

@@ -21,6 +21,8 @@ import { SizeColumn } from './size-column.js'
 
 const UNVISITED = 0xffffffff
 const SEVERAL_OWNERS = 0xfffffffe
+// Past this many folded nodes under one owner, a set instead of a linear search.
+const SMALL_LIST = 16
 
 /** One node's shallow size on demand, from the folded-node bits (see above). */
 export class ShallowSizes {
@@ -61,19 +63,30 @@ export class ShallowSizes {
       (type === graph.nodeType.native && graph.nodeNames[ordinal] === this.#externalStringData)) return size
     const { firstEdge, edgeTargets, edgeTypes } = graph
     const weakType = graph.edgeType.weak
-    /** @type {number[]} */
-    const seen = []
+    // The folded nodes found so far, in the order found; most owners have one or two (a property or
+    // elements array, a hash table), so the list is made only for a first one, and a set past a few.
+    /** @type {number[] | null} */
+    let found = null
+    /** @type {Set<number> | null} */
+    let foundSet = null
     let next = 0
     let o = ordinal
     for (;;) {
       for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
         const target = edgeTargets[e]
-        if (edgeTypes[e] === weakType || ((folded[target >>> 3] >>> (target & 7)) & 1) === 0 || seen.includes(target)) continue
-        seen.push(target)
+        if (edgeTypes[e] === weakType || ((folded[target >>> 3] >>> (target & 7)) & 1) === 0) continue
+        if (found === null) {
+          found = [target]
+        } else {
+          if (foundSet ? foundSet.has(target) : found.includes(target)) continue
+          found.push(target)
+          if (foundSet) foundSet.add(target)
+          else if (found.length > SMALL_LIST) foundSet = new Set(found)
+        }
         size += graph.selfSize(target)
       }
-      if (next === seen.length) return size
-      o = seen[next++]
+      if (found === null || next === found.length) return size
+      o = found[next++]
     }
   }
 }
