@@ -15,6 +15,7 @@
 //   class names        dominators       distances       work           classOf   detached flags (1)
 //   shallow sizes      dominators       distances       owners         classOf   worklist -> sizes
 //   retained sizes     tree links       distances       first child    classOf   retained sizes
+//   root steps (opt.)  dominators       distances       root steps     classOf   retained sizes
 //
 // Peak: 18 bytes per node (the edge bits fit in the last column while the edges are fewer than 30
 // per node). What stays (dominators, distances, classOf, retained sizes) is 14, and a bit per node
@@ -31,6 +32,7 @@ import { buildDominators } from './dominators.js'
 import { buildEssentialEdges } from './essential-edges.js'
 import { markPageOwnedNodes } from './page-owned.js'
 import { computeRetainedSizes } from './retained-sizes.js'
+import { computeRootSteps } from './retainer-paths.js'
 import { findUserRoots } from './roots.js'
 import { computeShallowSizes } from './shallow-sizes.js'
 import { describeUnheldNodes } from './unheld-nodes.js'
@@ -56,6 +58,8 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {ClassSummary} classes        per class: name, key, count, self and retained size
  * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
  * @property {number[]} userRoots          ordinals of the user roots (the global)
+ * @property {Uint32Array} [rootSteps]     with the `rootSteps` option: per node, the edge its shortest
+ *                                         path from the root arrives by (retainer-paths.js)
  * @property {number} totalSize            the root's retained size, bytes
  * @property {string[]} warnings           what makes the numbers doubtful: a sizable share of the
  *                                         heap that nothing in the snapshot holds (unheld-nodes.js)
@@ -75,11 +79,13 @@ const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'sh
  * Analyze one parsed snapshot.
  * @param {SnapshotData | HeapGraph} data the parser's output (its columns are taken over, not
  *   copied), or a graph already built from it
- * @param {{onProgress?: (progress: AnalysisProgress) => void, interfaceDefinitions?: InterfaceDefinition[]}} [options]
- *   `interfaceDefinitions` replaces the plain-object interfaces inferred from this snapshot
+ * @param {{onProgress?: (progress: AnalysisProgress) => void, interfaceDefinitions?: InterfaceDefinition[], rootSteps?: boolean}} [options]
+ *   `interfaceDefinitions` replaces the plain-object interfaces inferred from this snapshot;
+ *   `rootSteps` adds the first edges of the shortest retainer paths, in memory the stages are done
+ *   with, for a caller that wants paths without a retainer index (inspect)
  * @returns {HeapAnalysis}
  */
-export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
+export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false } = {}) {
   let step = 0
   const stage = (/** @type {string} */ name) => onProgress?.({ stage: name, step: ++step, steps: STAGES.length })
   /** @type {string[]} */
@@ -120,6 +126,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
   classes.retainedSizes = computeRetainedSizes(dominators, graph.rootOrdinal, retainedSizes, classOf, classes.names.length, { scratch: free })
   const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallow.sizes, retainedSizes.at(graph.rootOrdinal))
   if (unheldWarning) warnings.push(unheldWarning)
+  const steps = rootSteps ? computeRootSteps(graph, distances, { storage: free }) : undefined
 
   return {
     graph,
@@ -132,6 +139,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions } = {}) {
     classes,
     interfaceDefinitions: classNames.interfaceDefinitions,
     userRoots,
+    ...(steps && { rootSteps: steps }),
     totalSize: retainedSizes.at(graph.rootOrdinal),
     warnings
   }

@@ -50,6 +50,7 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {{names: string[]}} classes
  * @property {NodeLocations} [locations]  needed for readable paths (module scopes)
  * @property {number[]} [userRoots]       needed for readable paths
+ * @property {Uint32Array} [rootSteps]     computeRootSteps, when the analysis made them
  */
 
 /**
@@ -188,23 +189,36 @@ function walkToRoot (analysis, ordinal) {
 }
 
 /**
+ * The analysis's root steps: its own (analyzeHeap's `rootSteps` option), or computed on first use.
+ * @param {PathSource} analysis
+ * @returns {Uint32Array}
+ */
+function rootSteps (analysis) {
+  let steps = analysis.rootSteps ?? rootStepsOf.get(analysis)
+  if (steps) return steps
+  steps = computeRootSteps(analysis.graph, analysis.distances)
+  rootStepsOf.set(analysis, steps)
+  return steps
+}
+
+/**
  * Per node, the edge its shortest path from the root arrives by: of its non-weak retainers one
  * distance closer (or the root itself, for a user root at distance 1), the one of the most
  * recognisable edge type, the first in edge order among equals. One pass over the edges in their
  * order gives every node its step, with 4 bytes per node instead of a retainer index (4 bytes per
  * node and per edge), which `leakdiff inspect` then never builds; and a walk costs one step per
  * hop, where one over retainers scans all of them (a module scope has one per nested Context).
- * @param {PathSource} analysis
+ * @param {HeapGraph} graph
+ * @param {Int32Array} distances
+ * @param {{storage?: Uint32Array}} [options] an array of at least one entry per node the caller no
+ *   longer needs, to hold the result instead of allocating it
  * @returns {Uint32Array} edge number per ordinal, NO_STEP where none
  */
-function rootSteps (analysis) {
-  let steps = rootStepsOf.get(analysis)
-  if (steps) return steps
-  const { graph, distances } = analysis
+export function computeRootSteps (graph, distances, { storage } = {}) {
   const { nodeCount, firstEdge, edgeTargets, edgeTypes, rootOrdinal } = graph
   const weakType = graph.edgeType.weak
   const rank = edgeTypeRanks(graph)
-  steps = new Uint32Array(nodeCount).fill(NO_STEP)
+  const steps = (storage && storage.length >= nodeCount ? storage.subarray(0, nodeCount) : new Uint32Array(nodeCount)).fill(NO_STEP)
   for (let source = 0; source < nodeCount; source++) {
     const level = distances[source]
     if (level < 0) continue
@@ -218,7 +232,6 @@ function rootSteps (analysis) {
       if (best === NO_STEP || rank[type] < rank[edgeTypes[best]]) steps[target] = e
     }
   }
-  rootStepsOf.set(analysis, steps)
   return steps
 }
 

@@ -32,7 +32,7 @@ export async function inspectSnapshot (source, { top = 20, onProgress } = {}) {
   // A pipe's size is not known on disk: its bytes read stand in, as a stream's do.
   const info = typeof source === 'string' ? await stat(source) : undefined
   const bytes = info?.isFile() ? info.size : data.byteLength
-  return buildInspectReport(analyzeHeap(data), { path: data.label, bytes, top })
+  return buildInspectReport(analyzeHeap(data, { rootSteps: true }), { path: data.label, bytes, top })
 }
 
 /**
@@ -60,6 +60,7 @@ export function buildInspectReport (analysis, { path, bytes, top }) {
   }
 }
 
+// States of largestDominators' walk, two bits per node.
 const COVERED = 1
 const OPEN = 2
 
@@ -89,25 +90,29 @@ export function largestDominators (analysis, limit) {
   // Ancestors retain at least as much as their descendants, so in this order an ancestor's state is
   // final before any descendant asks for it.
   candidates.sort((a, b) => retainedSizes.at(b) - retainedSizes.at(a) || distances[a] - distances[b])
-  const state = new Uint8Array(nodeCount)
+  // A picked node is COVERED: what it dominates is inside it.
+  const states = new Uint8Array((nodeCount + 3) >>> 2)
+  const state = (/** @type {number} */ o) => (states[o >>> 2] >>> ((o & 3) << 1)) & 3
+  const setState = (/** @type {number} */ o, /** @type {number} */ value) => {
+    const shift = (o & 3) << 1
+    states[o >>> 2] = (states[o >>> 2] & ~(3 << shift)) | (value << shift)
+  }
   const stack = []
   /** @type {number[]} */
   const picked = []
-  const isPicked = new Uint8Array(nodeCount)
   for (const candidate of candidates) {
     // Is any dominator of the candidate picked? Walk up to the first node with a known state.
     let node = dominators[candidate]
     stack.length = 0
-    while (state[node] === 0 && node !== rootOrdinal && isPicked[node] === 0) {
+    while (state(node) === 0 && node !== rootOrdinal) {
       stack.push(node)
       node = dominators[node]
     }
-    const covered = isPicked[node] === 1 || state[node] === COVERED
-    for (const visited of stack) state[visited] = covered ? COVERED : OPEN
+    const covered = state(node) === COVERED
+    for (const visited of stack) setState(visited, covered ? COVERED : OPEN)
     if (covered) continue
     picked.push(candidate)
-    isPicked[candidate] = 1
-    state[candidate] = COVERED
+    setState(candidate, COVERED)
     if (picked.length === limit) break
   }
   return picked

@@ -127,6 +127,23 @@ test('each step is the retainer one closer of the most recognisable edge type, w
   t.deepEqual(paths.map(([o]) => [o, JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity }))]), paths)
 })
 
+test('root steps made by the analysis itself (inspect) give the same paths as steps made on first use', async (t) => {
+  const { files } = await captureFixture('engine/mixed-heap')
+  const plain = analyzeHeap(await parseSnapshot(files[0]))
+  const withSteps = analyzeHeap(await parseSnapshot(files[0]), { rootSteps: true })
+  t.is(plain.rootSteps, undefined)
+  t.true(withSteps.rootSteps instanceof Uint32Array)
+  t.is(withSteps.rootSteps?.length, withSteps.graph.nodeCount)
+  let compared = 0
+  for (let o = 0; o < plain.graph.nodeCount; o += 5) {
+    if (plain.distances[o] === NO_DISTANCE) continue
+    t.deepEqual(retainerPath(withSteps, o, { maxLength: Infinity }), retainerPath(plain, o, { maxLength: Infinity }))
+    compared++
+  }
+  t.true(compared > 2_000)
+  t.false(withSteps.graph.hasRetainers)
+})
+
 test('long paths keep both ends around one elided step', async (t) => {
   const analysis = await analysisPromise
   const { distances, graph } = analysis
