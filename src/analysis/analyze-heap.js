@@ -32,7 +32,7 @@ import { buildDominators } from './dominators.js'
 import { buildEssentialEdges } from './essential-edges.js'
 import { markPageOwnedNodes } from './page-owned.js'
 import { computeRetainedSizes } from './retained-sizes.js'
-import { computeRootSteps } from './retainer-paths.js'
+import { computeRootSteps } from './root-steps.js'
 import { findUserRoots } from './roots.js'
 import { computeShallowSizes } from './shallow-sizes.js'
 import { describeUnheldNodes } from './unheld-nodes.js'
@@ -59,7 +59,7 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
  * @property {number[]} userRoots          ordinals of the user roots (the global)
  * @property {Uint32Array} [rootSteps]     with the `rootSteps` option: per node, the edge its shortest
- *                                         path from the root arrives by (retainer-paths.js)
+ *                                         path from the root arrives by (root-steps.js)
  * @property {number} totalSize            the root's retained size, bytes
  * @property {string[]} warnings           what makes the numbers doubtful: a sizable share of the
  *                                         heap that nothing in the snapshot holds (unheld-nodes.js)
