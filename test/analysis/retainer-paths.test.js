@@ -129,7 +129,7 @@ test('each step is the retainer one closer of the most recognisable edge type, w
 
 test('root steps made by the analysis itself (inspect) give the same paths as steps made on first use', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
-  const plain = analyzeHeap(await parseSnapshot(files[0]))
+  const plain = await analysisPromise
   const withSteps = analyzeHeap(await parseSnapshot(files[0]), { rootSteps: true })
   t.is(plain.rootSteps, undefined)
   t.true(withSteps.rootSteps instanceof Uint32Array)
