@@ -18,10 +18,10 @@
 //   root steps (opt.)  dominators       distances       root steps     classOf   retained sizes
 //
 // Peak: 18 bytes per node (the edge bits fit in the last column while the edges are fewer than 30
-// per node). What stays (dominators, distances, classOf, retained sizes) is 14, and a bit per node
-// says which nodes are folded into others, from which shallow sizes are found on demand
-// (shallow-sizes.js). When the DFS from the root misses nodes, a bit per node marks those nothing
-// holds (unheld-nodes.js).
+// per node). What stays (dominators, distances, classOf, retained sizes) is 14 (18 with the root
+// steps, in the array the tree walk is done with), and a bit per node says which nodes are folded
+// into others, from which shallow sizes are found on demand (shallow-sizes.js). When the DFS from
+// the root misses nodes, a bit per node marks those nothing holds (unheld-nodes.js).
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'

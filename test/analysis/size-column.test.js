@@ -1,41 +1,49 @@
-// Sizes of 4 GiB and more: the column holds LARGE_SIZE and the side map the exact bytes, through
-// the retained-size sums and a structured clone (an analysis sent between threads).
+// Sizes of 4 GiB and more, on a real heap past 4 GiB (fixtures/programs/engine/huge-buffers.js):
+// the column holds LARGE_SIZE and the side map the exact bytes, through the retained-size sums per
+// node and per class, and through an analysis sent to another thread.
 import test from 'ava'
-import { SizeColumn } from '../../src/analysis/size-column.js'
-import { computeRetainedSizes } from '../../src/analysis/retained-sizes.js'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { analysisFromMessage, analysisToMessage } from '../../src/report/analysis-transfer.js'
 import { LARGE_SIZE } from '../../src/parse/large-sizes.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
 
-const GiB = 2 ** 30
+const fixture = captureFixture('engine/huge-buffers')
 
-test('values from LARGE_SIZE up are kept exact beside the column', (t) => {
-  const sizes = new SizeColumn(new Uint32Array(3))
-  sizes.set(0, LARGE_SIZE - 1)
-  sizes.set(1, LARGE_SIZE)
-  sizes.set(2, 6 * GiB + 3)
-  t.deepEqual([sizes.at(0), sizes.at(1), sizes.at(2)], [LARGE_SIZE - 1, LARGE_SIZE, 6 * GiB + 3])
-  t.deepEqual([...sizes.column], [LARGE_SIZE - 1, LARGE_SIZE, LARGE_SIZE])
-  const copy = SizeColumn.fromData(structuredClone({ column: sizes.column, large: sizes.large }))
-  t.is(copy.at(2), 6 * GiB + 3)
-  // Back under the limit: the column is read again.
-  sizes.set(2, 12)
-  t.is(sizes.at(2), 12)
-})
+test('a holder of 5.5 GiB of stores: exact sizes past 4 GiB per node and per class, also after a structured clone', async (t) => {
+  const { files, report } = await fixture
+  const /** @type {number[]} */ storeBytes = report.storeBytes
+  const analysis = analyzeHeap(await parseSnapshot(files[0]))
+  const { graph, retainedSizes, shallowSizes, dominators } = analysis
+  const holder = graph.edgeTargets[graph.findEdge(analysis.userRoots[0], graph.edgeType.property, graph.strings.indexOf('hugeStores'))]
+  const total = storeBytes.reduce((sum, bytes) => sum + bytes, 0)
+  t.true(total > 2 ** 32)
 
-test('retained sizes past 4 GiB sum exactly, per node and per class', (t) => {
-  // root(0) -> a(1) -> b(2), and root -> c(3); b is one 3 GiB store, a holds 2 GiB more.
-  const dominators = new Uint32Array([0, 0, 1, 0])
-  const sizes = new SizeColumn(new Uint32Array(4))
-  sizes.set(0, 0)
-  sizes.set(1, 2 * GiB + 8)
-  sizes.set(2, 3 * GiB)
-  sizes.set(3, 16)
-  const classOf = new Uint16Array([0, 1, 1, 2])
-  const classRetained = computeRetainedSizes(dominators, 0, sizes, classOf, 3)
-  t.is(sizes.at(2), 3 * GiB)
-  t.is(sizes.at(1), 5 * GiB + 8)
-  t.is(sizes.at(0), 5 * GiB + 24)
-  // b is inside a, of the same class: counted once.
-  t.is(classRetained[1], 5 * GiB + 8)
-  t.is(classRetained[2], 16)
-  t.deepEqual([...dominators], [0, 0, 1, 0])
+  // Each store is a node of its own size, the one past 4 GiB too.
+  const stores = []
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (storeBytes.includes(shallowSizes.at(o))) stores.push(shallowSizes.at(o))
+  }
+  t.deepEqual(stores.sort((a, b) => a - b), [...storeBytes].sort((a, b) => a - b))
+
+  // The holder retains the stores and a few small objects; its size is its own plus what it
+  // immediately dominates, exactly.
+  const held = retainedSizes.at(holder)
+  t.true(held >= total && held - total < 1 << 20)
+  t.is(retainedSizes.column[holder], LARGE_SIZE)
+  let sum = shallowSizes.at(holder)
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (o !== graph.rootOrdinal && dominators[o] === holder) sum += retainedSizes.at(o)
+  }
+  t.is(sum, held)
+  t.true(analysis.totalSize >= held)
+
+  // The stores' class holds them all once.
+  const storeClass = analysis.classes.names.indexOf('system / JSArrayBufferData')
+  t.true(analysis.classes.retainedSizes[storeClass] >= total)
+  t.true(analysis.classes.selfSizes[storeClass] >= total)
+
+  const copy = analysisFromMessage(structuredClone(analysisToMessage(analysis).message))
+  t.is(copy.retainedSizes.at(holder), held)
+  t.is(copy.totalSize, analysis.totalSize)
 })
