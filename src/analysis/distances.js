@@ -76,7 +76,7 @@ function breadthFirst (graph, queue, length, distances, filter) {
 class DistanceFilter {
   #graph
   #weakMapNames
-  /** @type {Set<string>} ephemeron pairs whose first half has been met (and skipped) */
+  /** @type {Set<number>} ephemeron pairs whose first half has been met (and skipped) */
   #pendingPairs = new Set()
   #sloppyFunctionMap
   #nativeContext
@@ -113,12 +113,19 @@ class DistanceFilter {
       return index < 2 || (index % 3) !== 1
     }
     if (edgeType === graph.edgeType.internal) {
-      const ephemeron = this.#weakMapNames.parse(edgeName)
-      if (ephemeron !== null && !this.#pendingPairs.delete(ephemeron.pair)) {
-        this.#pendingPairs.add(ephemeron.pair)
-        return false
-      }
+      const pair = this.#weakMapNames.pairId(edgeName)
+      if (pair >= 0) return this.#pairCompleted(pair)
     }
     return true
+  }
+
+  /**
+   * Whether this is the second half of its ephemeron pair to be met: the first is skipped.
+   * @param {number} pair
+   */
+  #pairCompleted (pair) {
+    if (this.#pendingPairs.delete(pair)) return true
+    this.#pendingPairs.add(pair)
+    return false
   }
 }

@@ -67,40 +67,13 @@ export function buildDominators (graph, essential, { storage = [], scratch } = {
   const dom = lend(2)
   let finished = 0
 
-  const dfs = (/** @type {number} */ start) => {
-    let top = nodeCount - 1
-    nodeAt[top] = start
-    dom[top] = firstEdge[start]
-    post[start] = ON_STACK
-    while (top < nodeCount) {
-      const v = nodeAt[top]
-      let e = dom[top]
-      const end = firstEdge[v + 1]
-      let w = 0
-      for (; e < end; e++) {
-        if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
-        w = edgeTargets[e]
-        if (post[w] === UNSEEN) break
-      }
-      if (e < end) {
-        dom[top] = e + 1
-        top--
-        nodeAt[top] = w
-        dom[top] = firstEdge[w]
-        post[w] = ON_STACK
-      } else {
-        top++
-        post[v] = finished
-        nodeAt[finished++] = v
-      }
-    }
-  }
-
   // The root stays open while its edges' subtrees, then the extra starts, are searched, so that it
   // finishes last.
   post[rootOrdinal] = ON_STACK
   for (let e = firstEdge[rootOrdinal], end = firstEdge[rootOrdinal + 1]; e < end; e++) {
-    if (((essential[e >>> 3] >>> (e & 7)) & 1) !== 0 && post[edgeTargets[e]] === UNSEEN) dfs(edgeTargets[e])
+    if (((essential[e >>> 3] >>> (e & 7)) & 1) !== 0 && post[edgeTargets[e]] === UNSEEN) {
+      finished = depthFirst(edgeTargets[e], graph, essential, post, nodeAt, dom, finished)
+    }
   }
 
   /** @type {UnheldNodes | null} */
@@ -114,18 +87,10 @@ export function buildDominators (graph, essential, { storage = [], scratch } = {
     unheld = findUnheldNodes(graph, post, UNSEEN, dom)
     const retained = markEssentialTargets(graph, essential)
     extraStarts = new Uint8Array((nodeCount + 7) >>> 3)
-    for (let v = 0; v < nodeCount; v++) {
-      if (post[v] !== UNSEEN || ((retained[v >>> 3] >>> (v & 7)) & 1) !== 0) continue
-      extraStarts[v >>> 3] |= 1 << (v & 7)
-      dfs(v)
-    }
-    for (let v = 0; v < nodeCount; v++) {
-      if (post[v] !== UNSEEN) continue
-      leftovers ??= new Uint8Array((nodeCount + 7) >>> 3)
-      leftovers[v >>> 3] |= 1 << (v & 7)
-      post[v] = finished
-      nodeAt[finished++] = v
-    }
+    finished = searchExtraStarts(graph, essential, retained, extraStarts, post, nodeAt, dom, finished)
+    const rest = numberLeftovers(post, nodeAt, finished)
+    finished = rest.finished
+    leftovers = rest.leftovers
   }
   const rootNumber = finished
   post[rootOrdinal] = rootNumber
@@ -134,62 +99,193 @@ export function buildDominators (graph, essential, { storage = [], scratch } = {
   dom.fill(UNSEEN)
   dom[rootNumber] = rootNumber
   // Only leftovers point to either kind, and they never offer, so these stay.
-  if (extraStarts) {
-    for (let v = 0; v < nodeCount; v++) {
-      const bit = 1 << (v & 7)
-      if ((extraStarts[v >>> 3] & bit) !== 0 || (leftovers !== null && (leftovers[v >>> 3] & bit) !== 0)) dom[post[v]] = rootNumber
-    }
-  }
+  if (extraStarts) hangUnderRoot(extraStarts, leftovers, post, dom, rootNumber)
   // `moved`: the node's dominator changed since it last offered itself. `stale`: it or a node above
   // it moved, so this pass must offer it again (its dominator comes earlier in the pass).
   const bitBytes = (nodeCount + 7) >>> 3
   const bits = scratch && scratch.length >= 2 * bitBytes ? scratch : new Uint8Array(2 * bitBytes)
   const moved = bits.subarray(0, bitBytes).fill(0xff)
   const stale = bits.subarray(bitBytes, 2 * bitBytes).fill(0)
-  let changed = true
-  while (changed) {
-    changed = false
-    for (let i = rootNumber; i >= 0; i--) {
-      const up = dom[i]
-      const bit = 1 << (i & 7)
-      if (((moved[i >>> 3] & bit) | (i === rootNumber ? 0 : ((stale[up >>> 3] >>> (up & 7)) & 1))) === 0) {
-        stale[i >>> 3] &= ~bit
+  while (offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber));
+
+  toOrdinals(post, nodeAt, dom)
+  return { dominators: post, unheld }
+}
+
+// The loops below are functions of their own: V8 compiles a long-running loop while it runs
+// (on-stack replacement) together with the rest of its function, whose code has not run yet and
+// so is compiled to bail out; one loop per function means one compilation per loop, not one more
+// after each loop.
+
+/**
+ * Iterative DFS over essential edges from `start`, numbering nodes in postorder.
+ * @param {number} start
+ * @param {HeapGraph} graph
+ * @param {Uint8Array} essential
+ * @param {Uint32Array} post ordinal -> postorder number, UNSEEN or ON_STACK
+ * @param {Uint32Array} nodeAt postorder number -> ordinal; the stack grows down from its end
+ * @param {Uint32Array} dom the stacked nodes' next edges, at their stack positions
+ * @param {number} finished nodes numbered so far
+ * @returns {number} nodes numbered after the search
+ */
+function depthFirst (start, graph, essential, post, nodeAt, dom, finished) {
+  const { nodeCount, firstEdge, edgeTargets } = graph
+  let top = nodeCount - 1
+  nodeAt[top] = start
+  dom[top] = firstEdge[start]
+  post[start] = ON_STACK
+  while (top < nodeCount) {
+    const v = nodeAt[top]
+    let e = dom[top]
+    const end = firstEdge[v + 1]
+    let w = 0
+    for (; e < end; e++) {
+      if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
+      w = edgeTargets[e]
+      if (post[w] === UNSEEN) break
+    }
+    if (e < end) {
+      dom[top] = e + 1
+      top--
+      nodeAt[top] = w
+      dom[top] = firstEdge[w]
+      post[w] = ON_STACK
+    } else {
+      top++
+      post[v] = finished
+      nodeAt[finished++] = v
+    }
+  }
+  return finished
+}
+
+/**
+ * DevTools' extra starts: unvisited nodes no essential edge points to, each searched from.
+ * @param {HeapGraph} graph
+ * @param {Uint8Array} essential
+ * @param {Uint8Array} retained a bit per node (markEssentialTargets)
+ * @param {Uint8Array} extraStarts a bit per node, all clear: set for each start
+ * @param {Uint32Array} post
+ * @param {Uint32Array} nodeAt
+ * @param {Uint32Array} dom
+ * @param {number} finished
+ * @returns {number} nodes numbered after the searches
+ */
+function searchExtraStarts (graph, essential, retained, extraStarts, post, nodeAt, dom, finished) {
+  for (let v = 0; v < graph.nodeCount; v++) {
+    if (post[v] !== UNSEEN || ((retained[v >>> 3] >>> (v & 7)) & 1) !== 0) continue
+    extraStarts[v >>> 3] |= 1 << (v & 7)
+    finished = depthFirst(v, graph, essential, post, nodeAt, dom, finished)
+  }
+  return finished
+}
+
+/**
+ * Numbers the nodes still unvisited, and marks them.
+ * @param {Uint32Array} post
+ * @param {Uint32Array} nodeAt
+ * @param {number} finished
+ * @returns {{finished: number, leftovers: Uint8Array | null}} a bit per node marks them, if any
+ */
+function numberLeftovers (post, nodeAt, finished) {
+  /** @type {Uint8Array | null} */
+  let leftovers = null
+  for (let v = 0; v < post.length; v++) {
+    if (post[v] !== UNSEEN) continue
+    leftovers ??= new Uint8Array((post.length + 7) >>> 3)
+    leftovers[v >>> 3] |= 1 << (v & 7)
+    post[v] = finished
+    nodeAt[finished++] = v
+  }
+  return { finished, leftovers }
+}
+
+/**
+ * @param {Uint8Array} extraStarts
+ * @param {Uint8Array | null} leftovers
+ * @param {Uint32Array} post
+ * @param {Uint32Array} dom
+ * @param {number} rootNumber
+ */
+function hangUnderRoot (extraStarts, leftovers, post, dom, rootNumber) {
+  for (let v = 0; v < post.length; v++) {
+    const bit = 1 << (v & 7)
+    if (((extraStarts[v >>> 3] | (leftovers === null ? 0 : leftovers[v >>> 3])) & bit) !== 0) dom[post[v]] = rootNumber
+  }
+}
+
+/**
+ * One pass in reverse postorder: each node that must offers itself to its edges' targets.
+ * @param {HeapGraph} graph
+ * @param {Uint8Array} essential
+ * @param {Uint32Array} post
+ * @param {Uint32Array} nodeAt
+ * @param {Uint32Array} dom
+ * @param {Uint8Array} moved
+ * @param {Uint8Array} stale
+ * @param {Uint8Array | null} leftovers
+ * @param {number} rootNumber
+ * @returns {boolean} whether any dominator changed
+ */
+function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber) {
+  const { firstEdge, edgeTargets } = graph
+  let changed = false
+  for (let i = rootNumber; i >= 0; i--) {
+    const up = dom[i]
+    const bit = 1 << (i & 7)
+    if (((moved[i >>> 3] & bit) | (i === rootNumber ? 0 : ((stale[up >>> 3] >>> (up & 7)) & 1))) === 0) {
+      stale[i >>> 3] &= ~bit
+      continue
+    }
+    stale[i >>> 3] |= bit
+    moved[i >>> 3] &= ~bit
+    const p = nodeAt[i]
+    if (leftovers !== null && ((leftovers[p >>> 3] >>> (p & 7)) & 1) !== 0) continue
+    for (let e = firstEdge[p], end = firstEdge[p + 1]; e < end; e++) {
+      if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
+      const j = post[edgeTargets[e]]
+      if (j === rootNumber) continue
+      const current = dom[j]
+      if (current === UNSEEN) {
+        dom[j] = i
         continue
       }
-      stale[i >>> 3] |= bit
-      moved[i >>> 3] &= ~bit
-      const p = nodeAt[i]
-      if (leftovers && ((leftovers[p >>> 3] >>> (p & 7)) & 1) !== 0) continue
-      for (let e = firstEdge[p], end = firstEdge[p + 1]; e < end; e++) {
-        if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
-        const j = post[edgeTargets[e]]
-        if (j === rootNumber) continue
-        const current = dom[j]
-        if (current === UNSEEN) {
-          dom[j] = i
-          continue
-        }
-        // Nearest common ancestor: dominators have higher numbers than the nodes they dominate.
-        let a = i
-        let b = current
-        while (a !== b) {
-          while (a < b) a = dom[a]
-          while (b < a) b = dom[b]
-        }
-        if (a !== current) {
-          dom[j] = a
-          moved[j >>> 3] |= 1 << (j & 7)
-          changed = true
-        }
+      // Nearest common ancestor: dominators have higher numbers than the nodes they dominate.
+      let a = i
+      let b = current
+      while (a !== b) {
+        while (a < b) a = dom[a]
+        while (b < a) b = dom[b]
+      }
+      if (a !== current) {
+        dom[j] = a
+        moved[j >>> 3] |= 1 << (j & 7)
+        changed = true
       }
     }
   }
+  return changed
+}
 
-  // Back to ordinals: dominators by ordinal in `post`'s memory (each entry is read before it is
-  // written).
-  for (let i = 0; i < nodeCount; i++) dom[i] = nodeAt[dom[i]]
-  for (let o = 0; o < nodeCount; o++) post[o] = dom[post[o]]
-  return { dominators: post, unheld }
+/**
+ * Dominator numbers to ordinals: dominators by ordinal in `post`'s memory (each entry is read
+ * before it is written).
+ * @param {Uint32Array} post
+ * @param {Uint32Array} nodeAt
+ * @param {Uint32Array} dom
+ */
+function toOrdinals (post, nodeAt, dom) {
+  numbersToOrdinals(dom, nodeAt)
+  numbersToOrdinals(post, dom)
+}
+
+/**
+ * values[k] = ordinals[values[k]] for every k.
+ * @param {Uint32Array} values
+ * @param {Uint32Array} ordinals
+ */
+function numbersToOrdinals (values, ordinals) {
+  for (let k = 0; k < values.length; k++) values[k] = ordinals[values[k]]
 }
 
 /**

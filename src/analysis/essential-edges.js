@@ -32,10 +32,7 @@ export function buildEssentialEdges (graph, pageOwned, { storage } = {}) {
     for (let e = firstEdge[source], end = firstEdge[source + 1]; e < end; e++) {
       const type = edgeTypes[e]
       if (type === weakType) continue
-      if (type === internalType) {
-        const ephemeron = weakMapNames.parse(edgeNames[e])
-        if (ephemeron !== null && ephemeron.tableId === nodeIds[source]) continue
-      }
+      if (type === internalType && weakMapNames.tableId(edgeNames[e]) === nodeIds[source]) continue
       const target = edgeTargets[e]
       if (target === source) continue
       if (!isRoot) {

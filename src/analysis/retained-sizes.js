@@ -34,15 +34,8 @@ export function computeRetainedSizes (dominators, rootOrdinal, sizes, classOf, c
   const nodeCount = dominators.length
   const column = sizes.column
   const firstChild = (scratch && scratch.length >= nodeCount ? scratch.subarray(0, nodeCount) : new Uint32Array(nodeCount)).fill(NONE)
-  // Children in ascending ordinal order: each is put in front of those after it.
   const links = dominators
-  for (let o = nodeCount - 1; o >= 0; o--) {
-    if (o === rootOrdinal) continue
-    const parent = links[o]
-    const first = firstChild[parent]
-    links[o] = first === NONE ? (parent | THREAD) : first
-    firstChild[parent] = o
-  }
+  threadChildren(links, firstChild, rootOrdinal)
 
   const classRetained = new Float64Array(classCount)
   const open = new Uint8Array(classCount)
@@ -103,4 +96,23 @@ export function computeRetainedSizes (dominators, rootOrdinal, sizes, classOf, c
   }
   links[rootOrdinal] = rootOrdinal
   return classRetained
+}
+
+/**
+ * Threads each node's children into `links` (a child's next sibling, or THREAD | its parent after
+ * the last), in ascending ordinal order; a loop of its own, so that V8 compiles it apart from the
+ * walk (on-stack replacement compiles the whole function around a running loop).
+ * @param {Uint32Array} links the dominators on entry
+ * @param {Uint32Array} firstChild all NONE on entry
+ * @param {number} rootOrdinal
+ */
+function threadChildren (links, firstChild, rootOrdinal) {
+  // Each child is put in front of those after it.
+  for (let o = links.length - 1; o >= 0; o--) {
+    if (o === rootOrdinal) continue
+    const parent = links[o]
+    const first = firstChild[parent]
+    links[o] = first === NONE ? (parent | THREAD) : first
+    firstChild[parent] = o
+  }
 }

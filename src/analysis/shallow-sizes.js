@@ -122,16 +122,50 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch, storage }) 
   const externalStringData = graph.strings.indexOf('system / ExternalStringData')
 
   const owners = lend(scratch)
-  for (let o = 0; o < nodeCount; o++) {
+  markFoldable(nodeTypes, nodeNames, owners, hiddenType, arrayType, nativeType, externalStringData)
+  // The worklist lives in the sizes' memory until the sizes are written; `folded` marks the nodes
+  // on it meanwhile.
+  findOwners(owners, firstEdge, edgeTargets, edgeTypes, weakType, shallow, folded)
+  rawSizes()
+  const anyFolded = foldIntoOwners(owners, nodeTypes, syntheticType, rootOrdinal, column, folded)
+  return { column, sizes: new ShallowSizes(graph, folded, anyFolded) }
+}
+
+// Each loop below is a function of its own: V8 compiles a long-running loop while it runs
+// (on-stack replacement) together with the rest of its function, whose code has not run yet and
+// so is compiled to bail out; one loop per function means one compilation per loop, not one more
+// after each loop.
+
+/**
+ * Self-owned nodes own themselves; foldable ones start UNVISITED.
+ * @param {Uint8Array} nodeTypes
+ * @param {Uint32Array} nodeNames
+ * @param {Uint32Array} owners
+ * @param {number} hiddenType
+ * @param {number} arrayType
+ * @param {number} nativeType
+ * @param {number} externalStringData
+ */
+function markFoldable (nodeTypes, nodeNames, owners, hiddenType, arrayType, nativeType, externalStringData) {
+  for (let o = 0; o < owners.length; o++) {
     const type = nodeTypes[o]
     const foldable = type === hiddenType || type === arrayType || (type === nativeType && nodeNames[o] === externalStringData)
     owners[o] = foldable ? UNVISITED : o
   }
+}
 
-  // The worklist lives in the sizes' memory until the sizes are written; `folded` marks the nodes
-  // on it meanwhile.
-  const worklist = shallow
-  const listed = folded
+/**
+ * The owners' fixed point (see the top of the file).
+ * @param {Uint32Array} owners
+ * @param {Uint32Array} firstEdge
+ * @param {Uint32Array} edgeTargets
+ * @param {Uint8Array} edgeTypes
+ * @param {number} weakType
+ * @param {Uint32Array} worklist one entry per node
+ * @param {Uint8Array} listed one bit per node, all clear; clear again at the end
+ */
+function findOwners (owners, firstEdge, edgeTargets, edgeTypes, weakType, worklist, listed) {
+  const nodeCount = owners.length
   let top = 0
   for (let start = 0; start < nodeCount; start++) {
     if (owners[start] !== start) continue
@@ -160,10 +194,22 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch, storage }) 
       listed[ordinal >>> 3] &= ~(1 << (ordinal & 7))
     }
   }
+}
 
-  rawSizes()
+/**
+ * Moves each folded node's size into its owner's and marks it folded.
+ * @param {Uint32Array} owners
+ * @param {Uint8Array} nodeTypes
+ * @param {number} syntheticType
+ * @param {number} rootOrdinal
+ * @param {SizeColumn} column the raw sizes
+ * @param {Uint8Array} folded one bit per node, all clear
+ * @returns {boolean} whether any node was folded
+ */
+function foldIntoOwners (owners, nodeTypes, syntheticType, rootOrdinal, column, folded) {
+  const shallow = column.column
   let anyFolded = false
-  for (let o = 0; o < nodeCount; o++) {
+  for (let o = 0; o < owners.length; o++) {
     const owner = owners[o]
     if (owner === UNVISITED || owner === SEVERAL_OWNERS || owner === o) continue
     if (nodeTypes[owner] === syntheticType || owner === rootOrdinal) continue
@@ -173,5 +219,5 @@ export function computeShallowSizes (graph, { hasUserRoots, scratch, storage }) 
     folded[o >>> 3] |= 1 << (o & 7)
     anyFolded = true
   }
-  return { column, sizes: new ShallowSizes(graph, folded, anyFolded) }
+  return anyFolded
 }

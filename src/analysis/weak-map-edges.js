@@ -17,18 +17,25 @@ const NOT_EPHEMERON = 1
 const EPHEMERON = 2
 
 /**
- * A parsed ephemeron edge name.
  * @typedef {object} EphemeronName
- * @property {string} pair   the part both halves of a pair share
+ * @property {number} pairId   the same for both halves of a pair, counting up from 0
  * @property {number} tableId  V8 id of the WeakMap's table
  */
 
+/** @type {EphemeronName} */
+const NOT_AN_EPHEMERON = Object.freeze({ pairId: -1, tableId: -1 })
+
+// The analysis asks for every internal edge, most of which are no ephemeron, in loops that V8
+// compiles while they run: the answers are plain numbers, and everything but the common case goes
+// through one call, so that the compiled loop has seen every path it takes on its first edges.
 export class WeakMapEdgeNames {
   #strings
   /** @type {Uint8Array} per string index: 0 not yet seen, NOT_EPHEMERON or EPHEMERON */
   #state
   /** @type {Map<number, EphemeronName>} string index -> parsed name, for the few that match */
   #parsed = new Map()
+  /** @type {Map<string, number>} the text both halves share -> pair id */
+  #pairIds = new Map()
 
   /** @param {HeapGraph} graph */
   constructor (graph) {
@@ -37,25 +44,43 @@ export class WeakMapEdgeNames {
   }
 
   /**
-   * The parsed name when string `nameIndex` is an ephemeron edge name, else null. Each string is
-   * decoded at most once.
+   * V8 id of the WeakMap table when string `nameIndex` is an ephemeron edge name, else -1.
    * @param {number} nameIndex
-   * @returns {EphemeronName | null}
    */
-  parse (nameIndex) {
-    const state = this.#state[nameIndex]
-    if (state === NOT_EPHEMERON) return null
-    if (state === EPHEMERON) return this.#parsed.get(nameIndex) ?? null
+  tableId (nameIndex) {
+    return this.#state[nameIndex] === NOT_EPHEMERON ? -1 : this.#name(nameIndex).tableId
+  }
+
+  /**
+   * A number both halves of the pair share when string `nameIndex` is an ephemeron edge name, else -1.
+   * @param {number} nameIndex
+   */
+  pairId (nameIndex) {
+    return this.#state[nameIndex] === NOT_EPHEMERON ? -1 : this.#name(nameIndex).pairId
+  }
+
+  /**
+   * Each string is decoded at most once.
+   * @param {number} nameIndex
+   * @returns {EphemeronName}
+   */
+  #name (nameIndex) {
+    if (this.#state[nameIndex] === EPHEMERON) return /** @type {EphemeronName} */ (this.#parsed.get(nameIndex))
     if (this.#strings.rawLength(nameIndex) < MIN_EPHEMERON_NAME_LENGTH) {
       this.#state[nameIndex] = NOT_EPHEMERON
-      return null
+      return NOT_AN_EPHEMERON
     }
     const groups = EPHEMERON_NAME.exec(this.#strings.get(nameIndex))?.groups
     if (!groups) {
       this.#state[nameIndex] = NOT_EPHEMERON
-      return null
+      return NOT_AN_EPHEMERON
     }
-    const parsed = { pair: groups.pair, tableId: Number(groups.tableId) }
+    let pairId = this.#pairIds.get(groups.pair)
+    if (pairId === undefined) {
+      pairId = this.#pairIds.size
+      this.#pairIds.set(groups.pair, pairId)
+    }
+    const parsed = { pairId, tableId: Number(groups.tableId) }
     this.#state[nameIndex] = EPHEMERON
     this.#parsed.set(nameIndex, parsed)
     return parsed

@@ -15,21 +15,54 @@ export function sortPositionsByKey (keys) {
   const n = keys.length
   let from = new Uint32Array(n)
   let to = new Uint32Array(n)
-  for (let i = 0; i < n; i++) from[i] = i
+  identity(from)
   const counts = new Uint32Array(DIGIT_MASK + 2)
   for (let shift = 0; shift < 32; shift += DIGIT_BITS) {
-    counts.fill(0)
-    for (let i = 0; i < n; i++) counts[((keys[i] >>> shift) & DIGIT_MASK) + 1]++
-    for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1]
-    for (let i = 0; i < n; i++) {
-      const position = from[i]
-      to[counts[(keys[position] >>> shift) & DIGIT_MASK]++] = position
-    }
+    countDigits(keys, shift, counts.fill(0))
+    prefixSums(counts)
+    scatter(keys, shift, counts, from, to)
     const swap = from
     from = to
     to = swap
   }
   return from
+}
+
+// One loop per function: V8 compiles a long loop while it runs (on-stack replacement) together
+// with the rest of its function, which has not run yet and so is compiled to bail out.
+
+/** @param {Uint32Array} positions */
+function identity (positions) {
+  for (let i = 0; i < positions.length; i++) positions[i] = i
+}
+
+/**
+ * counts[d + 1] = how many keys have digit d at `shift`.
+ * @param {Uint32Array} keys
+ * @param {number} shift
+ * @param {Uint32Array} counts
+ */
+function countDigits (keys, shift, counts) {
+  for (let i = 0; i < keys.length; i++) counts[((keys[i] >>> shift) & DIGIT_MASK) + 1]++
+}
+
+/** @param {Uint32Array} counts */
+function prefixSums (counts) {
+  for (let d = 1; d < counts.length; d++) counts[d] += counts[d - 1]
+}
+
+/**
+ * @param {Uint32Array} keys
+ * @param {number} shift
+ * @param {Uint32Array} counts each digit's first slot in `to`
+ * @param {Uint32Array} from
+ * @param {Uint32Array} to
+ */
+function scatter (keys, shift, counts, from, to) {
+  for (let i = 0; i < from.length; i++) {
+    const position = from[i]
+    to[counts[(keys[position] >>> shift) & DIGIT_MASK]++] = position
+  }
 }
 
 /**

@@ -593,7 +593,11 @@ export class SnapshotParser {
         nodeIds[row] = id
         if (self < LARGE_SIZE) selfSizes[row] = self
         else this.#putLargeSize(selfSizes, row, self)
-        detachedness[row] = detached > 255 ? 255 : detached
+        // Only the few nonzero states are written (the zeros go to entry 0, unchanged), so in a heap
+        // without detached nodes the column's pages are never touched and take no memory; with no
+        // branch, the compiled loop has no path it has not yet seen.
+        const state = detached > 255 ? 255 : detached
+        detachedness[state === 0 ? 0 : row] |= state
         firstEdge[++row] = rowEnd
         edgeEnd = rowEnd
         first = 0
@@ -634,7 +638,10 @@ export class SnapshotParser {
         const self = values[selfAt]
         if (self < LARGE_SIZE) selfSizes[row] = self
         else this.#putLargeSize(selfSizes, row, self)
-        if (detachedAt >= 0) detachedness[row] = Math.min(values[detachedAt], 255)
+        if (detachedAt >= 0) {
+          const state = Math.min(values[detachedAt], 255)
+          detachedness[state === 0 ? 0 : row] |= state
+        }
         firstEdge[++row] = rowEnd
         edgeEnd = rowEnd
         i = p
@@ -803,7 +810,7 @@ export class SnapshotParser {
         break
       }
       case NODE_DETACHEDNESS:
-        this.#detachedness[row] = value > 255 ? 255 : value
+        if (value !== 0) this.#detachedness[row] = value > 255 ? 255 : value
         break
     }
     if (++this.#field === header.nodeFieldCount) {
