@@ -11,7 +11,7 @@
 // nodes with a location (two constructors of one name in two files are two classes), `,Name` for
 // everything else. Nodes get a class index into one table; there is no string per node.
 
-import { inferInterfaceDefinitions, matchInterfaces } from './interfaces.js'
+import { inferInterfaceDefinitions, internPlainObjects, matchInterfaces } from './interfaces.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {NodeLocations} from '../graph/locations.js' */
@@ -46,11 +46,11 @@ export function computeClassNames (graph, locations, { interfaceDefinitions, sto
   const classOf = storage && storage.length >= nodeCount ? storage.subarray(0, nodeCount) : new Uint32Array(nodeCount)
   const detachedFlags = scratch && scratch.byteLength >= nodeCount ? new Uint8Array(scratch.buffer, scratch.byteOffset, nodeCount) : undefined
   const detached = findDetachedNodes(graph, classOf, detachedFlags)
-  classOf.fill(0)
-  const definitions = interfaceDefinitions ?? inferInterfaceDefinitions(graph)
-  // Before the loop below gives each node its class, classOf holds each plain Object's matched
-  // interface definition + 1 (0: none), which saves a second array of 4 bytes per node.
-  matchInterfaces(graph, definitions, (ordinal, definition) => { classOf[ordinal] = definition + 1 })
+  // Before the loop below gives each node its class, classOf holds each plain Object's property
+  // list + 1 (0: none), which saves a second array of 4 bytes per node.
+  const interned = internPlainObjects(graph, classOf.fill(0))
+  const definitions = interfaceDefinitions ?? inferInterfaceDefinitions(graph, interned)
+  const listMatches = matchInterfaces(graph, interned.lists, definitions)
 
   const table = new ClassTable()
   const objectType = graph.nodeType.object
@@ -77,7 +77,8 @@ export function computeClassNames (graph, locations, { interfaceDefinitions, sto
       continue
     }
     const record = type === objectType ? recordOf(o) : -1
-    const definition = classOf[o] - 1
+    const list = classOf[o]
+    const definition = list === 0 ? -1 : listMatches[list - 1]
     if (record < 0) {
       if (definition >= 0) {
         let index = byInterface[definition]

@@ -35,36 +35,65 @@ export function formatPropertyName (name) {
 }
 
 /**
- * Whether a node is a plain JS object (type `object`, name `Object`).
- * @param {HeapGraph} graph
- * @param {number} ordinal
- * @param {number} objectName string index of 'Object'
+ * The property lists of a snapshot's plain Objects (type `object`, name `Object`), each distinct
+ * list once.
+ * @typedef {object} PlainObjectLists
+ * @property {PropertyLists} lists
+ * @property {number[]} counts  objects per list
+ * @property {number} plainObjects
  */
-function isPlainObject (graph, ordinal, objectName) {
-  return graph.nodeTypes[ordinal] === graph.nodeType.object && graph.nodeNames[ordinal] === objectName
+
+/**
+ * Interns every plain Object's property list (`__proto__` left out: no definition has it, so the
+ * matches are the same) and writes list id + 1 into `listOf` (0 for any other node).
+ * @param {HeapGraph} graph
+ * @param {Uint32Array} listOf one entry per node, all 0
+ * @returns {PlainObjectLists}
+ */
+export function internPlainObjects (graph, listOf) {
+  const lists = new PropertyLists(graph)
+  /** @type {number[]} */
+  const counts = []
+  const objectName = graph.strings.indexOf('Object')
+  if (objectName < 0) return { lists, counts, plainObjects: 0 }
+  const plainObjects = internLoop(graph.nodeTypes, graph.nodeNames, graph.nodeType.object, objectName, graph.strings.indexOf('__proto__'), lists, counts, listOf)
+  return { lists, counts, plainObjects }
+}
+
+/**
+ * The loop of internPlainObjects, a function of its own so that V8 compiles it alone (it compiles
+ * a long-running loop together with the rest of its function).
+ * @param {Uint8Array} nodeTypes
+ * @param {Uint32Array} nodeNames
+ * @param {number} objectType
+ * @param {number} objectName
+ * @param {number} protoName
+ * @param {PropertyLists} lists
+ * @param {number[]} counts
+ * @param {Uint32Array} listOf
+ * @returns {number} plain Objects
+ */
+function internLoop (nodeTypes, nodeNames, objectType, objectName, protoName, lists, counts, listOf) {
+  let plainObjects = 0
+  for (let o = 0; o < nodeTypes.length; o++) {
+    if (nodeTypes[o] !== objectType || nodeNames[o] !== objectName) continue
+    plainObjects++
+    const list = lists.intern(o, protoName)
+    // A new list is always the next id.
+    if (list === counts.length) counts.push(1)
+    else counts[list]++
+    listOf[o] = list + 1
+  }
+  return plainObjects
 }
 
 /**
  * The popular property lists of plain Objects, most popular first.
  * @param {HeapGraph} graph
+ * @param {PlainObjectLists} interned internPlainObjects
  * @returns {InterfaceDefinition[]}
  */
-export function inferInterfaceDefinitions (graph) {
-  const objectName = graph.strings.indexOf('Object')
-  if (objectName < 0) return []
-  const protoName = graph.strings.indexOf('__proto__')
-  // Objects with the same property names in the same order get the same candidate: count each
-  // distinct list once, then build names per list, not per object.
-  const lists = new PropertyLists(graph)
-  /** @type {number[]} objects per list */
-  const listCounts = []
-  let plainObjects = 0
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (!isPlainObject(graph, o, objectName)) continue
-    plainObjects++
-    const list = lists.intern(o, protoName)
-    listCounts[list] = (listCounts[list] ?? 0) + 1
-  }
+export function inferInterfaceDefinitions (graph, { lists, counts, plainObjects }) {
   const formatted = new PropertyNames(graph)
   /** @type {Map<string, {name: string, properties: string[], count: number}>} */
   const candidates = new Map()
@@ -83,8 +112,8 @@ export function inferInterfaceDefinitions (graph) {
     if (properties.length === 0) continue
     name += '}'
     const candidate = candidates.get(name)
-    if (candidate) candidate.count += listCounts[list]
-    else candidates.set(name, { name, properties: properties.map((p) => formatted.raw(p)), count: listCounts[list] })
+    if (candidate) candidate.count += counts[list]
+    else candidates.set(name, { name, properties: properties.map((p) => formatted.raw(p)), count: counts[list] })
   }
   // Stable sort: equally popular candidates stay in order of first appearance, as in DevTools.
   const sorted = Array.from(candidates.values()).sort((a, b) => b.count - a.count)
@@ -112,26 +141,21 @@ export function inferInterfaceDefinitions (graph) {
  */
 
 /**
- * For each plain Object, the index of the interface definition it matches, via a callback (so the
- * caller keeps its own typed arrays). Objects matching none are not reported.
+ * For each interned property list, the index of the interface definition it matches, or -1.
  * @param {HeapGraph} graph
+ * @param {PropertyLists} lists
  * @param {InterfaceDefinition[]} definitions
- * @param {(ordinal: number, definition: number) => void} onMatch
+ * @returns {Int32Array}
  */
-export function matchInterfaces (graph, definitions, onMatch) {
-  const objectName = graph.strings.indexOf('Object')
-  if (objectName < 0 || definitions.length === 0) return
+export function matchInterfaces (graph, lists, definitions) {
+  const matches = new Int32Array(lists.size).fill(-1)
+  if (definitions.length === 0) return matches
   const tree = buildPropertyTree(definitions)
   const names = new PropertyNames(graph)
-  const lists = new PropertyLists(graph)
-  /** @type {number[]} per property list: matched definition, or -1 */
-  const matches = []
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (!isPlainObject(graph, o, objectName)) continue
-    const list = lists.intern(o, -1)
-    if (list === matches.length) matches.push(matchList(tree, lists.get(list).map((p) => names.raw(p))))
-    if (matches[list] >= 0) onMatch(o, matches[list])
+  for (let list = 0; list < lists.size; list++) {
+    matches[list] = matchList(tree, lists.get(list).map((p) => names.raw(p)))
   }
+  return matches
 }
 
 /**
@@ -234,7 +258,7 @@ class PropertyNames {
  * so that work per distinct list is done once however many objects share it. Lists are hashed
  * and compared as numbers; nothing is decoded.
  */
-class PropertyLists {
+export class PropertyLists {
   #graph
   /** @type {number[][]} */
   #lists = []
