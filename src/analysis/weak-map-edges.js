@@ -25,9 +25,9 @@ const EPHEMERON = 2
 /** @type {EphemeronName} */
 const NOT_AN_EPHEMERON = Object.freeze({ pairId: -1, tableId: -1 })
 
-// The analysis asks for every internal edge, most of which are no ephemeron, in loops that V8
-// compiles while they run: the answers are plain numbers, and everything but the common case goes
-// through one call, so that the compiled loop has seen every path it takes on its first edges.
+// The analysis asks for every internal edge, most of which are no ephemeron: those are answered
+// from one byte per string, and every answer is a number, so the edge loops never handle the parsed
+// names themselves.
 export class WeakMapEdgeNames {
   #strings
   /** @type {Uint8Array} per string index: 0 not yet seen, NOT_EPHEMERON or EPHEMERON */
