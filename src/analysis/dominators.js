@@ -1,11 +1,14 @@
 // Immediate dominators over the essential edges (essential-edges.js), from the snapshot's root.
 //
 // Algorithm: the iterative one of Keith D. Cooper, Timothy J. Harvey and Ken Kennedy. 2001. A Simple,
-// Fast Dominance Algorithm (Rice University, TR-06-33870), which Chrome DevTools runs too: nodes are
-// numbered in DFS postorder, each dominator is stored as the number of its node, and passes in
-// reverse postorder move each node's dominator up to the nearest common ancestor of its
-// predecessors until nothing moves. Dominators are unique, so the result is DevTools' whatever the
-// algorithm. Two changes make it fit a heap snapshot:
+// Fast Dominance Algorithm (Rice University, TR-06-33870): nodes are numbered in DFS postorder, each
+// dominator is stored as the number of its node, and passes in reverse postorder move each node's
+// dominator up to the nearest common ancestor of its predecessors until nothing moves. Chrome
+// DevTools runs Lengauer–Tarjan; dominators are unique, so the result is DevTools' whatever the
+// algorithm. The common ancestors are found by climbing the tree a level at a time, which on some
+// shapes (a long chain whose every link holds one shared node) costs the square of the chain's
+// length: past a bound on the climbing, Lengauer–Tarjan takes over (lengauer-tarjan.js), at about
+// twice the memory. Two changes make the iterative algorithm fit a heap snapshot:
 //   - Forward edges only. A pass takes each node and offers it to the targets of its edges
 //     ("push") instead of gathering each node's retainers, so no retainer index is built: three
 //     arrays of one entry per node are all the memory it needs (Lengauer-Tarjan needs five, and
@@ -22,6 +25,8 @@
 // Which of them nothing in the snapshot holds at all is found out here too (unheld-nodes.js).
 
 import { InvalidArgumentError } from '../errors.js'
+import { markEssentialTargets } from './essential-edges.js'
+import { lengauerTarjan } from './lengauer-tarjan.js'
 import { findUnheldNodes } from './unheld-nodes.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -30,24 +35,28 @@ import { findUnheldNodes } from './unheld-nodes.js'
 const UNSEEN = 0xffffffff
 const ON_STACK = 0xfffffffe
 const MAX_NODES = 0x7fffffff
+const CLIMBS_PER_EDGE = 8
 
 /**
  * @typedef {object} DominatorResult
  * @property {Uint32Array} dominators  immediate dominator ordinal per ordinal (the root's is itself)
  * @property {UnheldNodes | null} unheld nodes the root does not reach even through weak edges;
  *                                     null when the DFS from the root reached every node
+ * @property {'iterative' | 'lengauer-tarjan'} algorithm  the one that found them
  */
 
 /**
  * Immediate dominators.
  * @param {HeapGraph} graph
  * @param {Uint8Array} essential one bit per edge (buildEssentialEdges)
- * @param {{storage?: Uint32Array[], scratch?: Uint8Array}} [options] up to three arrays of at least
- *   nodeCount entries the caller lends instead of new ones (the first becomes `dominators`, the
- *   other two are free again afterwards); and bytes for two bits per node, when long enough
+ * @param {{storage?: Uint32Array[], scratch?: Uint8Array, workLimit?: number}} [options] up to three
+ *   arrays of at least nodeCount entries the caller lends instead of new ones (the first becomes
+ *   `dominators`, the other two are free again afterwards); bytes for two bits per node, when long
+ *   enough; and how many steps up the tree the passes may take before Lengauer–Tarjan takes over
+ *   (tests set 0 to run it)
  * @returns {DominatorResult}
  */
-export function buildDominators (graph, essential, { storage = [], scratch } = {}) {
+export function buildDominators (graph, essential, { storage = [], scratch, workLimit } = {}) {
   const { nodeCount, firstEdge, edgeTargets, rootOrdinal } = graph
   // Below 2^31: the walk of the tree (retained-sizes.js) uses the top bit.
   if (nodeCount >= MAX_NODES) {
@@ -106,10 +115,19 @@ export function buildDominators (graph, essential, { storage = [], scratch } = {
   const bits = scratch && scratch.length >= 2 * bitBytes ? scratch : new Uint8Array(2 * bitBytes)
   const moved = bits.subarray(0, bitBytes).fill(0xff)
   const stale = bits.subarray(bitBytes, 2 * bitBytes).fill(0)
-  while (offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber));
+  // The climbs to common ancestors cost about 2.5 steps per edge on real heaps, but their sum can
+  // grow with the square of a chain's length (lengauer-tarjan.js): past a bound, that algorithm
+  // takes over.
+  let budget = workLimit ?? CLIMBS_PER_EDGE * (graph.edgeCount + nodeCount)
+  for (;;) {
+    const pass = offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget)
+    if (pass.steps > budget) return { dominators: lengauerTarjan(graph, essential, [post, nodeAt, dom]), unheld, algorithm: 'lengauer-tarjan' }
+    budget -= pass.steps
+    if (!pass.changed) break
+  }
 
   toOrdinals(post, nodeAt, dom)
-  return { dominators: post, unheld }
+  return { dominators: post, unheld, algorithm: 'iterative' }
 }
 
 // The loops below are functions of their own: V8 compiles a long-running loop while it runs
@@ -225,11 +243,13 @@ function hangUnderRoot (extraStarts, leftovers, post, dom, rootNumber) {
  * @param {Uint8Array} stale
  * @param {Uint8Array | null} leftovers
  * @param {number} rootNumber
- * @returns {boolean} whether any dominator changed
+ * @param {number} budget steps up the tree this pass may take; it stops when past them
+ * @returns {{changed: boolean, steps: number}} whether any dominator changed, and the steps taken
  */
-function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber) {
+function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget) {
   const { firstEdge, edgeTargets } = graph
   let changed = false
+  let steps = 0
   for (let i = rootNumber; i >= 0; i--) {
     const up = dom[i]
     const bit = 1 << (i & 7)
@@ -254,8 +274,14 @@ function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers,
       let a = i
       let b = current
       while (a !== b) {
-        while (a < b) a = dom[a]
-        while (b < a) b = dom[b]
+        while (a < b) {
+          a = dom[a]
+          steps++
+        }
+        while (b < a) {
+          b = dom[b]
+          steps++
+        }
       }
       if (a !== current) {
         dom[j] = a
@@ -263,8 +289,9 @@ function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers,
         changed = true
       }
     }
+    if (steps > budget) break
   }
-  return changed
+  return { changed, steps }
 }
 
 /**
@@ -286,20 +313,4 @@ function toOrdinals (post, nodeAt, dom) {
  */
 function numbersToOrdinals (values, ordinals) {
   for (let k = 0; k < values.length; k++) values[k] = ordinals[values[k]]
-}
-
-/**
- * One bit per ordinal: set when some essential edge points to it.
- * @param {HeapGraph} graph
- * @param {Uint8Array} essential
- */
-function markEssentialTargets (graph, essential) {
-  const { edgeCount, edgeTargets } = graph
-  const marked = new Uint8Array((graph.nodeCount + 7) >>> 3)
-  for (let e = 0; e < edgeCount; e++) {
-    if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
-    const v = edgeTargets[e]
-    marked[v >>> 3] |= 1 << (v & 7)
-  }
-  return marked
 }

@@ -44,3 +44,19 @@ export function buildEssentialEdges (graph, pageOwned, { storage } = {}) {
   }
   return essential
 }
+
+/**
+ * One bit per ordinal: set when some essential edge points to it.
+ * @param {HeapGraph} graph
+ * @param {Uint8Array} essential
+ */
+export function markEssentialTargets (graph, essential) {
+  const { edgeCount, edgeTargets } = graph
+  const marked = new Uint8Array((graph.nodeCount + 7) >>> 3)
+  for (let e = 0; e < edgeCount; e++) {
+    if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
+    const v = edgeTargets[e]
+    marked[v >>> 3] |= 1 << (v & 7)
+  }
+  return marked
+}

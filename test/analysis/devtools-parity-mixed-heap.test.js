@@ -7,6 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import test from 'ava'
+import { compareDominators } from '../helpers/dominator-check.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
@@ -64,6 +65,9 @@ test('unreachable nodes hang under the root with the same sizes as in DevTools; 
   writeFileSync(file, JSON.stringify(json))
   const comparison = await compareWithDevtools(file)
   t.is(totalNodeMismatches(comparison) + comparison.classMismatches, 0, describeComparison(comparison))
+  // Extra starts and leftovers the same way in both dominator algorithms.
+  const byLengauerTarjan = compareDominators(comparison.analysis.graph, comparison.analysis.dominators, 'lengauer-tarjan')
+  t.is(byLengauerTarjan.mismatches, 0, byLengauerTarjan.examples)
 
   const { warnings, graph } = comparison.analysis
   const idsIn = (/** @type {string[]} */ lines) => new Set(lines.join(' ').match(/@\d+/g))

@@ -1,0 +1,50 @@
+// Two dominator algorithms, one answer. The iterative passes (dominators.js) find dominators on
+// real heaps in little memory; on shapes where their climbing would take the square of a chain's
+// length, Lengauer–Tarjan (lengauer-tarjan.js) takes over. Both must give every node DevTools'
+// immediate dominator.
+import test from 'ava'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { buildDominators } from '../../src/analysis/dominators.js'
+import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
+import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { compareDominators } from '../helpers/dominator-check.js'
+import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
+
+for (const program of ['engine/mixed-heap', 'engine/bare']) {
+  test(`${program}: Lengauer–Tarjan gives every node the dominator the iterative passes give it`, async (t) => {
+    const { files } = await captureFixture(program)
+    const analysis = analyzeHeap(await parseSnapshot(files[0]))
+    const { mismatches, examples } = compareDominators(analysis.graph, analysis.dominators, 'lengauer-tarjan')
+    t.is(mismatches, 0, examples)
+  })
+}
+
+test('a long chain whose every link holds one shared object and a payload an array holds too: Lengauer–Tarjan takes over, and every node and class is as in DevTools', async (t) => {
+  const { files, report } = await captureFixture('engine/long-chain')
+  const comparison = await compareWithDevtools(files[0])
+  t.is(totalNodeMismatches(comparison) + comparison.classMismatches, 0, describeComparison(comparison))
+
+  const { graph, dominators } = comparison.analysis
+  t.is(buildDominators(graph, buildEssentialEdges(graph, markPageOwnedNodes(graph))).algorithm, 'lengauer-tarjan')
+  // The links: objects with `next`, `shared` and `payload`; each but the last is held by the next
+  // one alone, so it is dominated by it, and the chain is as long as the program made it.
+  const [next, shared, payload] = ['next', 'shared', 'payload'].map((name) => graph.strings.indexOf(name))
+  const property = graph.edgeType.property
+  const links = []
+  for (let o = 0; o < graph.nodeCount; o++) {
+    if (graph.findEdge(o, property, payload) >= 0 && graph.findEdge(o, property, shared) >= 0) links.push(o)
+  }
+  // Plus, at most, the object literal's boilerplate, which V8 keeps with the same properties.
+  t.true(links.length === report.links || links.length === report.links + 1, `${links.length} links`)
+  const isLink = new Set(links)
+  const dominatedByHolder = links.filter((o) => {
+    const edge = graph.findEdge(o, property, next)
+    return edge >= 0 && isLink.has(graph.edgeTargets[edge]) && dominators[graph.edgeTargets[edge]] === o
+  })
+  t.is(dominatedByHolder.length, report.links - 1)
+  // The iterative passes, let run to the end however long they climb, agree.
+  const { mismatches, examples } = compareDominators(graph, dominators, 'iterative')
+  t.is(mismatches, 0, examples)
+})
