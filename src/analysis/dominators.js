@@ -118,10 +118,12 @@ export function buildDominators (graph, essential, { storage = [], scratch, work
   // The climbs to common ancestors cost about 2.5 steps per edge on real heaps, but their sum can
   // grow with the square of a chain's length (lengauer-tarjan.js): past a bound, that algorithm
   // takes over.
+  const byLengauerTarjan = () => ({ dominators: lengauerTarjan(graph, essential, [post, nodeAt, dom]), unheld, algorithm: /** @type {const} */ ('lengauer-tarjan') })
   let budget = workLimit ?? CLIMBS_PER_EDGE * (graph.edgeCount + nodeCount)
+  if (budget <= 0) return byLengauerTarjan()
   for (;;) {
     const pass = offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget)
-    if (pass.steps > budget) return { dominators: lengauerTarjan(graph, essential, [post, nodeAt, dom]), unheld, algorithm: 'lengauer-tarjan' }
+    if (pass.steps > budget) return byLengauerTarjan()
     budget -= pass.steps
     if (!pass.changed) break
   }
