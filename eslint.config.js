@@ -12,7 +12,8 @@ export default [
   { files: ['src/graph/**'], rules: forbid(['**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'graph/ may import parse/ and errors.js only') },
   { files: ['src/analysis/**'], rules: forbid(['**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'analysis/ may not import layers above it') },
   { files: ['src/diff/**'], rules: forbid(['**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'diff/ may not import layers above it') },
-  { files: ['src/signatures/**'], rules: forbid(['**/report/**', '**/agent/**', '**/soak/**'], 'signatures/ may not import layers above it') },
+  { files: ['src/signatures/**'], rules: forbid(['**/sources/**', '**/report/**', '**/agent/**', '**/soak/**'], 'signatures/ may not import layers above it') },
+  { files: ['src/sources/**'], rules: forbid(['**/report/**', '**/agent/**', '**/soak/**'], 'sources/ sits between signatures/ and report/') },
   { files: ['src/report/**'], rules: forbid(['**/agent/**', '**/soak/**'], 'report/ renders the Report model only') },
   { files: ['src/agent/**'], rules: forbid(['**/parse/**', '**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/soak/**', 'yargs', 'chalk', 'lru-cache'], 'the agent runs in production: node builtins and errors.js only') },
   { files: ['cli/**'], rules: forbid(['../src/**', '**/src/**'], 'cli/ imports only the published entry points (leakdiff, leakdiff/agent)') }

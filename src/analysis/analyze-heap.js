@@ -65,6 +65,9 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {number} totalSize            the root's retained size, bytes
  * @property {string[]} warnings           what makes the numbers doubtful: a sizable share of the
  *                                         heap that nothing in the snapshot holds (unheld-nodes.js)
+ * @property {(scriptName: string, snapshotText: string | null) => string | null} [readScript]
+ *   a script's whole text given its name and the snapshot's (cut) copy; set by the layer that
+ *   reads sources from disk (src/sources/), absent when nothing may be read
  */
 
 /**

@@ -110,6 +110,15 @@ export class NodeLocations {
   }
 
   /**
+   * Every script id the heap leads to, with its URL.
+   * @returns {ReadonlyMap<number, string>}
+   */
+  scriptNames () {
+    if (!this.#scriptNames) this.#scriptNames = this.#buildScriptNames()
+    return this.#scriptNames
+  }
+
+  /**
    * The function name for a closure (its own name, else its SharedFunctionInfo's), or the
    * constructor name for an object; '' for anonymous functions and other nodes.
    * @param {number} ordinal

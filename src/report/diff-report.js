@@ -2,6 +2,7 @@ import { stat } from 'node:fs/promises'
 import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
+import { SourceLocator } from '../sources/source-locator.js'
 import { computeGrowthRate } from './growth-rate.js'
 import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
@@ -15,6 +16,7 @@ import { processDifference, readSidecar } from './sidecars.js'
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthRate} from './growth-rate.js' */
 /** @import {SnapshotMeta} from './sidecars.js' */
+/** @import {SourceOptions} from '../sources/source-locator.js' */
 
 /**
  * @typedef {object} DiffSnapshotInfo
@@ -70,8 +72,9 @@ import { processDifference, readSidecar } from './sidecars.js'
  *   top?: number,
  *   cwd?: string,
  *   parallel?: boolean | 'auto',
- *   onProgress?: (progress: ParseProgress) => void
- * }} DiffOptions
+ *   onProgress?: (progress: ParseProgress) => void,
+ *   readSources?: boolean
+ * } & SourceOptions} DiffOptions
  */
 
 /**
@@ -80,11 +83,14 @@ import { processDifference, readSidecar } from './sidecars.js'
  * @param {SnapshotSource[]} sources oldest first
  * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all); cwd: source
  *   files under it are shown relative to it; onProgress: bytes read over all inputs, then the
- *   stages after the analyses
+ *   stages after the analyses; sourceMaps, sourceRoots: where the scripts' source maps and files
+ *   are (src/sources/); readSources: false leaves the disk alone (locations as the snapshot has them)
  * @returns {Promise<DiffReport>}
  */
-export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, ...thresholds } = {}) {
+export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, readSources = true, sourceMaps = null, sourceRoots = [], ...thresholds } = {}) {
   if (sources.length < 2 || sources.length > 3) throw new InvalidArgumentError(`Expected 2 or 3 snapshots, got ${sources.length}`)
+  // Before any parsing: a malformed --source-root is bad usage, not a late surprise.
+  const locator = readSources ? new SourceLocator({ sourceMaps, sourceRoots, cwd }) : null
   /** @type {HeapAnalysis[]} */
   const analyses = []
   /** @type {DiffSnapshotInfo[]} */
@@ -116,7 +122,10 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
-  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: matchSignatures(result, detail, { cwd }) })
+  if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
+  const matched = matchSignatures(result, detail, { cwd })
+  const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings })
 }
 
 /**

@@ -165,7 +165,7 @@ export function storeFix (stores, view, { unit, variable, bound, store }) {
  * @returns {Array<{site: SourceLocation, expression: string}>}
  */
 export function viewWriteSites (analysis, scriptId, sites) {
-  const text = scriptText(analysis.graph, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [])
+  const text = scriptText(analysis, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [])
   if (text === null) return []
   const lines = text.split('\n')
   const found = []

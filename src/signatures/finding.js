@@ -11,6 +11,11 @@
  * @property {number} line      1-based
  * @property {number} column    1-based
  * @property {string} function  the function's name, '' when anonymous
+ * @property {{file: string, line: number, column: number}} [generated]  with `original`: where the
+ *   code that ran is (a compiled or bundled script); file, line and column above are the original's
+ * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
+ *   present when the location was mapped through a source map: the source people wrote, and its
+ *   line (trimmed) when the map or the disk has the text
  */
 
 /**

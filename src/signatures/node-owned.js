@@ -143,7 +143,7 @@ function readableSpecifier (specifier, cwd, importer) {
  * @returns {SourceLocation | null}
  */
 export function importSite (analysis, importers, specifiers, cwd) {
-  const { graph, locations } = analysis
+  const { locations } = analysis
   const names = new Set(importers.flatMap((url) => url.startsWith('file:') ? [url, fileURLToPath(url)] : [url]))
   // Without a named importer (its resolve cache grew too little to be a row of its own), every
   // script of the program and its packages is searched, Node's own excepted.
@@ -153,7 +153,7 @@ export function importSite (analysis, importers, specifiers, cwd) {
   }
   const bases = specifiers.map((s) => s.replace(/^.*[\\/]/, '')).filter((s) => s !== '')
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
-    const text = scriptText(graph, functions)
+    const text = scriptText(analysis, functions)
     if (text === null) continue
     const code = blankNonCode(text)
     const offsets = []
@@ -320,7 +320,7 @@ export function reloadedModules (analysis, path, values, cwd) {
  * @returns {SourceLocation | null}
  */
 export function reloadSite (analysis, file, cwd) {
-  const { graph, locations } = analysis
+  const { locations } = analysis
   const wanted = (/** @type {number} */ scriptId) => {
     const name = locations.scriptName(scriptId)
     return name !== null && name !== '' && !name.startsWith('node:') && packageOf(name) === null
@@ -329,7 +329,7 @@ export function reloadSite (analysis, file, cwd) {
   /** @type {SourceLocation | null} */
   let requireSite = null
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
-    const text = scriptText(graph, functions)
+    const text = scriptText(analysis, functions)
     if (text === null) continue
     const code = blankNonCode(text)
     const at = code.search(/\bdelete\s+require\.cache\b/)

@@ -7,7 +7,6 @@ import { scriptSourceOf } from './script-source.js'
 import { readableFunctionName } from './source-location.js'
 import { functionEnd } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /**
  * @typedef {object} ScriptFunction
@@ -60,16 +59,18 @@ export function scriptFunctions (analysis, wanted) {
 }
 
 /**
- * The text of the script these functions belong to, as far as the snapshot has it, or null.
- * @param {HeapGraph} graph
+ * The text of the script these functions belong to, or null: the snapshot's copy, completed from
+ * disk when the analysis has a `readScript` (src/sources/ sets it: V8 cuts the copy at 1,024
+ * characters by default, so a write far down a file is not in it).
+ * @param {HeapAnalysis} analysis
  * @param {ScriptFunction[]} functions
  */
-export function scriptText (graph, functions) {
-  for (const f of functions) {
-    const text = scriptSourceOf(graph, f.ordinal)
-    if (text !== null) return text
-  }
-  return null
+export function scriptText (analysis, functions) {
+  let text = null
+  for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
+  const url = functions.length === 0 ? null : analysis.locations.locationOf(functions[0].ordinal)?.scriptName ?? null
+  if (analysis.readScript === undefined || url === null || url === '') return text
+  return analysis.readScript(url, text) ?? text
 }
 
 /**

@@ -98,7 +98,7 @@ function isProgramFile (file) {
  * @returns {WriteSites | null}
  */
 function sitesIn (analysis, file, functions, offsetsOf, role) {
-  const text = scriptText(analysis.graph, functions)
+  const text = scriptText(analysis, functions)
   if (text === null) return null
   const code = blankNonCode(text)
   const offsets = offsetsOf(code)

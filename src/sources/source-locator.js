@@ -1,0 +1,235 @@
+// The one place locations leave the code that ran for the code people wrote. Signatures find
+// locations in the scripts the heap knows (text completed from disk through `scriptText`); then,
+// before the Report is built, every finding's location passes through `mapFindings` once: through
+// the script's source map when it has one, with the original line as a snippet. Everything is
+// read lazily: only the scripts that findings name, each file and map once.
+//
+//   finding.location (generated) --script URL--> ScriptFiles (disk, --source-root, checked
+//   against the snapshot's copy) --> loadSourceMap (comment, data: URL, beside, --source-maps)
+//   --> TraceMap.originalPositionFor --> {file, line, column, function, generated, original}
+
+import { isAbsolute, resolve } from 'node:path'
+import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping'
+import { scriptFunctions } from '../signatures/script-functions.js'
+import { scriptSourceOf } from '../signatures/script-source.js'
+import { readableScriptName } from '../signatures/source-location.js'
+import { pathOfUrl, readText, ScriptFiles } from './script-files.js'
+import { loadSourceMap } from './source-maps.js'
+import { parseSourceRoot } from './source-roots.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {Finding, SourceLocation} from '../signatures/finding.js' */
+/** @import {LoadedMap} from './source-maps.js' */
+/** @import {TraceMap} from '@jridgewell/trace-mapping' */
+
+/** A snippet longer than this is cut: a minified line is no snippet. */
+const MAX_SNIPPET = 160
+
+/**
+ * @typedef {object} SourceOptions
+ * @property {string | null} [sourceMaps]  a directory of source maps kept apart from the code
+ * @property {Array<string | {from: string, to: string}>} [sourceRoots]  `FROM=TO`: a path of the
+ *   process (`/app`) and where the same files are on this machine (`.`)
+ */
+
+export class SourceLocator {
+  #files
+  #mapsDir
+  #cwd
+  /** @type {Map<string, LoadedMap>} per script URL */
+  #maps = new Map()
+  /** @type {Map<string, string[] | null>} per original source, its lines */
+  #sources = new Map()
+
+  /**
+   * @param {SourceOptions & {cwd?: string}} [options]
+   */
+  constructor ({ sourceMaps = null, sourceRoots = [], cwd = process.cwd() } = {}) {
+    this.#cwd = cwd
+    this.#files = new ScriptFiles({ roots: sourceRoots.map((root) => parseSourceRoot(root, cwd)), cwd })
+    this.#mapsDir = sourceMaps === null ? null : resolve(cwd, sourceMaps)
+  }
+
+  /**
+   * A script's text for the scans that look for a line in it: the file on disk when it starts with
+   * the snapshot's (cut) copy, else that copy.
+   * @param {string} url the Script's name
+   * @param {string | null} snapshotText
+   * @returns {string | null}
+   */
+  scriptText (url, snapshotText) {
+    return this.#files.read(url, snapshotText).text
+  }
+
+  /**
+   * The findings with their locations mapped to the original sources where the scripts have
+   * source maps; a one-line note added to a finding whose location could not be mapped for a
+   * reason the user can fix. Other findings come back as they are.
+   * @param {Finding[]} findings
+   * @param {HeapAnalysis} analysis the last snapshot's (the one the signatures read)
+   * @returns {Finding[]}
+   */
+  mapFindings (findings, analysis) {
+    const located = findings.filter((finding) => finding.location !== null && !finding.location.file.startsWith('node:'))
+    if (located.length === 0) return findings
+    /** @type {Map<string, {id: number, url: string}>} readable file name -> script */
+    const byFile = new Map()
+    for (const [id, url] of analysis.locations.scriptNames()) {
+      if (url === '' || url.startsWith('node:')) continue
+      const name = readableScriptName(url, this.#cwd)
+      if (!byFile.has(name)) byFile.set(name, { id, url })
+    }
+    const wanted = new Set(located.map((finding) => byFile.get(/** @type {SourceLocation} */ (finding.location).file)?.id).filter((id) => id !== undefined))
+    if (wanted.size === 0) return findings
+    /** @type {Map<number, string | null>} the snapshot's copy of each wanted script */
+    const copies = new Map()
+    for (const [id, functions] of scriptFunctions(analysis, (id) => wanted.has(id))) {
+      let text = null
+      for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
+      copies.set(id, text)
+    }
+    return findings.map((finding) => {
+      const location = finding.location
+      const script = location === null ? undefined : byFile.get(location.file)
+      if (location === null || script === undefined) return finding
+      return this.#mapFinding(finding, location, script.url, copies.get(script.id) ?? null)
+    })
+  }
+
+  /**
+   * @param {Finding} finding
+   * @param {SourceLocation} location
+   * @param {string} url
+   * @param {string | null} copy
+   * @returns {Finding}
+   */
+  #mapFinding (finding, location, url, copy) {
+    const file = this.#files.read(url, copy)
+    const loaded = this.#mapOf(url, file)
+    /** @type {string[]} */
+    const notes = []
+    if (loaded.map === null) {
+      const note = loaded.note ?? file.note
+      return note === null ? finding : withNotes(finding, location, [note])
+    }
+    const mapped = this.#mapPosition(loaded.map, location)
+    if ('note' in mapped) return withNotes(finding, location, [`${describeMap(loaded, url, this.#cwd)} ${mapped.note}: locations stay in the code that ran`])
+    const generated = { file: file.path !== null && file.matches && this.#files.rooted ? readableScriptName(file.path, this.#cwd) : location.file, line: location.line, column: location.column }
+    /** @type {SourceLocation} */
+    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: location.function, generated, original: mapped }
+    // Other sites in the same script that the signature named in its notes.
+    const evidenceNotes = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
+    const rewritten = evidenceNotes.map((note) => this.#mapNote(note, location.file, loaded.map))
+    notes.push(...rewritten)
+    return { ...finding, location: result, evidence: { ...finding.evidence, notes } }
+  }
+
+  /**
+   * `file:line:column` of the same script in a signature's note, mapped too.
+   * @param {string} note
+   * @param {string} file
+   * @param {TraceMap | null} map
+   */
+  #mapNote (note, file, map) {
+    if (map === null || !note.includes(`${file}:`)) return note
+    const pattern = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:(\\d+):(\\d+)`, 'g')
+    return note.replace(pattern, (text, line, column) => {
+      const mapped = this.#mapPosition(map, { file, line: Number(line), column: Number(column), function: '' })
+      return 'note' in mapped ? text : `${mapped.file}:${mapped.line}:${mapped.column}`
+    })
+  }
+
+  /**
+   * @param {string} url
+   * @param {import('./script-files.js').ScriptFile} file
+   * @returns {LoadedMap}
+   */
+  #mapOf (url, file) {
+    let loaded = this.#maps.get(url)
+    if (loaded === undefined) {
+      // A script on disk that is not the one that ran has no map worth reading: its lines moved.
+      loaded = file.path !== null && !file.matches && file.note !== null && readText(file.path) !== null
+        ? { map: null, note: file.note, where: null }
+        : loadSourceMap({ scriptPath: file.path, scriptName: url, text: file.text, whole: file.whole, mapsDir: this.#mapsDir, cwd: this.#cwd })
+      this.#maps.set(url, loaded)
+    }
+    return loaded
+  }
+
+  /**
+   * The original position of a 1-based generated one, or why there is none. The nearest mapping
+   * at or before the column on that line, else the first after it (a function's start may fall
+   * between a bundle's mappings).
+   * @param {TraceMap} map
+   * @param {SourceLocation} location
+   * @returns {{file: string, line: number, column: number, snippet: string | null} | {note: string}}
+   */
+  #mapPosition (map, location) {
+    const at = { line: location.line, column: location.column - 1 }
+    let position = originalPositionFor(map, { ...at, bias: GREATEST_LOWER_BOUND })
+    if (position.source === null) position = originalPositionFor(map, { ...at, bias: LEAST_UPPER_BOUND })
+    if (position.source === null || position.line === null || position.column === null) {
+      return { note: `has no mapping for line ${location.line} column ${location.column}` }
+    }
+    const lines = this.#linesOf(map, position.source)
+    if (lines !== null && position.line > lines.length) {
+      return { note: `points past the end of ${this.#shown(position.source)} (line ${position.line} of ${lines.length})` }
+    }
+    const text = lines === null ? null : lines[position.line - 1].trim()
+    const snippet = text === null || text === '' ? null : text.length > MAX_SNIPPET ? `${text.slice(0, MAX_SNIPPET - 1)}…` : text
+    return { file: this.#shown(position.source), line: position.line, column: position.column + 1, snippet }
+  }
+
+  /**
+   * An original source's lines: the map's sourcesContent, else the file on disk (under a
+   * --source-root when the map names the process's paths), else null.
+   * @param {TraceMap} map
+   * @param {string} source a resolved source of the map
+   */
+  #linesOf (map, source) {
+    const key = `${map.file ?? ''}\0${source}`
+    let lines = this.#sources.get(key)
+    if (lines === undefined) {
+      let text = sourceContentFor(map, source)
+      if (text === null) {
+        const path = pathOfUrl(source)
+        text = path === null ? null : readText(this.#files.localPath(path)) ?? readText(path)
+      }
+      lines = text === null ? null : text.split(/\r?\n|\r/)
+      this.#sources.set(key, lines)
+    }
+    return lines
+  }
+
+  /**
+   * An original source as people read it: a path relative to the working directory when it is on
+   * this machine under it, else as the map names it.
+   * @param {string} source
+   */
+  #shown (source) {
+    const path = pathOfUrl(source)
+    if (path === null) return source
+    const local = this.#files.localPath(path)
+    return readableScriptName(isAbsolute(local) ? local : path, this.#cwd)
+  }
+}
+
+/**
+ * @param {LoadedMap} loaded
+ * @param {string} url
+ * @param {string} cwd
+ */
+function describeMap (loaded, url, cwd) {
+  return loaded.where === 'inline' || loaded.where === null ? `the inline source map of ${readableScriptName(url, cwd)}` : `source map ${readableScriptName(loaded.where, cwd)}`
+}
+
+/**
+ * The finding with its location as it was and one more note.
+ * @param {Finding} finding
+ * @param {SourceLocation} location
+ * @param {string[]} notes
+ * @returns {Finding}
+ */
+function withNotes (finding, location, notes) {
+  const before = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
+  return { ...finding, location, evidence: { ...finding.evidence, notes: [...before, ...notes] } }
+}
