@@ -3,6 +3,7 @@
 // phrase here (evidenceNote), and its `notes` are printed a line each after the numbers they
 // explain, so a new signature's facts need no change here; nothing is looked up in the heap.
 import { formatBytes, formatCount } from './format.js'
+import { mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 
@@ -70,6 +71,9 @@ export function renderFindingCards (findings, c, wrap, width = 80) {
     lines.push(`${c.bold(String(i + 1).padEnd(3))}${c.bold.red(finding.signature)}   confidence ${finding.confidence.toFixed(2)}`)
     const role = locationRole(finding)
     lines.push(...wrap(`${c.cyan(locationText(location))}${role === '' ? '' : `   (${role})`}`, '     ', '   '))
+    const mapped = mappedLocationLines(location)
+    if (mapped.snippet !== null) lines.push(...breakCode(mapped.snippet, '     ', width))
+    if (mapped.generated !== null) lines.push(...wrap(c.dim(mapped.generated), '     ', '   '))
     lines.push(...wrap(finding.title, '   ', '   '))
     lines.push(...wrap(renderFoldedPath(finding.path), '   ', '   ').map((line) => c.dim(line)))
     const per = evidence.perStep === 0 ? '' : `   (${formatCount(Math.round(evidence.perStep), { sign: true })} per step)`
@@ -96,6 +100,9 @@ export function renderFindingCardsMarkdown (findings) {
     const { evidence, location } = finding
     const role = locationRole(finding)
     lines.push(`#### ${i + 1}. \`${finding.signature}\` at \`${locationText(location)}\`${role === '' ? '' : ` (${role})`}`, '')
+    const mapped = mappedLocationLines(location)
+    if (mapped.snippet !== null) lines.push('```', mapped.snippet.replaceAll('```', "'''"), '```', '')
+    if (mapped.generated !== null) lines.push(`_${mapped.generated.replace(/[\\`*_[\]<>|]/g, '\\$&')}_`, '')
     lines.push(`${finding.title} Confidence ${finding.confidence.toFixed(2)}: ${finding.reasons.join('; ')}.`, '')
     lines.push(`- path: \`${renderFoldedPath(finding.path).replaceAll('`', "'")}\``)
     const note = evidenceNote(evidence)

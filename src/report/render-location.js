@@ -1,0 +1,28 @@
+// How a finding's location reads when it was mapped through a source map: the original file and
+// line lead (locationText), then the original line itself and where the code that ran is. One
+// place for every format, so the cards of text, markdown and JUnit say the same.
+/** @import {SourceLocation} from '../signatures/finding.js' */
+
+/**
+ * The lines that follow a mapped location: its source line (`49 │ cache.set(url, quote)`) when
+ * known, and `ran as dist/handlers.js:38:9`. None for a location that was not mapped.
+ * @param {SourceLocation | null} location
+ * @returns {{snippet: string | null, generated: string | null}} text with control characters removed
+ */
+export function mappedLocationLines (location) {
+  if (location === null || location.original === undefined || location.generated === undefined) return { snippet: null, generated: null }
+  const { original, generated } = location
+  return {
+    snippet: original.snippet === null ? null : `${original.line} │ ${printable(original.snippet)}`,
+    generated: `ran as ${printable(generated.file)}:${generated.line}:${generated.column}`
+  }
+}
+
+/**
+ * Text from source files, never read as terminal or markup control: control characters become spaces.
+ * @param {string} text
+ */
+function printable (text) {
+  // eslint-disable-next-line no-control-regex
+  return text.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ')
+}

@@ -1,0 +1,178 @@
+// Locations in the user's own source: a TypeScript service compiled by tsc, bundled and minified by
+// esbuild (inline and external maps), and a long plain-JS module, all run for real; the reports
+// must name the original file and the line of each leaking statement, in every output format.
+import test from 'ava'
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
+import { DEFAULT_GATES, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport } from 'leakdiff'
+import { compiledService, SERVICE_DIR } from '../helpers/compiled-service.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { loadSourceMap } from '../../src/sources/source-maps.js'
+
+const HANDLERS = 'fixtures/sources/service/src/handlers.ts'
+/** Each leak: the signature that names it and the marker on its line. */
+const LEAKS = [
+  { signature: 'listener-accumulation', marker: '// leak: listener', code: "prices.on('change'" },
+  { signature: 'unbounded-collection', marker: '// leak: map', code: 'quotesByUrl.set(' },
+  { signature: 'closure-retention', marker: '// leak: closure', code: 'auditTrail.push(' }
+]
+
+/**
+ * The 1-based line holding `marker` in a file.
+ * @param {string} path
+ * @param {string} marker
+ */
+function lineOf (path, marker) {
+  const index = readFileSync(path, 'utf8').split('\n').findIndex((line) => line.includes(marker))
+  if (index < 0) throw new Error(`Expected ${marker} in ${path}`)
+  return index + 1
+}
+
+/** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
+const reports = new Map()
+
+/**
+ * @param {'tsc' | 'inline' | 'external'} name
+ * @param {Parameters<typeof diffSnapshots>[1]} [options]
+ */
+function reportOf (name, options = {}) {
+  const key = JSON.stringify([name, options])
+  let report = reports.get(key)
+  if (!report) {
+    report = compiledService().then((builds) => diffSnapshots(builds[name].files, { top: 0, cwd: ROOT, ...options }))
+    reports.set(key, report)
+  }
+  return report
+}
+
+/**
+ * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
+ * @param {string} signature
+ */
+function findingOf (report, signature) {
+  const finding = report.findings.find((f) => f.signature === signature)
+  if (finding === undefined) throw new Error(`Expected a ${signature} finding, got ${report.findings.map((f) => f.signature).join(', ')}`)
+  return finding
+}
+
+/**
+ * @param {import('ava').ExecutionContext} t
+ * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
+ * @param {string} generatedFile how the generated script is named
+ */
+function assertMapped (t, report, generatedFile) {
+  for (const { signature, marker } of LEAKS) {
+    const { location } = findingOf(report, signature)
+    t.is(location?.file, HANDLERS, signature)
+    t.is(location?.line, lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), marker), signature)
+    t.is(location?.original?.line, location?.line)
+    t.true(location?.original?.snippet !== null && readFileSync(join(SERVICE_DIR, 'src', 'handlers.ts'), 'utf8').includes(String(location?.original?.snippet)), signature)
+    t.true(location?.generated?.file.endsWith(generatedFile), `${signature}: ${location?.generated?.file}`)
+  }
+}
+
+test('tsc with separate .map files: each leak at its .ts line, the generated dist/ position kept', async (t) => {
+  const report = await reportOf('tsc')
+  assertMapped(t, report, 'dist/handlers.js')
+  const { tsc } = await compiledService()
+  const map = findingOf(report, 'unbounded-collection').location
+  t.is(map?.generated?.line, lineOf(join(tsc.root, 'dist', 'handlers.js'), 'quotesByUrl.set('))
+  t.is(map?.original?.snippet, 'quotesByUrl.set(url, quote) // leak: map')
+})
+
+test('an esbuild bundle, minified, with an inline map', async (t) => {
+  assertMapped(t, await reportOf('inline'), 'inline/server.js')
+})
+
+test('an external-map bundle moved since it ran: --source-root finds it, without it a note says how', async (t) => {
+  const { external } = await compiledService()
+  assertMapped(t, await reportOf('external', { sourceRoots: [`${external.root}=${external.local}`] }), 'checkout/server.js')
+  const lost = await reportOf('external')
+  for (const { signature } of LEAKS) {
+    const finding = findingOf(lost, signature)
+    t.is(finding.location?.file, join(external.root, 'server.js'))
+    t.is(finding.location?.original, undefined)
+    t.true(finding.evidence.notes.some((note) => note.includes('is not on this machine') && note.includes('--source-root')), finding.evidence.notes.join('; '))
+  }
+})
+
+test('a broken map: the generated location and a one-line note', async (t) => {
+  const { dir, tsc } = await compiledService()
+  const broken = join(dir, 'broken')
+  cpSync(tsc.root, broken, { recursive: true })
+  writeFileSync(join(broken, 'dist', 'handlers.js.map'), '{"version": 3, "sources": ["../src/handlers.ts"], "mappings": "AAAA')
+  const compiled = join(tsc.root, 'dist', 'handlers.js')
+  const report = await reportOf('tsc', { sourceRoots: [`${tsc.root}=${broken}`] })
+  for (const { signature, code } of LEAKS) {
+    const finding = findingOf(report, signature)
+    t.is(finding.location?.file, compiled, signature)
+    t.is(finding.location?.line, lineOf(compiled, code), signature)
+    t.is(finding.location?.original, undefined)
+    const notes = finding.evidence.notes.filter((note) => note.includes('is not valid JSON'))
+    t.is(notes.length, 1, finding.evidence.notes.join('; '))
+    t.false(notes[0].includes('\n'))
+  }
+})
+
+test('a long plain-JS module cut at 1,024 characters in the snapshot: the lines come from the file on disk', async (t) => {
+  const program = 'sources/long-module'
+  const { files } = await captureFixture(program)
+  // The first and the last snapshot are enough to name the leaks, at two thirds of the parsing.
+  const pair = [files[0], files[files.length - 1]]
+  const report = await diffSnapshots(pair, { top: 0, cwd: ROOT })
+  for (const { signature, marker } of LEAKS) {
+    const { location } = findingOf(report, signature)
+    const { file, line } = markedPosition(program, marker)
+    t.like(location, { file, line }, signature)
+    t.is(location?.original, undefined)
+  }
+  // Without the file the Map's write is past the snapshot's copy: only the function that holds it is known.
+  const blind = await diffSnapshots(pair, { top: 0, cwd: ROOT, readSources: false })
+  t.not(findingOf(blind, 'unbounded-collection').location?.line, markedPosition(program, '// leak: map').line)
+})
+
+test('every output names the .ts line: text, markdown, json, junit, annotations', async (t) => {
+  const report = await reportOf('tsc')
+  const line = lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), '// leak: map')
+  const at = `${HANDLERS}:${line}:`
+  const text = renderDiffReport(report, { format: 'text', color: false })
+  t.true(text.includes(at))
+  t.true(text.includes('quotesByUrl.set(url, quote)'))
+  t.regex(text, /ran as \/.*dist\/handlers\.js:\d+:\d+/)
+  const markdown = renderDiffReport(report, { format: 'markdown' })
+  t.true(markdown.includes(at))
+  t.true(markdown.includes('quotesByUrl.set(url, quote)'))
+  const json = JSON.parse(renderDiffReport(report, { format: 'json' }))
+  const map = json.findings.find((/** @type {any} */ f) => f.signature === 'unbounded-collection')
+  t.like(map.location, { file: HANDLERS, line, original: { file: HANDLERS, line } })
+  t.is(typeof map.location.generated.line, 'number')
+  const gates = evaluateGates(report, DEFAULT_GATES)
+  t.true(renderJunitReport(report, gates).includes(at))
+  t.true(renderGithubAnnotations(report, gates).includes(`file=${HANDLERS},line=${line},`))
+})
+
+test('maps that are not what they should be give one line on what is wrong and no map', async (t) => {
+  const { dir, tsc } = await compiledService()
+  const maps = join(dir, 'maps')
+  mkdirSync(maps, { recursive: true })
+  const real = JSON.parse(readFileSync(join(tsc.root, 'dist', 'handlers.js.map'), 'utf8'))
+  const load = (/** @type {string} */ json, text = 'export {}\n') => {
+    writeFileSync(join(maps, 'handlers.js.map'), json)
+    return loadSourceMap({ scriptPath: null, scriptName: '/app/dist/handlers.js', text, whole: false, mapsDir: maps, cwd: dir })
+  }
+  t.not(load(JSON.stringify(real)).map, null)
+  const cases = [
+    [readFileSync(join(tsc.root, 'dist', 'server.js.map'), 'utf8'), 'is the map of server.js, not of handlers.js'],
+    [JSON.stringify({ ...real, version: 2 }), 'has version 2, expected 3'],
+    [JSON.stringify({ ...real, sources: [] }), 'lists no sources'],
+    ['{"version": 3', 'is not valid JSON']
+  ]
+  for (const [json, says] of cases) {
+    const { map, note } = load(json)
+    t.is(map, null)
+    t.true(note?.includes(says) && !note.includes('\n'), String(note))
+  }
+  const inline = load('{}', `export {}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from('{oops').toString('base64')}\n`)
+  t.true(inline.note?.startsWith('the inline source map of /app/dist/handlers.js is not valid JSON'), String(inline.note))
+})
