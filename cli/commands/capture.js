@@ -3,6 +3,7 @@ import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { requestSeries, agentSettingsOf, parseDuration, resolveConfig } from 'leakdiff/agent'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { progressBar, UsageError } from '../output.js'
+import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = 'capture <pid>'
 export const describe = 'Signal the leakdiff agent in a running process, wait for its snapshot series, then print (or --diff) the files'
@@ -15,11 +16,13 @@ export function builder (yargs) {
     .option('timeout', { type: 'string', default: '10s', describe: 'How long to wait for the series to start (500ms, 10s, 2m); the series itself may take longer' })
     .option('signal', { type: 'string', describe: 'Signal to send (default: the process\'s LEAKDIFF_SIGNAL where readable, else SIGUSR2)' })
     .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report' })
+    .options(SOURCE_OPTIONS)
     .options(SKIP_OPTION)
+    .check(checkSourceOptions)
 }
 
 /**
- * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, skipMemoryCheck?: boolean}} argv
+ * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, skipMemoryCheck?: boolean, sourceMaps?: string, sourceRoot?: string[]}} argv
  */
 export async function handler (argv) {
   const pid = /^\d+$/.test(String(argv.pid)) ? Number(argv.pid) : NaN
@@ -43,7 +46,7 @@ export async function handler (argv) {
   if (files.length < 2) throw new UsageError(`Expected a series of 2 or more snapshots to diff, got ${files.length}: ${files.join(' ')}`)
   // Beside the service, in its container, a diff that does not fit could get the service killed.
   await ensureMemory(files, 'diff', { skip: argv.skipMemoryCheck })
-  const report = await diffWithProgress(files)
+  const report = await diffWithProgress(files, sourceOptionsOf(argv))
   process.stdout.write(renderDiffReport(report, { format: 'text', width: Math.min(100, process.stdout.columns || 80) }))
   if (report.verdict === 'leak') process.exitCode = 1
 }
@@ -51,11 +54,12 @@ export async function handler (argv) {
 /**
  * Diffs 2 or 3 snapshots with a progress bar on a terminal.
  * @param {string[]} files
+ * @param {{sourceMaps?: string, sourceRoots?: string[]}} [sources] --source-maps and --source-root
  */
-export async function diffWithProgress (files) {
+export async function diffWithProgress (files, sources = {}) {
   const progress = progressBar('reading snapshots')
   try {
-    return await diffSnapshots(files, { onProgress: progress.update })
+    return await diffSnapshots(files, { ...sources, onProgress: progress.update })
   } finally {
     progress.done()
   }

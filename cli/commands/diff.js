@@ -3,6 +3,7 @@ import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
 import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
+import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = '$0 <snapshots..>'
 export const describe = 'Diff two or three snapshots of one process (oldest first) and find what holds the growth'
@@ -19,13 +20,16 @@ export function builder (yargs) {
     .option('min-objects', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minObjects, describe: 'New objects an owner group needs to be a leak' })
     .option('min-continued', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minContinued, describe: 'With three snapshots: growth in the last step, as a share of the first step\'s' })
     .options(GATE_OPTIONS)
+    .options(SOURCE_OPTIONS)
     .options(SKIP_OPTION)
     .check(checkGateOptions)
+    .check(checkSourceOptions)
 }
 
 /**
  * @param {{snapshots: string[], top: number, format: string, output?: string, color?: boolean,
- *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[], skipMemoryCheck?: boolean}} argv
+ *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[], skipMemoryCheck?: boolean,
+ *   sourceMaps?: string, sourceRoot?: string[]}} argv
  */
 export async function handler (argv) {
   const { snapshots } = argv
@@ -47,6 +51,7 @@ export async function handler (argv) {
       minBytes,
       minObjects: argv.minObjects,
       minContinued: argv.minContinued,
+      ...sourceOptionsOf(argv),
       onProgress: progress.update
     })
   } finally {

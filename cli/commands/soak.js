@@ -2,6 +2,7 @@ import { runSoak, DEFAULT_GATES } from 'leakdiff'
 import { parseDuration } from 'leakdiff/agent'
 import { checkOutput, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
+import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = 'soak [service..]'
 export const describe = 'Run a service with the agent under load, snapshot it three times, and fail on a leak'
@@ -26,15 +27,18 @@ export function builder (yargs) {
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
     .options(GATE_OPTIONS)
+    .options(SOURCE_OPTIONS)
     .conflicts('requests', 'load')
     .check(checkGateOptions)
+    .check(checkSourceOptions)
     .example([['$0 soak --requests http://127.0.0.1:3000/ -- node server.js'], ['$0 soak --ready http://127.0.0.1:3000/ --load ./load.sh -- npm start']])
 }
 
 /**
  * @param {{_: Array<string | number>, service?: string[], requests?: string, count: number, concurrency: number, warmup?: number,
  *   load?: string, ready?: string, readyTimeout: string, series: number, interval: string, keepSnapshots?: string,
- *   top: number, format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
+ *   top: number, format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[],
+ *   sourceMaps?: string, sourceRoot?: string[]}} argv
  */
 export async function handler (argv) {
   // yargs leaves what follows `--` in argv._, after the command's name.
@@ -67,6 +71,7 @@ export async function handler (argv) {
       intervalMs,
       keepSnapshots: argv.keepSnapshots,
       top: argv.top,
+      ...sourceOptionsOf(argv),
       signal: controller.signal,
       onProgress: progress
     })

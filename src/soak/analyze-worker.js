@@ -3,10 +3,10 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { diffSnapshots } from '../report/diff-report.js'
 
-/** @type {{files: string[], cwd: string, thresholds: {minObjects: number, minBytes: number}}} */
-const { files, cwd, thresholds } = workerData
+/** @type {{files: string[], cwd: string, thresholds: {minObjects: number, minBytes: number}, sources: {sourceMaps: string | null, sourceRoots: string[]}}} */
+const { files, cwd, thresholds, sources } = workerData
 try {
-  const report = await diffSnapshots(files, { top: 0, cwd, parallel: false, ...thresholds })
+  const report = await diffSnapshots(files, { top: 0, cwd, parallel: false, ...thresholds, ...sources })
   parentPort?.postMessage({ report })
 } catch (error) {
   const { message, code, name } = /** @type {{message?: string, code?: string, name?: string}} */ (error ?? {})

@@ -8,6 +8,7 @@ import { InvalidArgumentError, LeakAssertionError, LeakdiffError, describeValue 
 import { parseBytes } from '../report/format.js'
 import { evaluateGates, summarizeViolations } from '../report/gates.js'
 import { renderDiffReport } from '../report/render-diff.js'
+import { checkSourceOptions } from '../sources/source-roots.js'
 import { settleHeap } from './settle-heap.js'
 /** @import {DiffReport} from '../report/diff-report.js' */
 
@@ -26,6 +27,8 @@ const WORKER = new URL('./analyze-worker.js', import.meta.url)
  *   to open them in Chrome DevTools; without it they go to a private temporary directory that is
  *   removed afterwards
  * @property {number} [top]         growth and class rows kept in the report (default 10; 0: all)
+ * @property {string} [sourceMaps]  a directory of source maps kept apart from the code (src/sources/)
+ * @property {string[]} [sourceRoots]  `FROM=TO`: where the process's source paths are on this machine
  */
 
 /** @type {Promise<unknown>} */
@@ -54,7 +57,7 @@ export function assertNoLeak (fn, options = {}) {
  * @param {unknown} fn
  * @param {AssertNoLeakOptions} options
  */
-function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth = 0, allow = [], keepSnapshots, top = 10 }) {
+function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth = 0, allow = [], keepSnapshots, top = 10, sourceMaps, sourceRoots = [] }) {
   if (typeof fn !== 'function') throw new InvalidArgumentError(`Expected \`fn\` to be a function, got ${describeValue(fn)}`)
   if (!Number.isSafeInteger(iterations) || iterations < 1) throw new InvalidArgumentError(`Expected \`iterations\` to be an integer >= 1, got ${describeValue(iterations)}`)
   if (!Number.isSafeInteger(warmup) || warmup < 0) throw new InvalidArgumentError(`Expected \`warmup\` to be an integer >= 0, got ${describeValue(warmup)}`)
@@ -67,7 +70,8 @@ function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth =
     throw new InvalidArgumentError(`Expected \`keepSnapshots\` to be a directory path, got ${describeValue(keepSnapshots)}`)
   }
   if (!Number.isSafeInteger(top) || top < 0) throw new InvalidArgumentError(`Expected \`top\` to be an integer >= 0, got ${describeValue(top)}`)
-  return { iterations, warmup, maxGrowth: maxBytes, allow, keepSnapshots, top }
+  const sources = checkSourceOptions({ sourceMaps, sourceRoots })
+  return { iterations, warmup, maxGrowth: maxBytes, allow, keepSnapshots, top, sources }
 }
 
 /**
@@ -75,7 +79,7 @@ function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth =
  * @param {ReturnType<typeof checkOptions>} settings
  * @returns {Promise<DiffReport>}
  */
-async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshots, top }) {
+async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshots, top, sources }) {
   const dir = keepSnapshots ?? await mkdtemp(join(tmpdir(), 'leakdiff-assert-'))
   if (keepSnapshots) await mkdir(keepSnapshots, { recursive: true, mode: 0o700 })
   else await chmod(dir, 0o700)
@@ -92,7 +96,7 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
       await settleHeap()
       files.push(await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`)))
     }
-    const analysed = await analyze(files, thresholdsFor(iterations))
+    const analysed = await analyze(files, thresholdsFor(iterations), sources)
     // Unkept snapshots are deleted below: name them by when they were taken, not by a file that is gone.
     const report = keepSnapshots !== undefined
       ? analysed
@@ -153,11 +157,12 @@ function wholeStrings () {
 /**
  * @param {string[]} files
  * @param {{minObjects: number, minBytes: number}} thresholds
+ * @param {{sourceMaps: string | null, sourceRoots: string[]}} sources
  * @returns {Promise<DiffReport>}
  */
-function analyze (files, thresholds) {
+function analyze (files, thresholds, sources) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { files, cwd: process.cwd(), thresholds } })
+    const worker = new Worker(WORKER, { workerData: { files, cwd: process.cwd(), thresholds, sources } })
     let settled = false
     worker.once('message', (/** @type {{report?: DiffReport, error?: {message: string, code?: string}}} */ message) => {
       settled = true

@@ -7,6 +7,7 @@ import { requestSeries } from '../agent/request-series.js'
 import { InvalidArgumentError, SoakError, describeValue } from '../errors.js'
 import { diffSnapshots } from '../report/diff-report.js'
 import { DEFAULT_GATES, evaluateGates } from '../report/gates.js'
+import { checkSourceOptions } from '../sources/source-roots.js'
 import { answers, loopbackUrl, sendRequests } from './http-load.js'
 import { startService } from './service.js'
 /** @import {DiffReport} from '../report/diff-report.js' */
@@ -36,6 +37,8 @@ const SIGNAL = 'SIGUSR2'
  * @property {string} [cwd]           the service's working directory, and where source paths are shown from
  * @property {NodeJS.ProcessEnv} [env]  the service's environment (default process.env)
  * @property {string} [keepSnapshots] a directory for the snapshots, kept afterwards
+ * @property {string} [sourceMaps]    a directory of source maps kept apart from the code (src/sources/)
+ * @property {string[]} [sourceRoots] `FROM=TO`: where the service's source paths are on this machine
  * @property {AbortSignal} [signal]   stops the soak: the service is stopped and the files removed
  * @property {(message: string) => void} [onProgress]
  * @property {(text: string, stream: 'stdout' | 'stderr') => void} [onServiceOutput]
@@ -123,7 +126,7 @@ export async function runSoak (options) {
     }
     await service.stop()
     onProgress('service stopped; diffing')
-    const report = await diffSnapshots(snapshots, { top: settings.top, cwd })
+    const report = await diffSnapshots(snapshots, { top: settings.top, cwd, ...settings.sources })
     return { report, gates: evaluateGates(report, settings.gates), rounds, pid }
   } finally {
     for (const load of loads) signalGroup(load, 'SIGKILL')
@@ -138,7 +141,7 @@ export async function runSoak (options) {
 function checkOptions ({
   command, requests, count = 1000, concurrency = 8, warmup = Math.ceil(count / 10), load, ready, readyTimeoutMs = 30_000,
   series = 3, intervalMs = 500, gates = DEFAULT_GATES, top = 10, cwd = process.cwd(), env = process.env, keepSnapshots,
-  signal, onProgress, onServiceOutput
+  signal, onProgress, onServiceOutput, sourceMaps, sourceRoots = []
 }) {
   if (!Array.isArray(command) || command.length === 0 || !command.every((part) => typeof part === 'string')) {
     throw new InvalidArgumentError(`Expected \`command\` to be the service's command line as an array, like ['node', 'server.js'], got ${describeValue(command)}`)
@@ -155,7 +158,8 @@ function checkOptions ({
   const requestsUrl = requests === undefined ? undefined : loopbackUrl(requests, 'requests')
   const readyUrl = ready === undefined ? requestsUrl : loopbackUrl(ready, 'ready')
   const urls = { requests: requestsUrl, ready: readyUrl }
-  return { command, count, concurrency, warmup, load, readyTimeoutMs, series, intervalMs, gates, top, cwd, env, keepSnapshots, signal, onProgress, onServiceOutput, ...urls }
+  const sources = checkSourceOptions({ sourceMaps, sourceRoots })
+  return { command, count, concurrency, warmup, load, readyTimeoutMs, series, intervalMs, gates, top, cwd, env, keepSnapshots, signal, onProgress, onServiceOutput, sources, ...urls }
 }
 
 /**

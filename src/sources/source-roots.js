@@ -1,7 +1,7 @@
 // `--source-root FROM=TO`: the paths of the process that wrote the snapshot (`/app` in its
 // container) read as paths of this machine (`.`, a checkout of the same commit).
 import { isAbsolute, join, relative, resolve, sep } from 'node:path'
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, describeValue } from '../errors.js'
 
 /**
  * @typedef {object} SourceRoot
@@ -41,4 +41,20 @@ export function localPath (path, roots) {
     }
   }
   return { path, rooted: false }
+}
+
+/**
+ * The source options of assertNoLeak and runSoak, checked before anything runs.
+ * @param {{sourceMaps?: unknown, sourceRoots?: unknown}} options
+ * @returns {{sourceMaps: string | null, sourceRoots: string[]}}
+ */
+export function checkSourceOptions ({ sourceMaps, sourceRoots = [] }) {
+  if (sourceMaps !== undefined && sourceMaps !== null && (typeof sourceMaps !== 'string' || sourceMaps === '')) {
+    throw new InvalidArgumentError(`Expected \`sourceMaps\` to be a directory path, got ${describeValue(sourceMaps)}`)
+  }
+  if (!Array.isArray(sourceRoots) || !sourceRoots.every((root) => typeof root === 'string')) {
+    throw new InvalidArgumentError(`Expected \`sourceRoots\` to be an array of 'FROM=TO' strings, got ${describeValue(sourceRoots)}`)
+  }
+  for (const root of sourceRoots) parseSourceRoot(root, process.cwd())
+  return { sourceMaps: typeof sourceMaps === 'string' ? sourceMaps : null, sourceRoots }
 }
