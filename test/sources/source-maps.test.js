@@ -8,6 +8,7 @@ import { DEFAULT_GATES, diffSnapshots, evaluateGates, renderDiffReport, renderGi
 import { compiledService, SERVICE_DIR } from '../helpers/compiled-service.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition, ROOT } from '../helpers/fixture-source.js'
+import { leakdiff } from '../helpers/run-cli.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
 
 const HANDLERS = 'fixtures/sources/service/src/handlers.ts'
@@ -85,9 +86,11 @@ test('an esbuild bundle, minified, with an inline map', async (t) => {
   assertMapped(t, await reportOf('inline'), 'inline/server.js')
 })
 
-test('an external-map bundle moved since it ran: --source-root finds it, without it a note says how', async (t) => {
+test('an external-map bundle moved since it ran: leakdiff --source-root finds it, without it a note says how', async (t) => {
   const { external } = await compiledService()
-  assertMapped(t, await reportOf('external', { sourceRoots: [`${external.root}=${external.local}`] }), 'checkout/server.js')
+  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--format', 'json'])
+  t.is(code, 1)
+  assertMapped(t, JSON.parse(stdout), 'checkout/server.js')
   const lost = await reportOf('external')
   for (const { signature } of LEAKS) {
     const finding = findingOf(lost, signature)
