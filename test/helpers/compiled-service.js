@@ -18,12 +18,12 @@ const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', impor
  * @typedef {object} ServiceBuild
  * @property {string} root      the build's directory as the process saw it (a container's /app)
  * @property {string} local     where the build is now: `root`, except for the external-map bundle,
- *   moved after its run as a checkout on another machine would be
+ *   moved after its run as a checkout on another machine would be, its map moved to `maps`
  * @property {string} script    the entry script that ran
  * @property {string[]} files   its snapshots, oldest first
  */
 
-/** @type {Promise<{dir: string, tsc: ServiceBuild, inline: ServiceBuild, external: ServiceBuild}> | undefined} */
+/** @type {Promise<{dir: string, tsc: ServiceBuild, inline: ServiceBuild, external: ServiceBuild, maps: string}> | undefined} */
 let builds
 
 /**
@@ -56,7 +56,10 @@ async function buildAll () {
     const { files } = await captureFixture('sources/compiled-service', { args: [scripts[name]] })
     return { root: roots[name], local: roots[name], script: scripts[name], files }
   }))
+  // As a release keeps its maps apart from the code it ships: `--source-maps DIR`.
   external.local = join(dir, 'checkout')
   renameSync(external.root, external.local)
-  return { dir, tsc, inline, external }
+  mkdirSync(join(dir, 'maps'))
+  renameSync(join(external.local, 'server.js.map'), join(dir, 'maps', 'server.js.map'))
+  return { dir, tsc, inline, external, maps: join(dir, 'maps') }
 }

@@ -86,9 +86,9 @@ test('an esbuild bundle, minified, with an inline map', async (t) => {
   assertMapped(t, await reportOf('inline'), 'inline/server.js')
 })
 
-test('an external-map bundle moved since it ran: leakdiff --source-root finds it, without it a note says how', async (t) => {
-  const { external } = await compiledService()
-  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--format', 'json'])
+test('an external-map bundle moved since it ran, its map kept apart: leakdiff --source-root and --source-maps find them, without them a note says how', async (t) => {
+  const { external, maps } = await compiledService()
+  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json'])
   t.is(code, 1)
   assertMapped(t, JSON.parse(stdout), 'checkout/server.js')
   const lost = await reportOf('external')
@@ -157,7 +157,7 @@ test('every output names the .ts line: text, markdown, json, junit, annotations'
 
 test('maps that are not what they should be give one line on what is wrong and no map', async (t) => {
   const { dir, tsc } = await compiledService()
-  const maps = join(dir, 'maps')
+  const maps = join(dir, 'bad-maps')
   mkdirSync(maps, { recursive: true })
   const real = JSON.parse(readFileSync(join(tsc.root, 'dist', 'handlers.js.map'), 'utf8'))
   const load = (/** @type {string} */ json, text = 'export {}\n') => {
