@@ -14,11 +14,12 @@ import { scriptFunctions } from '../signatures/script-functions.js'
 import { scriptSourceOf } from '../signatures/script-source.js'
 import { readableScriptName } from '../signatures/source-location.js'
 import { pathOfUrl, readText, ScriptFiles } from './script-files.js'
-import { loadSourceMap } from './source-maps.js'
+import { loadSourceMap, sourceMappingUrl } from './source-maps.js'
 import { parseSourceRoot } from './source-roots.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 /** @import {LoadedMap} from './source-maps.js' */
+/** @import {ScriptFunction} from '../signatures/script-functions.js' */
 /** @import {TraceMap} from '@jridgewell/trace-mapping' */
 
 /** A snippet longer than this is cut: a minified line is no snippet. */
@@ -82,7 +83,8 @@ export class SourceLocator {
     if (wanted.size === 0) return findings
     /** @type {Map<number, string | null>} the snapshot's copy of each wanted script */
     const copies = new Map()
-    for (const [id, functions] of scriptFunctions(analysis, (id) => wanted.has(id))) {
+    const functionsOf = scriptFunctions(analysis, (id) => wanted.has(id))
+    for (const [id, functions] of functionsOf) {
       let text = null
       for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
       copies.set(id, text)
@@ -91,18 +93,18 @@ export class SourceLocator {
       const location = finding.location
       const script = location === null ? undefined : byFile.get(location.file)
       if (location === null || script === undefined) return finding
-      return this.#mapFinding(finding, location, script.url, copies.get(script.id) ?? null)
+      return this.#mapFinding(finding, location, { url: script.url, copy: copies.get(script.id) ?? null, functions: functionsOf.get(script.id) ?? [] })
     })
   }
 
   /**
    * @param {Finding} finding
    * @param {SourceLocation} location
-   * @param {string} url
-   * @param {string | null} copy
+   * @param {{url: string, copy: string | null, functions: ScriptFunction[]}} script  the script's URL,
+   *   the snapshot's copy of its text and the functions the heap has closures of
    * @returns {Finding}
    */
-  #mapFinding (finding, location, url, copy) {
+  #mapFinding (finding, location, { url, copy, functions }) {
     const file = this.#files.read(url, copy)
     const loaded = this.#mapOf(url, file)
     /** @type {string[]} */
@@ -115,7 +117,7 @@ export class SourceLocator {
     if ('note' in mapped) return withNotes(finding, location, [`${describeMap(loaded, url, this.#cwd)} ${mapped.note}: locations stay in the code that ran`])
     const generated = { file: file.path !== null && file.matches && this.#files.rooted ? readableScriptName(file.path, this.#cwd) : location.file, line: location.line, column: location.column }
     /** @type {SourceLocation} */
-    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: location.function, generated, original: mapped }
+    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: originalName(loaded.map, location, functions), generated, original: mapped }
     // Other sites in the same script that the signature named in its notes.
     const evidenceNotes = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
     const rewritten = evidenceNotes.map((note) => this.#mapNote(note, location.file, loaded.map))
@@ -146,10 +148,14 @@ export class SourceLocator {
   #mapOf (url, file) {
     let loaded = this.#maps.get(url)
     if (loaded === undefined) {
-      // A script on disk that is not the one that ran has no map worth reading: its lines moved.
-      loaded = file.path !== null && !file.matches && file.note !== null && readText(file.path) !== null
+      const options = { scriptPath: file.path, scriptName: url, text: file.text, whole: file.whole, mapsDir: this.#mapsDir, cwd: this.#cwd }
+      // An inline map in the snapshot's own copy belongs to the code that ran (a loader that
+      // compiles TypeScript in memory writes one), whatever the file on disk is. Otherwise a
+      // script on disk that is not the one that ran has no map worth reading: its lines moved.
+      const inline = file.text !== null && sourceMappingUrl(file.text)?.startsWith('data:') === true
+      loaded = !inline && file.path !== null && !file.matches && file.note !== null && readText(file.path) !== null
         ? { map: null, note: file.note, where: null }
-        : loadSourceMap({ scriptPath: file.path, scriptName: url, text: file.text, whole: file.whole, mapsDir: this.#mapsDir, cwd: this.#cwd })
+        : loadSourceMap(options)
       this.#maps.set(url, loaded)
     }
     return loaded
@@ -211,6 +217,27 @@ export class SourceLocator {
     const local = this.#files.localPath(path)
     return readableScriptName(isAbsolute(local) ? local : path, this.#cwd)
   }
+}
+
+/**
+ * The name the map gives the function around a location (a minifier renames `cachedQuote` to `S`):
+ * the mapping at the start of the nearest function of that name that starts before the
+ * location, where V8 starts a function (its parameters' `(`) and a minifier keeps the name's
+ * mapping. The name as it ran when the map has none there.
+ * @param {TraceMap} map
+ * @param {SourceLocation} location
+ * @param {ScriptFunction[]} functions
+ */
+function originalName (map, location, functions) {
+  if (location.function === '') return ''
+  let nearest = null
+  for (const f of functions) {
+    const before = f.line + 1 < location.line || (f.line + 1 === location.line && f.column + 1 <= location.column)
+    if (f.name !== location.function || !before) continue
+    if (nearest === null || f.line > nearest.line || (f.line === nearest.line && f.column > nearest.column)) nearest = f
+  }
+  if (nearest === null) return location.function
+  return originalPositionFor(map, { line: nearest.line + 1, column: nearest.column, bias: GREATEST_LOWER_BOUND }).name ?? location.function
 }
 
 /**

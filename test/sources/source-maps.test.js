@@ -71,6 +71,8 @@ function assertMapped (t, report, generatedFile) {
     t.true(location?.original?.snippet !== null && readFileSync(join(SERVICE_DIR, 'src', 'handlers.ts'), 'utf8').includes(String(location?.original?.snippet)), signature)
     t.true(location?.generated?.file.endsWith(generatedFile), `${signature}: ${location?.generated?.file}`)
   }
+  // The function around the write as the source names it, also where a minifier renamed it.
+  t.is(findingOf(report, 'unbounded-collection').location?.function, 'cachedQuote')
 }
 
 test('tsc with separate .map files: each leak at its .ts line, the generated dist/ position kept', async (t) => {
