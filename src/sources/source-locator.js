@@ -107,8 +107,6 @@ export class SourceLocator {
   #mapFinding (finding, location, { url, copy, functions }) {
     const file = this.#files.read(url, copy)
     const loaded = this.#mapOf(url, file)
-    /** @type {string[]} */
-    const notes = []
     if (loaded.map === null) {
       const note = loaded.note ?? file.note
       return note === null ? finding : withNotes(finding, location, [note])
@@ -118,10 +116,9 @@ export class SourceLocator {
     const generated = { file: file.path !== null && file.matches && this.#files.rooted ? readableScriptName(file.path, this.#cwd) : location.file, line: location.line, column: location.column }
     /** @type {SourceLocation} */
     const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: originalName(loaded.map, location, functions), generated, original: mapped }
-    // Other sites in the same script that the signature named in its notes.
-    const evidenceNotes = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
-    const rewritten = evidenceNotes.map((note) => this.#mapNote(note, location.file, loaded.map))
-    notes.push(...rewritten)
+    // Other sites in the same script that the signature named in its notes are mapped too.
+    const before = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
+    const notes = before.map((note) => this.#mapNote(note, location.file, /** @type {TraceMap} */ (loaded.map)))
     return { ...finding, location: result, evidence: { ...finding.evidence, notes } }
   }
 
@@ -129,10 +126,10 @@ export class SourceLocator {
    * `file:line:column` of the same script in a signature's note, mapped too.
    * @param {string} note
    * @param {string} file
-   * @param {TraceMap | null} map
+   * @param {TraceMap} map
    */
   #mapNote (note, file, map) {
-    if (map === null || !note.includes(`${file}:`)) return note
+    if (!note.includes(`${file}:`)) return note
     const pattern = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:(\\d+):(\\d+)`, 'g')
     return note.replace(pattern, (text, line, column) => {
       const mapped = this.#mapPosition(map, { file, line: Number(line), column: Number(column), function: '' })

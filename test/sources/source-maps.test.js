@@ -82,6 +82,10 @@ test('tsc with separate .map files: each leak at its .ts line, the generated dis
   const map = findingOf(report, 'unbounded-collection').location
   t.is(map?.generated?.line, lineOf(join(tsc.root, 'dist', 'handlers.js'), 'quotesByUrl.set('))
   t.is(map?.original?.snippet, 'quotesByUrl.set(url, quote) // leak: map')
+  // The places a signature names in its notes are mapped as well.
+  const notes = findingOf(report, 'unbounded-collection').evidence.notes
+  t.true(notes.some((note) => note.startsWith(`closed over by handleRequest at ${HANDLERS}:${lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), 'export function handleRequest')}:`)), notes.join('; '))
+  t.false(notes.some((note) => note.includes('dist/handlers.js')), notes.join('; '))
 })
 
 test('an esbuild bundle, minified, with an inline map', async (t) => {
@@ -180,4 +184,14 @@ test('maps that are not what they should be give one line on what is wrong and n
   }
   const inline = load('{}', `export {}\n//# sourceMappingURL=data:application/json;base64,${Buffer.from('{oops').toString('base64')}\n`)
   t.true(inline.note?.startsWith('the inline source map of /app/dist/handlers.js is not valid JSON'), String(inline.note))
+})
+
+test('a malformed --source-root or a --source-maps that is no directory: one line, exit 2, nothing read', async (t) => {
+  for (const args of [['--source-root', 'app=.'], ['--source-root', '/app'], ['--source-maps', join(ROOT, 'README.md')]]) {
+    const { stdout, stderr, code } = await leakdiff(['a.heapsnapshot', 'b.heapsnapshot', ...args])
+    t.is(code, 2, args.join(' '))
+    t.is(stdout, '')
+    t.regex(stderr.split('\n')[0], /^leakdiff: --source-(root expects FROM=TO|maps expects a directory)/)
+    t.notRegex(stderr, /\bat .*\.js:\d+/)
+  }
 })
