@@ -205,10 +205,13 @@ export class SourceLocator {
 
   /**
    * An original source as people read it: a path relative to the working directory when it is on
-   * this machine under it, else as the map names it.
+   * this machine under it, a webpack source by its path in the project, else as the map names it.
    * @param {string} source
    */
   #shown (source) {
+    // webpack names sources `webpack://<namespace>/./src/x.ts`: the path in the project is the point.
+    const webpack = /^webpack:\/\/[^/]*\/(?:\.\/)?(.+)$/.exec(source)
+    if (webpack !== null) return webpack[1]
     const path = pathOfUrl(source)
     if (path === null) return source
     const local = this.#files.localPath(path)
