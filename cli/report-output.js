@@ -1,12 +1,12 @@
 // The end of `leakdiff a b [c]` and `leakdiff soak`: the report in its format, the gates, CI output
 // (GitHub annotations and step summary) and the exit code.
 import { appendFile } from 'node:fs/promises'
-import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
 
-export const FORMATS = ['text', 'json', 'markdown', 'junit']
+export const FORMATS = ['text', 'json', 'markdown', 'junit', 'html']
 
 const SIGNATURE_IDS = SIGNATURES.map((signature) => signature.id)
 
@@ -72,7 +72,9 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
   const color = argv.output ? false : argv.color
   const text = argv.format === 'junit'
     ? renderJunitReport(report, gates, { name: suiteName })
-    : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
+    : argv.format === 'html'
+      ? renderHtmlReport(report)
+      : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
   if (argv.output) await writeReport(argv.output, text)
   else process.stdout.write(text)
 

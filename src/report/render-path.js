@@ -19,7 +19,7 @@ export function renderPath (path) {
 }
 
 /** @param {Step} step */
-function edgeText (step) {
+export function edgeText (step) {
   switch (step.edgeType) {
     case 'context': return `->${step.edge}`
     case 'element': return `[${step.edge}]`
@@ -38,11 +38,10 @@ const INTERNAL_CLASS = /^(?:system \/ |\(system\)|\(array\)|\(object elements\)|
 const CHAIN = 3
 
 /**
- * One hop of a folded path: `text` as a person reads it, `count` equal hops in a row (a linked
- * list), and the path's steps it stands for (several for a fold of engine hops, `folded` true).
+ * One hop of a folded path: `text` as a person reads it (`×N` for a run of equal hops, a linked
+ * list), and the path's steps it stands for (several for a run or a fold of engine hops).
  * @typedef {object} FoldedHop
- * @property {string} text
- * @property {number} count
+ * @property {string} text     '' for steps the text leaves out (how the runtime reaches a module)
  * @property {boolean} folded  engine hops (or the runtime's way to a module) shown as one
  * @property {Step[]} steps
  */
@@ -62,11 +61,7 @@ const CHAIN = 3
 export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
   if (path.length === 0) return '(not reachable from the roots)'
   const parts = ['(GC roots)']
-  for (const hop of foldPath(path, { cwd })) {
-    if (hop.text === '') continue
-    if (hop.count >= CHAIN) parts.push(`${hop.text} ×${hop.count}`)
-    else for (let k = 0; k < hop.count; k++) parts.push(hop.text)
-  }
+  for (const hop of foldPath(path, { cwd })) if (hop.text !== '') parts.push(hop.text)
   return parts.join(' → ')
 }
 
@@ -79,7 +74,7 @@ export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
  * @returns {FoldedHop[]}
  */
 export function foldPath (path, { cwd = process.cwd() } = {}) {
-  /** @type {Array<FoldedHop & {key: string}>} */
+  /** @type {Array<FoldedHop & {key: string, count: number}>} */
   const hops = []
   let from = 0
   const anchor = path.findLastIndex((step) => step.module !== undefined)
@@ -147,7 +142,10 @@ export function foldPath (path, { cwd = process.cwd() } = {}) {
     }
   }
   flush()
-  return hops.map(({ text, count, folded, steps }) => ({ text, count, folded, steps }))
+  return hops.flatMap(({ text, count, folded, steps }) => {
+    if (count >= CHAIN) return [{ text: `${text} ×${count}`, folded, steps }]
+    return steps.length === count && count > 1 ? steps.map((step) => ({ text, folded, steps: [step] })) : [{ text, folded, steps }]
+  })
 }
 
 /**
