@@ -2,7 +2,7 @@
 // file:// in headless Chromium. One browser for the whole file; each test opens its own page and
 // fails on a console error, an uncaught error or any request that leaves the file.
 import test from 'ava'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { diffSnapshots, renderHtmlReport } from 'leakdiff'
@@ -31,7 +31,7 @@ const hostile = captureFixture('report/hostile-names')
  *   prompt and image errors count into `window.leakdiffRan` before the page's own script runs
  */
 async function open (t, file, { colorScheme = 'light', hooks = false } = {}) {
-  const page = await /** @type {import('playwright-core').Browser} */ (browser).newPage({ viewport: { width: 1100, height: 900 }, colorScheme })
+  const page = await /** @type {import('playwright-core').Browser} */ (browser).newPage({ viewport: { width: 1100, height: 900 }, colorScheme, permissions: ['clipboard-read', 'clipboard-write'] })
   t.teardown(() => page.close())
   const problems = /** @type {string[]} */ ([])
   const url = pathToFileURL(file).href
@@ -84,7 +84,13 @@ function visibleRows (page) {
 browserTest('a diff report: verdict, finding cards, a folded path that opens, the class table sorted by every column and filtered', async (t) => {
   const { files } = await listeners
   const json = await diffSnapshots(files, { cwd: ROOT })
-  const { file: output, html } = await writeHtml(json, 'listeners.html')
+  // The lines around the first finding's location, as a report that carries source shows them.
+  const withSource = structuredClone(json)
+  const location = /** @type {NonNullable<typeof json.findings[0]['location']> & {snippet?: object}} */ (withSource.findings[0].location)
+  const source = (await readFile(join(ROOT, location.file), 'utf8')).split('\n')
+  const start = Math.max(1, location.line - 2)
+  location.snippet = { start, lines: source.slice(start - 1, location.line + 2) }
+  const { file: output, html } = await writeHtml(withSource, 'listeners.html')
   t.true(html.length < 1_000_000, `${html.length} bytes`)
   t.true(html.startsWith('<!doctype html>'))
 
@@ -101,6 +107,14 @@ browserTest('a diff report: verdict, finding cards, a folded path that opens, th
     if (finding.location) t.true(text.includes(`${finding.location.file}:${finding.location.line}:${finding.location.column}`))
     t.true(text.includes(finding.fix.summary))
   }
+  const marked = cards.nth(0).locator('.source li.marked')
+  t.is(await marked.count(), 1)
+  t.is(await marked.textContent(), `${location.line}${source[location.line - 1]}`)
+  t.is(await cards.nth(0).locator('.source li').count(), location.line + 3 - start)
+  // The fix's copy button puts the snippet on the clipboard.
+  await cards.nth(0).locator('.code button').click()
+  t.is(await cards.nth(0).locator('.code button').textContent(), 'Copied')
+  t.is(await page.evaluate(() => navigator.clipboard.readText()), json.findings[0].fix.snippet.replace(/\n+$/, ''))
 
   // The first finding's first fold of engine hops: closed, opens on a click and lists its steps.
   const hops = foldPath(json.findings[0].path, { cwd: ROOT })

@@ -11,6 +11,7 @@ import { formatBytes, formatCount, formatDuration } from '../format.js'
 import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
 import { rateLines } from '../render-diff.js'
 import { edgeText, foldPath } from '../render-path.js'
+import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
 /** @import {DiffReport} from '../diff-report.js' */
 /** @import {InspectReport} from '../inspect-report.js' */
@@ -81,7 +82,7 @@ function diffView (report, cwd) {
     verdict: report.verdict,
     reason: report.reason,
     comparison: report.comparison,
-    process: report.process,
+    process: report.process && { ...report.process, script: report.process.script === null ? null : readableScriptName(report.process.script, cwd) },
     span: {
       from: first === null ? null : `${first.slice(0, 10)} ${first.slice(11, 19)}`,
       to: last === null ? null : `${last.slice(0, 10) === first?.slice(0, 10) ? '' : `${last.slice(0, 10)} `}${last.slice(11, 19)} UTC`,
