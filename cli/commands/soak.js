@@ -29,7 +29,7 @@ export function builder (yargs) {
     .option('format', { choices: FORMATS, default: 'text', describe: 'Output format (junit: one test case per finding and gate)' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
-    .option('html-report', { type: 'string', describe: `Where the HTML report goes when the soak fails (default: ${HTML_NAME} in the --keep-snapshots directory, else beside --output, else here)` })
+    .option('html-report', { type: 'string', describe: `Where the HTML report goes when the soak fails (default: --output with --format html, else ${HTML_NAME} in the --keep-snapshots directory, beside --output, or here)` })
     .options(GATE_OPTIONS)
     .conflicts('requests', 'load')
     .check(checkGateOptions)
@@ -51,7 +51,7 @@ export async function handler (argv) {
   if (intervalMs === undefined) throw new UsageError(`--interval expects a duration like 500ms or 2s, got ${JSON.stringify(argv.interval)}`)
   await checkOutput(argv.output)
   if (argv.htmlReport === '') throw new UsageError('--html-report expects a file name')
-  const htmlReport = argv.htmlReport ?? join(argv.keepSnapshots ?? (argv.output ? dirname(argv.output) : '.'), HTML_NAME)
+  const htmlReport = argv.htmlReport ?? (argv.format === 'html' && argv.output ? argv.output : join(argv.keepSnapshots ?? (argv.output ? dirname(argv.output) : '.'), HTML_NAME))
   // The --keep-snapshots directory is made by the soak itself.
   if (argv.htmlReport !== undefined || argv.keepSnapshots === undefined) await checkOutput(htmlReport)
 

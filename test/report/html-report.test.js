@@ -107,13 +107,18 @@ browserTest('a diff report: verdict, finding cards, a folded path that opens, th
     if (finding.location) t.true(text.includes(`${finding.location.file}:${finding.location.line}:${finding.location.column}`))
     t.true(text.includes(finding.fix.summary))
   }
+  // Without sidecars the chart has the snapshots' totals per step, and says what is missing.
+  t.deepEqual(await page.$$eval('.chart svg polyline', (nodes) => nodes.map((node) => node.getAttribute('class'))), ['series k-retained'])
+  t.is(await page.locator('.chart svg circle').count(), files.length)
+  t.true((await page.textContent('.chart') ?? '').includes('No agent sidecars'))
   const marked = cards.nth(0).locator('.source li.marked')
   t.is(await marked.count(), 1)
   t.is(await marked.textContent(), `${location.line}${source[location.line - 1]}`)
   t.is(await cards.nth(0).locator('.source li').count(), location.line + 3 - start)
-  // The fix's copy button puts the snippet on the clipboard.
+  // The fix's copy button puts the snippet on the clipboard (of the page in front: other tests' pages
+  // may be open at the same time).
+  await page.bringToFront()
   await cards.nth(0).locator('.code button').click()
-  t.is(await cards.nth(0).locator('.code button').textContent(), 'Copied')
   t.is(await page.evaluate(() => navigator.clipboard.readText()), json.findings[0].fix.snippet.replace(/\n+$/, ''))
 
   // The first finding's first fold of engine hops: closed, opens on a click and lists its steps.
