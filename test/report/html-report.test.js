@@ -6,6 +6,7 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { diffSnapshots, renderHtmlReport } from 'leakdiff'
+import { buildChart } from '../../src/report/html/chart.js'
 import { foldPath } from '../../src/report/render-path.js'
 import { launchBrowser, TEST_OUTPUT } from '../helpers/browser.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
@@ -20,6 +21,7 @@ test.after.always(() => browser?.close())
 
 const listeners = captureFixture('signatures/listener-accumulation')
 const series = captureFixture('diff/agent-series')
+const seriesReport = series.then(({ files }) => diffSnapshots(files, { cwd: ROOT }))
 const hostile = captureFixture('report/hostile-names')
 
 /**
@@ -170,7 +172,7 @@ browserTest('a diff report: verdict, finding cards, a folded path that opens, th
 
 browserTest('the agent\'s sidecars: process, time span, charts of heap used, RSS and the totals, the rate and the limit; dark when the reader prefers it', async (t) => {
   const { files, report: printed } = await series
-  const report = await diffSnapshots(files, { cwd: ROOT })
+  const report = await seriesReport
   const { file, html } = await writeHtml(report, 'series.html')
   t.true(html.length < 1_000_000)
   const { page, problems } = await open(t, file, { colorScheme: 'dark' })
@@ -237,4 +239,28 @@ browserTest('an inspect report: the class summary sorts and filters, the largest
   t.true(first.includes(`${report.dominators[0].name} @${report.dominators[0].id}`))
   await page.screenshot({ path: join(TEST_OUTPUT, 'html-report-inspect.png'), fullPage: true })
   t.deepEqual(problems, [])
+})
+
+test('the chart draws a limit that is near and ends the projection there; a far one is only stated', async (t) => {
+  const report = await seriesReport
+  const rate = /** @type {NonNullable<typeof report.rate>} */ (report.rate)
+  const limit = /** @type {NonNullable<typeof rate.limit>} */ (rate.limit)
+  t.is(limit.kind, 'heap')
+  // As the agent's sidecars give it, V8's heap limit is gigabytes away from a heap of megabytes.
+  const far = buildChart(report)
+  t.true(far.charts.every((chart) => chart.limit === null))
+  t.truthy(far.charts.find((chart) => chart.projection !== null))
+  // The same series under a heap limit it reaches one series' span after the last snapshot (as a
+  // small --max-old-space-size makes it).
+  const last = /** @type {number} */ (report.snapshots[2].heapUsed)
+  const bytes = last + rate.bytesPerMinute * rate.minutes
+  const near = buildChart({ ...report, rate: { ...rate, limit: { ...limit, bytes, used: last, minutesToLimit: rate.minutes } } })
+  const heap = /** @type {typeof near.charts[0]} */ (near.charts.find((chart) => chart.series.some((s) => s.key === 'heapUsed')))
+  t.is(heap.limit?.y, bytes)
+  t.is(heap.projection?.series, 'heapUsed')
+  const end = /** @type {NonNullable<typeof heap.projection>} */ (heap.projection)
+  t.is(end.y1, last)
+  t.true(Math.abs(end.y2 - bytes) < 1, `${end.y2} ≈ ${bytes}`)
+  t.true(heap.yMax >= bytes)
+  t.true(near.xMax >= end.x2)
 })
