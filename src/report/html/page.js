@@ -156,7 +156,7 @@
     card.append(evidenceList([
       ['owner', finding.owner],
       [finding.unit, counts],
-      ['each', finding.note],
+      ['', finding.note],
       ['retained', finding.retained.join(' → ') + (finding.retainedPerStep ? `   (${finding.retainedPerStep})` : '')]
     ]))
     if (finding.notes.length > 0) card.append(el('ul', { class: 'notes' }, ...finding.notes.map((note) => el('li', null, note))))

@@ -35,7 +35,7 @@ function loadAssets () {
   const script = read('page.js')
   const hash = (/** @type {string} */ text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`
   // Only this script and this style may run: nothing from the network, no other inline code.
-  const policy = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; img-src data:`
+  const policy = `default-src 'none'; script-src ${hash(script)}; style-src ${hash(style)}; base-uri 'none'; form-action 'none'`
   assets = { template: read('template.html'), style, script, policy }
   return assets
 }
@@ -58,7 +58,7 @@ export function renderHtmlReport (report, { cwd = process.cwd() } = {}) {
  * JSON that cannot end the <script> element it sits in, nor start markup or an entity in it.
  * @param {unknown} value
  */
-export function embedJson (value) {
+function embedJson (value) {
   return JSON.stringify(value)
     .replaceAll('<', '\\u003c')
     .replaceAll('>', '\\u003e')
