@@ -22,7 +22,8 @@ export async function launchBrowser () {
       executablePath = await sparticuz.executablePath()
       // Its flags are made for a serverless function: one process (a closed page ends the browser
       // there) and the same-origin policy off. Tests want the browser a reader opens the report in.
-      args = sparticuz.args.filter((arg) => !RELAXED.has(arg))
+      // Software GL draws nothing a report needs and costs seconds of CPU per full-page screenshot.
+      args = [...sparticuz.args.filter((arg) => !RELAXED.has(arg)), '--disable-gpu']
     }
     const browser = await chromium.launch({ executablePath, args, headless: true })
     mkdirSync(TEST_OUTPUT, { recursive: true })

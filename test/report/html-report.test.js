@@ -191,7 +191,7 @@ browserTest('the agent\'s sidecars: process, time span, charts of heap used, RSS
   for (const label of ['Heap used', 'RSS', 'Retained (snapshot total)']) t.true(text.includes(`${label}: `))
   const background = await page.locator('body').evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).backgroundColor)
   t.is(background, 'rgb(13, 17, 23)')
-  await page.screenshot({ path: join(TEST_OUTPUT, 'html-report-series-dark.png'), fullPage: true })
+  await page.screenshot({ path: join(TEST_OUTPUT, 'html-report-series-dark.png') })
   t.deepEqual(problems, [])
 })
 
@@ -237,7 +237,6 @@ browserTest('an inspect report: the class summary sorts and filters, the largest
   t.true(report.dominators.length > 0)
   const first = await page.locator('ol.dominators > li').first().textContent() ?? ''
   t.true(first.includes(`${report.dominators[0].name} @${report.dominators[0].id}`))
-  await page.screenshot({ path: join(TEST_OUTPUT, 'html-report-inspect.png'), fullPage: true })
   t.deepEqual(problems, [])
 })
 
