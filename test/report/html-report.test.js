@@ -157,6 +157,10 @@ browserTest('a diff report: verdict, finding cards, a folded path that opens, th
       t.deepEqual(values, expected === 'ascending' ? sorted : sorted.reverse(), `${key} ${expected}`)
     }
   }
+  // From the keyboard: a header takes the focus and Enter sorts by it.
+  await headers.nth(1).locator('button').focus()
+  await page.keyboard.press('Enter')
+  t.is(await headers.nth(1).getAttribute('aria-sort'), 'descending')
   // The filter keeps the rows whose name holds the text, whatever its case.
   const query = 'ARRAY'
   await page.fill('table.classes >> xpath=../../.. >> input[type=search]', query)
