@@ -1,12 +1,12 @@
 // The end of `leakdiff a b [c]` and `leakdiff soak`: the report in its format, the gates, CI output
 // (GitHub annotations and step summary) and the exit code.
 import { appendFile } from 'node:fs/promises'
-import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
 
-export const FORMATS = ['text', 'json', 'markdown', 'junit']
+export const FORMATS = ['text', 'json', 'markdown', 'junit', 'html']
 
 const SIGNATURE_IDS = SIGNATURES.map((signature) => signature.id)
 
@@ -62,19 +62,27 @@ export function checkGateOptions ({ failOn, maxGrowth, allow }) {
  * code: 1 when a gate fails, with its reason as one line on stderr.
  * @param {DiffReport} report
  * @param {{format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
- * @param {{defaultGates: Gates, suiteName?: string}} options  defaultGates: when neither
- *   --fail-on nor --max-growth is given; --allow applies to either
+ * @param {{defaultGates: Gates, suiteName?: string, htmlOnFailure?: string}} options  defaultGates: when neither
+ *   --fail-on nor --max-growth is given; --allow applies to either; htmlOnFailure: a file for the
+ *   HTML report when a gate fails (named on stderr and in the GitHub step summary)
  */
-export async function emitReport (report, argv, { defaultGates, suiteName = 'leakdiff' }) {
+export async function emitReport (report, argv, { defaultGates, suiteName = 'leakdiff', htmlOnFailure }) {
   const given = argv.failOn !== undefined || argv.maxGrowth !== undefined
   const allow = argv.allow ?? []
   const gates = evaluateGates(report, given ? { failOn: argv.failOn, maxGrowth: argv.maxGrowth, allow } : { ...defaultGates, allow: [...(defaultGates.allow ?? []), ...allow] })
   const color = argv.output ? false : argv.color
   const text = argv.format === 'junit'
     ? renderJunitReport(report, gates, { name: suiteName })
-    : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
+    : argv.format === 'html'
+      ? renderHtmlReport(report)
+      : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
   if (argv.output) await writeReport(argv.output, text)
   else process.stdout.write(text)
+  const html = !gates.ok && htmlOnFailure !== undefined ? htmlOnFailure : undefined
+  if (html !== undefined) {
+    if (!(argv.format === 'html' && argv.output === html)) await writeReport(html, renderHtmlReport(report))
+    process.stderr.write(`leakdiff: HTML report written to ${html}\n`)
+  }
 
   if (process.env.GITHUB_ACTIONS) {
     const annotations = renderGithubAnnotations(report, gates)
@@ -85,7 +93,8 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
     const summaryFile = process.env.GITHUB_STEP_SUMMARY
     if (summaryFile) {
       const verdict = gates.ok ? 'All leak gates passed.' : `**Failed:** ${summarizeViolations(gates)}`
-      await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n`)
+      const where = html === undefined ? '' : `The HTML report is at \`${html}\` (upload it as an artifact to open it in a browser).\n\n`
+      await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n${where}`)
     }
   }
   if (!gates.ok) {

@@ -10,6 +10,7 @@ export {
 } from './errors.js'
 export { diffSnapshots, buildDiffReport } from './report/diff-report.js'
 export { renderDiffReport } from './report/render-diff.js'
+export { renderHtmlReport } from './report/html/render-html.js'
 export { diffHeaps, DEFAULT_DIFF_OPTIONS } from './diff/diff-heaps.js'
 export { matchSignatures, SIGNATURES } from './signatures/index.js'
 export { parseBytes, formatBytes } from './report/format.js'

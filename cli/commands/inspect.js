@@ -1,4 +1,4 @@
-import { inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { inspectSnapshot, renderHtmlReport, renderInspectReport } from 'leakdiff'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkOutput, describeNumber, progressBar, snapshotSource, UsageError, writeReport } from '../output.js'
 
@@ -10,7 +10,7 @@ export function builder (yargs) {
   return yargs
     .positional('snapshot', { type: 'string', describe: 'A .heapsnapshot file (plain or gzip), or - for standard input' })
     .option('top', { type: 'number', default: 20, describe: 'Classes and dominators to list (0: every class)' })
-    .option('format', { choices: ['text', 'json'], default: 'text', describe: 'Output format' })
+    .option('format', { choices: ['text', 'json', 'html'], default: 'text', describe: 'Output format' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
     .options(SKIP_OPTION)
@@ -31,7 +31,7 @@ export async function handler (argv) {
   }
   const color = argv.output ? false : argv.color
   const width = Math.min(100, process.stdout.columns || 80)
-  const text = renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color, width })
+  const text = argv.format === 'html' ? renderHtmlReport(report) : renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color, width })
   if (argv.output) await writeReport(argv.output, text)
   else process.stdout.write(text)
 }

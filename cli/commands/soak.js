@@ -1,8 +1,12 @@
+import { dirname, join } from 'node:path'
 import { runSoak, DEFAULT_GATES } from 'leakdiff'
 import { parseDuration } from 'leakdiff/agent'
 import { checkOutput, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
+
+/** The HTML report's name when the soak fails and --html-report does not name it. */
+const HTML_NAME = 'leakdiff-report.html'
 
 export const command = 'soak [service..]'
 export const describe = 'Run a service with the agent under load, snapshot it three times, and fail on a leak'
@@ -26,6 +30,7 @@ export function builder (yargs) {
     .option('format', { choices: FORMATS, default: 'text', describe: 'Output format (junit: one test case per finding and gate)' })
     .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
     .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
+    .option('html-report', { type: 'string', describe: `Where the HTML report goes when the soak fails (default: --output with --format html, else ${HTML_NAME} in the --keep-snapshots directory, beside --output, or here)` })
     .options(GATE_OPTIONS)
     .options(SOURCE_OPTIONS)
     .conflicts('requests', 'load')
@@ -37,8 +42,8 @@ export function builder (yargs) {
 /**
  * @param {{_: Array<string | number>, service?: string[], requests?: string, count: number, concurrency: number, warmup?: number,
  *   load?: string, ready?: string, readyTimeout: string, series: number, interval: string, keepSnapshots?: string,
- *   top: number, format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[],
- *   sourceMaps?: string, sourceRoot?: string[]}} argv
+ *   top: number, format: string, output?: string, color?: boolean, htmlReport?: string, failOn?: 'any' | string[], maxGrowth?: number,
+ *   allow?: string[], sourceMaps?: string, sourceRoot?: string[]}} argv
  */
 export async function handler (argv) {
   // yargs leaves what follows `--` in argv._, after the command's name.
@@ -49,6 +54,10 @@ export async function handler (argv) {
   const intervalMs = parseDuration(argv.interval)
   if (intervalMs === undefined) throw new UsageError(`--interval expects a duration like 500ms or 2s, got ${JSON.stringify(argv.interval)}`)
   await checkOutput(argv.output)
+  if (argv.htmlReport === '') throw new UsageError('--html-report expects a file name')
+  const htmlReport = argv.htmlReport ?? (argv.format === 'html' && argv.output ? argv.output : join(argv.keepSnapshots ?? (argv.output ? dirname(argv.output) : '.'), HTML_NAME))
+  // The --keep-snapshots directory is made by the soak itself.
+  if (argv.htmlReport !== undefined || argv.keepSnapshots === undefined) await checkOutput(htmlReport)
 
   const controller = new AbortController()
   /** @param {NodeJS.Signals} name */
@@ -85,5 +94,5 @@ export async function handler (argv) {
     process.off('SIGINT', interrupt)
     process.off('SIGTERM', interrupt)
   }
-  await emitReport(result.report, argv, { defaultGates: DEFAULT_GATES, suiteName: 'leakdiff soak' })
+  await emitReport(result.report, argv, { defaultGates: DEFAULT_GATES, suiteName: 'leakdiff soak', htmlOnFailure: htmlReport })
 }

@@ -31,6 +31,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  * @property {number | null} pid          from the sidecar (null without one)
  * @property {string | null} hostname     from the sidecar
  * @property {string | null} nodeVersion  from the sidecar
+ * @property {number | null} heapUsed     bytes, from the sidecar (V8's used heap before the write)
+ * @property {number | null} rss          bytes, from the sidecar
  */
 
 /**
@@ -113,7 +115,9 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
       takenAtSource: meta ? 'sidecar' : stats ? 'mtime' : null,
       pid: meta?.pid ?? null,
       hostname: meta?.hostname ?? null,
-      nodeVersion: meta?.nodeVersion ?? null
+      nodeVersion: meta?.nodeVersion ?? null,
+      heapUsed: meta?.heapUsed ?? null,
+      rss: meta?.rss ?? null
     })
   }
   const differentProcesses = differenceOf(metas)

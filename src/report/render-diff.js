@@ -183,7 +183,7 @@ function headline (report) {
  * The rate of growth and the time to the limit, one line each (none without sidecars).
  * @param {DiffReport} report
  */
-function rateLines (report) {
+export function rateLines (report) {
   const { rate } = report
   if (!rate) return []
   const lines = [`${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]

@@ -19,7 +19,7 @@ export function renderPath (path) {
 }
 
 /** @param {Step} step */
-function edgeText (step) {
+export function edgeText (step) {
   switch (step.edgeType) {
     case 'context': return `->${step.edge}`
     case 'element': return `[${step.edge}]`
@@ -38,6 +38,15 @@ const INTERNAL_CLASS = /^(?:system \/ |\(system\)|\(array\)|\(object elements\)|
 const CHAIN = 3
 
 /**
+ * One hop of a folded path: `text` as a person reads it (`×N` for a run of equal hops, a linked
+ * list), and the path's steps it stands for (several for a run or a fold of engine hops).
+ * @typedef {object} FoldedHop
+ * @property {string} text     '' for steps the text leaves out (how the runtime reaches a module)
+ * @property {boolean} folded  engine hops (or the runtime's way to a module) shown as one
+ * @property {Step[]} steps
+ */
+
+/**
  * A retainer path as a person reads it (report-example.md): from the last module scope when there
  * is one, `(GC roots) → module src/flags.js → flagStore (FlagStore) → _events → change (Array)`.
  * Engine hops (`{context}`, `{table}`, `{elements}`, `{bound_this}`, system objects) are folded,
@@ -52,29 +61,45 @@ const CHAIN = 3
 export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
   if (path.length === 0) return '(not reachable from the roots)'
   const parts = ['(GC roots)']
+  for (const hop of foldPath(path, { cwd })) if (hop.text !== '') parts.push(hop.text)
+  return parts.join(' → ')
+}
+
+/**
+ * The hops renderFoldedPath prints after `(GC roots)`, each with the steps it stands for, so that a
+ * reader that can open a fold (the HTML report) shows what it hides. The steps before the module
+ * scope come first as a fold with no text (the text leaves them out).
+ * @param {Step[]} path
+ * @param {{cwd?: string}} [options]
+ * @returns {FoldedHop[]}
+ */
+export function foldPath (path, { cwd = process.cwd() } = {}) {
+  /** @type {Array<FoldedHop & {key: string, count: number}>} */
+  const hops = []
   let from = 0
   const anchor = path.findLastIndex((step) => step.module !== undefined)
   if (anchor >= 0) {
-    parts.push(`module ${readableScriptName(/** @type {string} */ (path[anchor].module), cwd)}`)
+    if (anchor > 0) hops.push({ text: '', key: '', count: 1, folded: true, steps: path.slice(0, anchor) })
+    hops.push({ text: `module ${readableScriptName(/** @type {string} */ (path[anchor].module), cwd)}`, key: '', count: 1, folded: false, steps: [path[anchor]] })
     from = anchor + 1
-  } else if (path[0].edgeType === 'shortcut') {
+  } else if (path.length > 0 && path[0].edgeType === 'shortcut') {
     // The root's shortcut to the global object.
-    parts.push('global')
+    hops.push({ text: 'global', key: '', count: 1, folded: false, steps: [path[0]] })
     from = 1
   }
-  /** @type {Array<{text: string, key: string, count: number}>} */
-  const hops = []
-  let folded = 0
+  /** @type {Step[]} */
+  let folded = []
   const flush = () => {
-    if (folded > 1) hops.push({ text: `… ${folded} hops`, key: '', count: 1 })
-    folded = 0
+    if (folded.length > 1) hops.push({ text: `… ${folded.length} hops`, key: '', count: 1, folded: true, steps: folded })
+    else if (folded.length === 1) hops.push({ text: '', key: '', count: 1, folded: true, steps: folded })
+    folded = []
   }
   for (let i = from; i < path.length; i++) {
     const step = path[i]
     const last = i === path.length - 1
     if (step.edgeType === 'elided') {
       flush()
-      hops.push({ text: `… ${step.node}`, key: '', count: 1 })
+      hops.push({ text: `… ${step.node}`, key: '', count: 1, folded: false, steps: [step] })
       continue
     }
     // The root's synthetic children (GC sub-roots such as global handles) are the (GC roots) the
@@ -83,7 +108,12 @@ export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
     if (step.nodeType === 'synthetic') {
       if (!step.node.startsWith('(') && path[i + 1]?.nodeType !== 'synthetic') {
         flush()
-        hops.push({ text: step.node, key: '', count: 1 })
+        hops.push({ text: step.node, key: '', count: 1, folded: false, steps: [step] })
+      } else {
+        // Not counted among the engine hops: the text leaves them out.
+        const previous = hops.at(-1)
+        if (previous && previous.folded && previous.text === '') previous.steps.push(step)
+        else hops.push({ text: '', key: '', count: 1, folded: true, steps: [step] })
       }
       continue
     }
@@ -91,28 +121,31 @@ export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
     const internalNode = INTERNAL_NODE_TYPES.has(step.nodeType) || INTERNAL_CLASS.test(step.node)
     if (label === null && !last && (internalNode || step.node === 'Object')) {
       // An engine hop: a function's context, a table or backing store, one of their slots.
-      folded++
+      folded.push(step)
       continue
     }
     flush()
     if (label === null) {
       // An engine hop to something the program made (a bound receiver, a Map entry): its class.
-      hops.push({ text: step.node.startsWith('(') ? step.node : `(${step.node})`, key: '', count: 1 })
+      hops.push({ text: step.node.startsWith('(') ? step.node : `(${step.node})`, key: '', count: 1, folded: false, steps: [step] })
       continue
     }
     const showClass = last || (step.node !== 'Object' && !internalNode)
     const text = showClass ? `${label} (${step.node})` : label
     const key = `${label}|${step.node}`
     const previous = hops.at(-1)
-    if (previous && previous.key === key && previous.text === text) previous.count++
-    else hops.push({ text, key, count: 1 })
+    if (previous && previous.key === key && previous.text === text) {
+      previous.count++
+      previous.steps.push(step)
+    } else {
+      hops.push({ text, key, count: 1, folded: false, steps: [step] })
+    }
   }
   flush()
-  for (const hop of hops) {
-    if (hop.count >= CHAIN) parts.push(`${hop.text} ×${hop.count}`)
-    else for (let k = 0; k < hop.count; k++) parts.push(hop.text)
-  }
-  return parts.join(' → ')
+  return hops.flatMap(({ text, count, folded, steps }) => {
+    if (count >= CHAIN) return [{ text: `${text} ×${count}`, folded, steps }]
+    return steps.length === count && count > 1 ? steps.map((step) => ({ text, folded, steps: [step] })) : [{ text, folded, steps }]
+  })
 }
 
 /**

@@ -28,13 +28,14 @@ function freePort () {
  * Runs `leakdiff soak` from the package root with its own TMPDIR (to see that it cleans up) and PORT.
  * @param {import('ava').ExecutionContext} t
  * @param {(port: number) => string[]} args
+ * @param {Record<string, string>} [extraEnv]
  */
-async function soak (t, args) {
+async function soak (t, args, extraEnv = {}) {
   const port = await freePort()
   const temp = await mkdtemp(join(tmpdir(), 'leakdiff-soak-test-'))
   t.teardown(() => rm(temp, { recursive: true, force: true }))
   const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, NODE_OPTIONS, ...env } = process.env
-  const result = await run(process.execPath, [CLI, 'soak', ...args(port)], { cwd: ROOT, env: { ...env, NO_COLOR: '1', TMPDIR: temp, PORT: String(port) }, timeout: 60_000 })
+  const result = await run(process.execPath, [CLI, 'soak', ...args(port)], { cwd: ROOT, env: { ...env, NO_COLOR: '1', TMPDIR: temp, PORT: String(port), ...extraEnv }, timeout: 60_000 })
     .then(({ stdout, stderr }) => ({ stdout, stderr, code: 0 }), (/** @type {any} */ error) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }))
   return { ...result, port, leftovers: await readdir(temp) }
 }
@@ -46,9 +47,19 @@ function answers (port) {
   })
 }
 
-test('a server that leaks a listener per request: exit 1, the card with its source line, the service stopped, nothing left behind', async (t) => {
-  const { stdout, stderr, code, port, leftovers } = await soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '300', '--interval', '200ms', '--', 'node', 'fixtures/soak/leaky-server.js'])
+test('a server that leaks a listener per request: exit 1, the card with its source line, the HTML report beside the kept snapshots and named in the step summary, the service stopped, nothing left behind', async (t) => {
+  const kept = await mkdtemp(join(tmpdir(), 'leakdiff-soak-kept-'))
+  t.teardown(() => rm(kept, { recursive: true, force: true }))
+  const summary = join(kept, 'summary.md')
+  const { stdout, stderr, code, port, leftovers } = await soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '300', '--interval', '200ms', '--keep-snapshots', kept, '--', 'node', 'fixtures/soak/leaky-server.js'],
+    { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
   t.is(code, 1, stderr)
+  const html = join(kept, 'leakdiff-report.html')
+  t.true(stderr.includes(`leakdiff: HTML report written to ${html}\n`))
+  const page = await readFile(html, 'utf8')
+  t.true(page.startsWith('<!doctype html>'))
+  t.true(page.includes('"signature":"listener-accumulation"'))
+  t.true((await readFile(summary, 'utf8')).includes(`The HTML report is at \`${html}\``))
   t.regex(stdout, /^leakdiff 3 snapshots/)
   t.regex(stdout, /\n1 {2}listener-accumulation {3}confidence \d\.\d\d\n {3}fixtures\/soak\/leaky-server\.js:(\d+):\d+/)
   t.true(stdout.includes(`fixtures/soak/leaky-server.js:${LEAK_LINE}:`))

@@ -21,7 +21,7 @@ test('a misspelt --fail-on id is refused with the known ids, before any snapshot
 test('an invalid --format choice is one line', async (t) => {
   const { stderr, code } = await leakdiff(['missing-a.heapsnapshot', 'missing-b.heapsnapshot', '--format', 'xml'])
   t.is(code, 2)
-  t.deepEqual(errorLines(stderr), ['leakdiff: Invalid values: Argument: format, Given: "xml", Choices: "text", "json", "markdown", "junit"'])
+  t.deepEqual(errorLines(stderr), ['leakdiff: Invalid values: Argument: format, Given: "xml", Choices: "text", "json", "markdown", "junit", "html"'])
 })
 
 test('an --output that cannot be written is refused before the snapshots are read', async (t) => {

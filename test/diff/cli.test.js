@@ -16,7 +16,7 @@ test('a leaking program: --format json has the contract fields and the CLI exits
   t.deepEqual(report.findings.map((f) => Object.keys(f).sort()), [['confidence', 'evidence', 'fix', 'location', 'owner', 'path', 'reasons', 'signature', 'title']])
   t.is(report.snapshots.length, 3)
   for (const [i, snapshot] of report.snapshots.entries()) {
-    t.deepEqual(Object.keys(snapshot).sort(), ['bytes', 'edgeCount', 'hostname', 'nodeCount', 'nodeVersion', 'path', 'pid', 'takenAt', 'takenAtSource', 'totalSize'])
+    t.deepEqual(Object.keys(snapshot).sort(), ['bytes', 'edgeCount', 'heapUsed', 'hostname', 'nodeCount', 'nodeVersion', 'path', 'pid', 'rss', 'takenAt', 'takenAtSource', 'totalSize'])
     // Fixture programs write no sidecars: the time is the file's, and the process is unknown.
     t.is(snapshot.takenAtSource, 'mtime')
     t.is(snapshot.pid, null)

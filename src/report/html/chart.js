@@ -1,0 +1,146 @@
+// The heap over the series, as the page draws it (inline SVG): heap used and RSS from the agent's
+// sidecars against time, the snapshots' retained totals, and the growth projected to the heap or
+// memory limit. Without sidecars the x axis is the snapshot number and only the totals are drawn.
+// Axes and labels are worked out here, so the page only maps numbers to pixels.
+import { formatBytes, formatDuration } from '../format.js'
+/** @import {DiffReport} from '../diff-report.js' */
+
+/**
+ * @typedef {object} ChartSeries
+ * @property {string} key     `heapUsed`, `rss` or `retained`
+ * @property {string} label
+ * @property {Array<{x: number, y: number, label: string}>} points
+ */
+
+/**
+ * One chart: its series on one byte axis, the projection of the rate from the series the limit
+ * applies to, and that limit when it is near enough to draw.
+ * @typedef {object} ChartView
+ * @property {number} yMin
+ * @property {number} yMax
+ * @property {Array<{value: number, label: string}>} yTicks
+ * @property {ChartSeries[]} series
+ * @property {{x1: number, y1: number, x2: number, y2: number, series: string} | null} projection
+ * @property {{y: number, label: string} | null} limit
+ */
+
+/**
+ * The charts of a series (one, or two when RSS dwarfs the heap), sharing one x axis.
+ * @typedef {object} ChartsView
+ * @property {'time' | 'steps'} mode
+ * @property {string} xLabel
+ * @property {number} xMin
+ * @property {number} xMax
+ * @property {Array<{value: number, label: string}>} xTicks
+ * @property {ChartView[]} charts
+ * @property {string[]} notes  what the charts cannot show (no sidecars, no known limit)
+ */
+
+/** Beyond this multiple of the largest value drawn, a limit is stated in words, not drawn. */
+const LIMIT_IN_VIEW = 3
+/** The projection is drawn over at most this multiple of the series' span. */
+const PROJECTION_SPANS = 3
+/** RSS above this multiple of the largest heap value is drawn in a chart of its own. */
+const SCALE_APART = 3
+const TIME_STEPS_SECONDS = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400, 172800, 604800]
+
+/**
+ * @param {DiffReport} report
+ * @returns {ChartsView}
+ */
+export function buildChart (report) {
+  const { snapshots, rate } = report
+  const timed = snapshots.every((s) => s.takenAtSource === 'sidecar' && s.takenAt !== null)
+  const start = timed ? Date.parse(/** @type {string} */ (snapshots[0].takenAt)) : 0
+  const xs = snapshots.map((s, i) => (timed ? (Date.parse(/** @type {string} */ (s.takenAt)) - start) / 60_000 : i + 1))
+  /** @type {ChartSeries[]} */
+  const series = []
+  const add = (/** @type {string} */ key, /** @type {string} */ label, /** @type {Array<number | null>} */ values) => {
+    if (values.every((v) => v !== null)) {
+      series.push({ key, label, points: values.map((y, i) => ({ x: xs[i], y: /** @type {number} */ (y), label: formatBytes(/** @type {number} */ (y)) })) })
+    }
+  }
+  if (timed) {
+    add('heapUsed', 'Heap used', snapshots.map((s) => s.heapUsed))
+    add('rss', 'RSS', snapshots.map((s) => s.rss))
+  }
+  add('retained', 'Retained (snapshot total)', snapshots.map((s) => s.totalSize))
+
+  const notes = []
+  if (!timed) notes.push('No agent sidecars: the snapshots\' totals per step (the agent\'s sidecars add heap used, RSS, time and the limit).')
+  const lastX = xs[xs.length - 1]
+  const span = lastX - xs[0]
+  const largest = (/** @type {ChartSeries[]} */ list) => Math.max(...list.flatMap((s) => s.points.map((p) => p.y)))
+  // RSS many times the heap would flatten the heap's lines: then it gets a chart of its own.
+  const rss = series.filter((s) => s.key === 'rss')
+  const heap = series.filter((s) => s.key !== 'rss')
+  const groups = rss.length > 0 && largest(rss) > SCALE_APART * largest(heap) ? [heap, rss] : [series]
+  let xMax = timed ? lastX : Math.max(lastX, 2)
+  const drawn = groups.map((group) => {
+    let top = largest(group)
+    /** @type {ChartView['projection']} */
+    let projection = null
+    /** @type {ChartView['limit']} */
+    let limit = null
+    if (timed && rate && rate.bytesPerMinute > 0 && span > 0) {
+      const used = rate.limit ? (rate.limit.kind === 'heap' ? 'heapUsed' : 'rss') : 'retained'
+      const from = group.find((s) => s.key === used)?.points.at(-1)
+      if (from) {
+        let until = lastX + PROJECTION_SPANS * span
+        if (rate.limit && rate.limit.bytes <= LIMIT_IN_VIEW * top) {
+          limit = { y: rate.limit.bytes, label: `${rate.limit.kind === 'heap' ? 'heap limit' : `memory limit (${rate.limit.source})`} ${formatBytes(rate.limit.bytes)}` }
+          until = Math.min(until, lastX + rate.limit.minutesToLimit)
+          top = Math.max(top, rate.limit.bytes)
+        }
+        projection = { x1: from.x, y1: from.y, x2: until, y2: from.y + rate.bytesPerMinute * (until - from.x), series: used }
+        xMax = Math.max(xMax, until)
+        top = Math.max(top, projection.y2)
+      }
+    }
+    return { group, top, projection, limit }
+  })
+  if (timed && rate && !rate.limit && rate.bytesPerMinute > 0) notes.push('No heap or memory limit is known, so there is no time to the limit.')
+  const charts = drawn.map(({ group, top, projection, limit }) => {
+    let bottom = Math.min(...group.flatMap((s) => s.points.map((p) => p.y)))
+    // From zero unless that flattens the series: then from a round value below the smallest.
+    const fromZero = bottom < top / 2
+    const yStep = niceStep((top - (fromZero ? 0 : bottom)) / 4 || top / 4 || 1)
+    bottom = fromZero ? 0 : Math.floor(bottom / yStep) * yStep
+    const yMax = Math.ceil(top / yStep) * yStep || yStep
+    /** @type {ChartView['yTicks']} */
+    const yTicks = []
+    for (let v = bottom; v <= yMax + yStep / 2; v += yStep) yTicks.push({ value: v, label: formatBytes(v) })
+    return { series: group, projection, limit, yMin: bottom, yMax, yTicks }
+  })
+  return {
+    mode: timed ? 'time' : 'steps',
+    xLabel: timed ? 'time since the first snapshot' : 'snapshot',
+    xMin: timed ? 0 : 1,
+    xMax,
+    xTicks: timed ? timeTicks(xMax) : xs.map((x) => ({ value: x, label: `#${x}` })),
+    charts,
+    notes
+  }
+}
+
+/**
+ * A round step (1, 2 or 5 times a power of ten) near `raw`, for byte axes.
+ * @param {number} raw
+ */
+function niceStep (raw) {
+  const power = 10 ** Math.floor(Math.log10(raw))
+  const scaled = raw / power
+  return (scaled <= 1 ? 1 : scaled <= 2 ? 2 : scaled <= 5 ? 5 : 10) * power
+}
+
+/**
+ * Ticks on a time axis in minutes, at a round number of seconds, minutes or hours, six at most.
+ * @param {number} max minutes
+ */
+function timeTicks (max) {
+  const seconds = max * 60
+  const step = TIME_STEPS_SECONDS.find((s) => seconds / s <= 6) ?? TIME_STEPS_SECONDS[TIME_STEPS_SECONDS.length - 1]
+  const ticks = []
+  for (let s = 0; s <= seconds + 1e-9; s += step) ticks.push({ value: s / 60, label: s === 0 ? '0' : `+${formatDuration(s / 60)}` })
+  return ticks
+}
