@@ -10,6 +10,7 @@ import { basename } from 'node:path'
 import { formatBytes, formatCount, formatDuration } from '../format.js'
 import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
 import { rateLines } from '../render-diff.js'
+import { mappedLocationLines } from '../render-location.js'
 import { edgeText, foldPath } from '../render-path.js'
 import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
@@ -196,6 +197,7 @@ function findingView (finding, cwd) {
     reasons: finding.reasons,
     owner: `${finding.owner.name} @${finding.owner.id}`,
     location: locationText(location),
+    ranAs: mappedLocationLines(location).generated ?? '',
     role,
     path: pathView(finding.path, cwd),
     unit: evidence.unit,
@@ -220,6 +222,10 @@ function sourceView (location) {
   const any = location
   for (const where of [any.original, any.generated, any]) {
     const snippet = where?.snippet
+    // The sources layer gives the original line itself as a string (src/sources/source-locator.js).
+    if (typeof snippet === 'string' && Number.isInteger(where.line)) {
+      return { file: where.file, lines: [{ number: where.line, text: snippet, marked: true }] }
+    }
     if (snippet && Number.isInteger(snippet.start) && Array.isArray(snippet.lines) && snippet.lines.every((/** @type {unknown} */ line) => typeof line === 'string')) {
       const line = Number.isInteger(where.line) ? where.line : location.line
       return {
