@@ -1,0 +1,306 @@
+import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks'
+import { getHeapStatistics } from 'node:v8'
+import { measureHeadroom } from './memory-limits.js'
+import { formatBytes } from './events.js'
+
+/** @import {WatchConfig} from './config.js' */
+/** @import {EventSink} from './events.js' */
+
+/**
+ * Why watch mode started a series; written into the series file and every sidecar of the series
+ * (`series.trigger`), and read back by the diff report.
+ * @typedef {object} WatchTrigger
+ * @property {'watch'} kind
+ * @property {'growth' | 'time-to-limit' | 'fraction'} reason
+ * @property {string} summary         the reason in words, as logged
+ * @property {number} bytesPerHour    Theil-Sen slope of the windows' floors (0 when too few windows)
+ * @property {number} windows         windows with a floor that the slope was fitted over
+ * @property {number} windowMs
+ * @property {number} spanMs          from the first of those windows' ends to the last's
+ * @property {number} heapAfterGc     the last window's floor, bytes
+ * @property {WatchLimit | null} limit  the limit reached first at `bytesPerHour`, if one is known
+ */
+
+/**
+ * @typedef {object} WatchLimit
+ * @property {'heap' | 'memory'} kind  V8's heap size limit, or a limit on the process's memory
+ * @property {number} bytes
+ * @property {string} source           `heap_size_limit`, or what limits memory (`cgroup v2 limit`, ...)
+ * @property {number | null} minutesToLimit  at `bytesPerHour`; null when the heap does not grow
+ * @property {number} fraction         how much of it is used now (0-1)
+ */
+
+/**
+ * @typedef {object} Trend
+ * @property {number} bytesPerHour  Theil-Sen slope
+ * @property {number} growthBytes   the slope over the span from the first window to the last
+ * @property {number} noiseBytes    median distance of the windows from the fitted line
+ * @property {boolean} envelopeRising  the least floor of each third of the windows is above the one before
+ * @property {boolean} steady       growing, rising in every third, and by more than four times the noise
+ */
+
+const HOUR_MS = 3_600_000
+
+/**
+ * @param {number[]} values  sorted in place
+ * @returns {number}
+ */
+function median (values) {
+  values.sort((a, b) => a - b)
+  const mid = values.length >> 1
+  return values.length === 0 ? 0 : values.length % 2 === 1 ? values[mid] : (values[mid - 1] + values[mid]) / 2
+}
+
+/**
+ * Fits the trend of the heap's floor over windows. The slope is Theil-Sen's (H. Theil 1950;
+ * P. K. Sen, "Estimates of the regression coefficient based on Kendall's tau", JASA 63, 1968):
+ * the median of the slopes between every pair of windows, which ignores up to 29 % of wild windows.
+ * A slope alone still calls a sawtooth, a one-time jump or a cache that filled early a trend (most
+ * pairs straddle the jump), so the fit is only `steady` when, besides, the lower envelope rose
+ * through the whole span (the least floor of each third of the windows above the third before: a
+ * jump or a fill that stopped leaves two thirds level) and the growth over the span is more than
+ * four times the windows' median distance from the line (a sawtooth's floors scatter as far as
+ * they climb). A leak passes all three; what a busy service swings by it must outgrow.
+ * @param {ArrayLike<number>} floors  heap used after GC, one per window, oldest first
+ * @param {ArrayLike<number>} times   when each window ended, ms
+ * @returns {Trend}
+ */
+export function fitTrend (floors, times) {
+  const n = floors.length
+  const slopes = []
+  for (let i = 0; i < n; i++) {
+    for (let j = i + 1; j < n; j++) {
+      const dt = times[j] - times[i]
+      if (dt > 0) slopes.push((floors[j] - floors[i]) / dt)
+    }
+  }
+  const perMs = median(slopes)
+  const residuals = []
+  for (let i = 0; i < n; i++) residuals.push(floors[i] - perMs * times[i])
+  const intercept = median(residuals.slice())
+  for (let i = 0; i < n; i++) residuals[i] = Math.abs(residuals[i] - intercept)
+  const noiseBytes = median(residuals)
+  const growthBytes = n > 1 ? perMs * (times[n - 1] - times[0]) : 0
+  let envelopeRising = n >= 3
+  let previous = -Infinity
+  for (let third = 0; third < 3 && envelopeRising; third++) {
+    let least = Infinity
+    for (let i = Math.floor(third * n / 3); i < Math.floor((third + 1) * n / 3); i++) least = Math.min(least, floors[i])
+    envelopeRising = least > previous
+    previous = least
+  }
+  return {
+    bytesPerHour: perMs * HOUR_MS,
+    growthBytes,
+    noiseBytes,
+    envelopeRising,
+    steady: perMs > 0 && envelopeRising && growthBytes > 4 * noiseBytes
+  }
+}
+
+/**
+ * A span of time the way the trigger line says it: 45 s, 25 min, 2.5 h.
+ * @param {number} ms
+ * @returns {string}
+ */
+export function formatSpan (ms) {
+  if (ms < 120_000) return `${Math.round(ms / 1000)} s`
+  if (ms < 2 * HOUR_MS) return `${Math.round(ms / 60_000)} min`
+  return `${Math.round(ms / HOUR_MS * 10) / 10} h`
+}
+
+/**
+ * The trigger in one line: `heap after GC grew 14.0 MiB/h for 5 h; heap limit in ~2 h`.
+ * @param {Omit<WatchTrigger, 'summary'>} trigger
+ * @returns {string}
+ */
+export function describeTrigger ({ reason, bytesPerHour, spanMs, heapAfterGc, limit }) {
+  const limitName = limit === null ? '' : limit.kind === 'heap' ? `the ${formatBytes(limit.bytes)} heap limit` : `the ${formatBytes(limit.bytes)} memory limit`
+  if (reason === 'fraction' && limit !== null) {
+    return `heap after GC is ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of ${limitName}`
+  }
+  const growth = `heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatSpan(spanMs)}`
+  if (limit === null || limit.minutesToLimit === null) return growth
+  return `${growth}; ${limitName} in ~${formatSpan(limit.minutesToLimit * 60_000)}`
+}
+
+/**
+ * @typedef {object} WatchHooks
+ * @property {EventSink} emit
+ * @property {() => boolean} busy  a series is being taken (a signal's, or ours)
+ * @property {() => Promise<string | null>} preflight  why a series would be refused now, or null
+ * @property {(trigger: WatchTrigger) => Promise<unknown>} startSeries  starts a series like a signal does
+ * @property {number | null} memoryLimitBytes  the agent's memoryLimitBytes setting
+ */
+
+/**
+ * Watch mode: follows the heap's floor (the least heap used after a major GC in each window) and
+ * starts a series when it keeps growing, would reach a limit soon, or passed a share of a limit.
+ *
+ * Cost: a PerformanceObserver on 'gc' entries, whose callback reads v8.getHeapStatistics() once per
+ * batch that holds a major GC, and an unref'd timer that closes a window every `windowMs`. Nothing
+ * runs on the host's own code paths, and neither keeps the process alive. bench/agent-watch.js
+ * measures it.
+ */
+export class HeapWatch {
+  #config
+  #hooks
+  /** @type {PerformanceObserver | null} */
+  #observer = null
+  /** @type {NodeJS.Timeout | null} */
+  #timer = null
+  /** least heap used after a major GC in the current window; Infinity until one */
+  #windowMin = Infinity
+  /** floors of the last `windows` windows that saw a major GC, and when those windows ended */
+  #floors = /** @type {number[]} */ ([])
+  #times = /** @type {number[]} */ ([])
+  #heapLimit = getHeapStatistics().heap_size_limit
+  #lastStart = -Infinity
+  #evaluating = false
+  #refusalSaid = false
+  #stopped = false
+  /** counters for the benchmark and the tests */
+  stats = { majorGcs: 0, windows: 0, triggers: 0, refusals: 0 }
+
+  /**
+   * @param {WatchConfig} config
+   * @param {WatchHooks} hooks
+   */
+  constructor (config, hooks) {
+    this.#config = config
+    this.#hooks = hooks
+  }
+
+  /**
+   * Starts observing. Where 'gc' entries cannot be observed there are no floors and watch mode
+   * stays quiet; that is said once.
+   * @returns {this}
+   */
+  start () {
+    const majorKind = perfConstants.NODE_PERFORMANCE_GC_MAJOR
+    try {
+      this.#observer = new PerformanceObserver((list) => {
+        try {
+          const entries = list.getEntries()
+          for (let i = 0; i < entries.length; i++) {
+            // Node 20's types leave out `detail`, which 'gc' entries have had since Node 16.
+            const entry = /** @type {{detail?: {kind?: number}}} */ (/** @type {unknown} */ (entries[i]))
+            if (entry.detail?.kind === majorKind) {
+              this.#sampleAfterMajorGc()
+              return
+            }
+          }
+        } catch {}
+      })
+      this.#observer.observe({ entryTypes: ['gc'] })
+    } catch (error) {
+      this.#observer = null
+      this.#hooks.emit({ type: 'config', message: `watch mode is off: GC entries cannot be observed here (${/** @type {Error} */ (error).message})` })
+      return this
+    }
+    this.#timer = setInterval(() => {
+      try {
+        this.#closeWindow()
+      } catch {}
+    }, this.#config.windowMs)
+    this.#timer.unref()
+    return this
+  }
+
+  /** Stops observing; a series already started runs on. */
+  stop () {
+    this.#stopped = true
+    this.#observer?.disconnect()
+    this.#observer = null
+    if (this.#timer) clearInterval(this.#timer)
+    this.#timer = null
+  }
+
+  #sampleAfterMajorGc () {
+    this.stats.majorGcs++
+    // Read when the batch of entries is delivered, a moment after the GC: the heap may have grown
+    // by what was allocated since, never shrunk below the true floor by more than a minor GC frees.
+    const used = getHeapStatistics().used_heap_size
+    if (used < this.#windowMin) this.#windowMin = used
+  }
+
+  #closeWindow () {
+    this.stats.windows++
+    const floor = this.#windowMin
+    this.#windowMin = Infinity
+    // A window without a major GC has no floor: heap used between major GCs includes garbage that
+    // is waiting for one, and it climbs in a service that does not leak at all.
+    if (floor === Infinity) return
+    this.#floors.push(floor)
+    this.#times.push(performance.now())
+    if (this.#floors.length > this.#config.windows) {
+      this.#floors.shift()
+      this.#times.shift()
+    }
+    if (this.#evaluating || this.#stopped) return
+    this.#evaluating = true
+    this.#evaluate().catch(() => {}).finally(() => { this.#evaluating = false })
+  }
+
+  async #evaluate () {
+    const { windows, windowMs, minRateBytesPerHour, timeToLimitMs, limitFraction, cooldownMs } = this.#config
+    if (this.#hooks.busy() || performance.now() - this.#lastStart < cooldownMs) return
+    const floors = this.#floors
+    const n = floors.length
+    const heapAfterGc = floors[n - 1]
+    const trend = n >= 3 ? fitTrend(floors, this.#times) : null
+    const growing = trend !== null && trend.steady && trend.bytesPerHour > 0
+    const bytesPerHour = growing ? trend.bytesPerHour : 0
+    /** @type {WatchTrigger['reason'] | null} */
+    let reason = growing && n >= windows && bytesPerHour >= minRateBytesPerHour ? 'growth' : null
+    /** @type {WatchLimit | null} */
+    let limit = null
+    if (growing || limitFraction !== null) {
+      limit = await this.#nearestLimit(heapAfterGc, bytesPerHour)
+      const minutesToLimit = limit?.minutesToLimit ?? null
+      if (reason === null && timeToLimitMs > 0 && minutesToLimit !== null && minutesToLimit * 60_000 <= timeToLimitMs) reason = 'time-to-limit'
+      if (reason === null && limitFraction !== null && limit !== null && limit.fraction >= limitFraction) reason = 'fraction'
+    }
+    if (reason === null || this.#stopped || this.#hooks.busy()) return
+    const fields = { kind: /** @type {const} */ ('watch'), reason, bytesPerHour, windows: n, windowMs, spanMs: this.#times[n - 1] - this.#times[0], heapAfterGc, limit }
+    /** @type {WatchTrigger} */
+    const trigger = { ...fields, summary: describeTrigger(fields) }
+    const refusal = await this.#hooks.preflight()
+    if (this.#stopped || this.#hooks.busy()) return
+    if (refusal !== null) {
+      this.stats.refusals++
+      // Said once: the heap keeps growing, so the next windows would only repeat it.
+      if (!this.#refusalSaid) {
+        this.#refusalSaid = true
+        this.#hooks.emit({ type: 'refused', message: `watch: ${trigger.summary}, but no series is started: ${refusal}. Said once; watch mode keeps checking quietly`, trigger })
+      }
+      return
+    }
+    this.#refusalSaid = false
+    this.#lastStart = performance.now()
+    this.stats.triggers++
+    this.#hooks.emit({ type: 'watch-trigger', message: `watch: ${trigger.summary}; starting a series`, trigger })
+    await this.#hooks.startSeries(trigger).catch(() => {})
+  }
+
+  /**
+   * The limit the heap reaches first at `bytesPerHour`: V8's heap limit, or a limit on the
+   * process's memory (cgroup, process.constrainedMemory(), memoryLimitBytes), RSS growing at least
+   * as fast as the heap. With no growth, the one most used.
+   * @param {number} heapAfterGc
+   * @param {number} bytesPerHour
+   * @returns {Promise<WatchLimit | null>}
+   */
+  async #nearestLimit (heapAfterGc, bytesPerHour) {
+    const minutes = (/** @type {number} */ left) => (bytesPerHour > 0 ? Math.max(0, left) / bytesPerHour * 60 : null)
+    /** @type {WatchLimit[]} */
+    const limits = [{ kind: 'heap', bytes: this.#heapLimit, source: 'heap_size_limit', minutesToLimit: minutes(this.#heapLimit - heapAfterGc), fraction: heapAfterGc / this.#heapLimit }]
+    const rss = process.memoryUsage.rss()
+    const headroom = await measureHeadroom({ memoryLimitBytes: this.#hooks.memoryLimitBytes, rssBytes: rss })
+    if (headroom.limitBytes !== null) {
+      limits.push({ kind: 'memory', bytes: headroom.limitBytes, source: headroom.limitSource ?? 'unknown', minutesToLimit: minutes(headroom.availableBytes), fraction: Math.min(1, rss / headroom.limitBytes) })
+    }
+    limits.sort((a, b) => (a.minutesToLimit ?? Infinity) - (b.minutesToLimit ?? Infinity) || b.fraction - a.fraction)
+    return limits[0]
+  }
+}
