@@ -36,7 +36,9 @@ import { formatBytes } from './events.js'
  * @property {number} growthBytes   the slope over the span from the first window to the last
  * @property {number} noiseBytes    median distance of the windows from the fitted line
  * @property {boolean} envelopeRising  the least floor of each third of the windows is above the one before
- * @property {boolean} steady       growing, rising in every third, and by more than four times the noise
+ * @property {number} recentBytesPerHour  Theil-Sen slope of the later half of the windows
+ * @property {boolean} steady       growing, rising in every third, still growing at half the rate or
+ *   more in the later half, and by more than four times the noise
  */
 
 const HOUR_MS = 3_600_000
@@ -58,23 +60,18 @@ function median (values) {
  * A slope alone still calls a sawtooth, a one-time jump or a cache that filled early a trend (most
  * pairs straddle the jump), so the fit is only `steady` when, besides, the lower envelope rose
  * through the whole span (the least floor of each third of the windows above the third before: a
- * jump or a fill that stopped leaves two thirds level) and the growth over the span is more than
- * four times the windows' median distance from the line (a sawtooth's floors scatter as far as
- * they climb). A leak passes all three; what a busy service swings by it must outgrow.
+ * jump leaves two thirds level), the later half of the windows still grows at half the rate or more
+ * (a cache that filled and stopped does not), and the growth over the span is more than four times
+ * the windows' median distance from the line (a sawtooth's floors scatter as far as they climb).
+ * A leak passes all of these; what a busy service swings by it must outgrow.
  * @param {ArrayLike<number>} floors  heap used after GC, one per window, oldest first
  * @param {ArrayLike<number>} times   when each window ended, ms
  * @returns {Trend}
  */
 export function fitTrend (floors, times) {
   const n = floors.length
-  const slopes = []
-  for (let i = 0; i < n; i++) {
-    for (let j = i + 1; j < n; j++) {
-      const dt = times[j] - times[i]
-      if (dt > 0) slopes.push((floors[j] - floors[i]) / dt)
-    }
-  }
-  const perMs = median(slopes)
+  const perMs = theilSen(floors, times, 0)
+  const recentPerMs = theilSen(floors, times, Math.floor(n / 2))
   const residuals = []
   for (let i = 0; i < n; i++) residuals.push(floors[i] - perMs * times[i])
   const intercept = median(residuals.slice())
@@ -94,8 +91,27 @@ export function fitTrend (floors, times) {
     growthBytes,
     noiseBytes,
     envelopeRising,
-    steady: perMs > 0 && envelopeRising && growthBytes > 4 * noiseBytes
+    recentBytesPerHour: recentPerMs * HOUR_MS,
+    steady: perMs > 0 && envelopeRising && recentPerMs >= perMs / 2 && growthBytes > 4 * noiseBytes
   }
+}
+
+/**
+ * The median of the slopes between every pair of points from `from` on.
+ * @param {ArrayLike<number>} values
+ * @param {ArrayLike<number>} times
+ * @param {number} from
+ * @returns {number}
+ */
+function theilSen (values, times, from) {
+  const slopes = []
+  for (let i = from; i < values.length; i++) {
+    for (let j = i + 1; j < values.length; j++) {
+      const dt = times[j] - times[i]
+      if (dt > 0) slopes.push((values[j] - values[i]) / dt)
+    }
+  }
+  return median(slopes)
 }
 
 /**
