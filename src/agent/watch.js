@@ -1,4 +1,3 @@
-import { PerformanceObserver, constants as perfConstants } from 'node:perf_hooks'
 import { getHeapStatistics } from 'node:v8'
 import { measureHeadroom } from './memory-limits.js'
 import { formatBytes } from './events.js'
@@ -149,22 +148,36 @@ export function describeTrigger ({ reason, bytesPerHour, spanMs, heapAfterGc, li
  * @property {number | null} memoryLimitBytes  the agent's memoryLimitBytes setting
  */
 
+/** Timer ticks per window: each releases the canary if it is held; the last one closes the window. */
+const TICKS_PER_WINDOW = 4
+
 /**
  * Watch mode: follows the heap's floor (the least heap used after a major GC in each window) and
  * starts a series when it keeps growing, would reach a limit soon, or passed a share of a limit.
  *
- * Cost: a PerformanceObserver on 'gc' entries, whose callback reads v8.getHeapStatistics() once per
- * batch that holds a major GC, and an unref'd timer that closes a window every `windowMs`. Nothing
- * runs on the host's own code paths, and neither keeps the process alive. bench/agent-watch.js
- * measures it.
+ * How it sees a major GC: a canary, an empty object registered with a FinalizationRegistry, is
+ * held strongly for a quarter of a window (long enough to be promoted to the old generation in a
+ * process that allocates at all) and then only weakly. Only a major GC collects an old object, so
+ * its cleanup callback means one just ran: heap used is read then (v8.getHeapStatistics()) and a
+ * new canary planted. In a process so quiet that no scavenge promoted the canary, a scavenge
+ * collects it and the reading comes after a minor GC, a little above the floor.
+ * A PerformanceObserver on 'gc' entries would see every GC, but Node then makes an entry for every
+ * minor GC too, which doubled the CPU time of an allocation loop (bench/agent-watch-gc.js);
+ * the canary costs one object and one callback per major GC.
+ *
+ * An unref'd timer ticks four times a window. Nothing runs on the host's own code paths, and
+ * nothing keeps the process alive. bench/agent-watch.js measures the cost.
  */
 export class HeapWatch {
   #config
   #hooks
-  /** @type {PerformanceObserver | null} */
-  #observer = null
+  /** @type {FinalizationRegistry<number> | null} */
+  #registry = null
+  /** @type {object | null} the canary while it is held strongly */
+  #canary = null
   /** @type {NodeJS.Timeout | null} */
   #timer = null
+  #ticks = 0
   /** least heap used after a major GC in the current window; Infinity until one */
   #windowMin = Infinity
   /** floors of the last `windows` windows that saw a major GC, and when those windows ended */
@@ -188,54 +201,47 @@ export class HeapWatch {
   }
 
   /**
-   * Starts observing. Where 'gc' entries cannot be observed there are no floors and watch mode
-   * stays quiet; that is said once.
+   * Starts watching.
    * @returns {this}
    */
   start () {
-    const majorKind = perfConstants.NODE_PERFORMANCE_GC_MAJOR
-    try {
-      this.#observer = new PerformanceObserver((list) => {
-        try {
-          const entries = list.getEntries()
-          for (let i = 0; i < entries.length; i++) {
-            // Node 20's types leave out `detail`, which 'gc' entries have had since Node 16.
-            const entry = /** @type {{detail?: {kind?: number}}} */ (/** @type {unknown} */ (entries[i]))
-            if (entry.detail?.kind === majorKind) {
-              this.#sampleAfterMajorGc()
-              return
-            }
-          }
-        } catch {}
-      })
-      this.#observer.observe({ entryTypes: ['gc'] })
-    } catch (error) {
-      this.#observer = null
-      this.#hooks.emit({ type: 'config', message: `watch mode is off: GC entries cannot be observed here (${/** @type {Error} */ (error).message})` })
-      return this
-    }
+    this.#registry = new FinalizationRegistry(() => {
+      try {
+        if (this.#stopped) return
+        this.#sampleAfterMajorGc()
+        this.#plant()
+      } catch {}
+    })
+    this.#plant()
     this.#timer = setInterval(() => {
       try {
-        this.#closeWindow()
+        this.#canary = null
+        if (++this.#ticks % TICKS_PER_WINDOW === 0) this.#closeWindow()
       } catch {}
-    }, this.#config.windowMs)
+    }, Math.max(1, Math.round(this.#config.windowMs / TICKS_PER_WINDOW)))
     this.#timer.unref()
     return this
   }
 
-  /** Stops observing; a series already started runs on. */
+  /** Stops watching; a series already started runs on. */
   stop () {
     this.#stopped = true
-    this.#observer?.disconnect()
-    this.#observer = null
+    this.#canary = null
+    this.#registry = null
     if (this.#timer) clearInterval(this.#timer)
     this.#timer = null
   }
 
+  #plant () {
+    const canary = {}
+    this.#registry?.register(canary, 0)
+    this.#canary = canary
+  }
+
   #sampleAfterMajorGc () {
     this.stats.majorGcs++
-    // Read when the batch of entries is delivered, a moment after the GC: the heap may have grown
-    // by what was allocated since, never shrunk below the true floor by more than a minor GC frees.
+    // Read when the cleanup task runs, a moment after the GC: the heap may have grown by what was
+    // allocated since, never shrunk below the true floor.
     const used = getHeapStatistics().used_heap_size
     if (used < this.#windowMin) this.#windowMin = used
   }
