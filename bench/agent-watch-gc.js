@@ -5,9 +5,7 @@
 // one JSON line with each mode's median CPU time per round and the GCs a round saw.
 import { PerformanceObserver } from 'node:perf_hooks'
 import { setImmediate as tick } from 'node:timers/promises'
-import { HeapWatch } from '../src/agent/watch.js'
-import { DEFAULT_WATCH } from '../src/agent/config.js'
-import { median } from './http-load.js'
+import { median, startMeasuringWatch } from './http-load.js'
 
 const ROUNDS = Number(process.argv[2] ?? '21')
 
@@ -25,13 +23,7 @@ async function churn () {
 const MODES = {
   none: () => () => {},
   watch: () => {
-    const watch = new HeapWatch({ ...DEFAULT_WATCH, windowMs: 1000 }, {
-      emit: () => {},
-      busy: () => false,
-      memoryLimitBytes: null,
-      preflight: async () => 'measuring only',
-      startSeries: async () => {}
-    }).start()
+    const watch = startMeasuringWatch({ windowMs: 1000 })
     return () => watch.stop()
   },
   'gc-observer': () => {

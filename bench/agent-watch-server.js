@@ -6,8 +6,7 @@
 // resolution), requests served and what watch mode saw; prints one JSON line and exits.
 import http from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
-import { HeapWatch } from '../src/agent/watch.js'
-import { DEFAULT_WATCH } from '../src/agent/config.js'
+import { startMeasuringWatch } from './http-load.js'
 
 const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
   const at = process.argv.indexOf(`--${name}`)
@@ -17,13 +16,7 @@ const watching = option('watch', 'off') === 'on'
 const seconds = Number(option('seconds', '20'))
 
 const watch = watching
-  ? new HeapWatch({ ...DEFAULT_WATCH, windowMs: 1000, timeToLimitMs: 0 }, {
-    emit: () => {},
-    busy: () => false,
-    memoryLimitBytes: null,
-    preflight: async () => 'measuring only',
-    startSeries: async () => {}
-  }).start()
+  ? startMeasuringWatch({ windowMs: 1000, timeToLimitMs: 0 })
   : null
 
 /** @type {string[]} */

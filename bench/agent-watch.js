@@ -6,6 +6,8 @@
 //    repeated in fresh processes: CPU time, event-loop delay p99 and requests served over
 //    `--seconds`. Besides, the price of the one sample taken per major GC (v8.getHeapStatistics()),
 //    timed here, times the major GCs the server saw: the sampling's share of a core.
+//    And bench/agent-watch-gc.js: CPU time of an allocation loop with no observer, with watch mode
+//    and with a PerformanceObserver on 'gc' (what watch mode avoids), rounds interleaved.
 // 2. False triggers: fixtures/agent/watch-service.js, the busy service of the tests that does not
 //    leak (a large sawtooth, a cache that fills then stays flat, a one-time warm-up jump), runs for
 //    `--long` seconds with the tests' short windows and no cool-down, once with V8's own heap growth
@@ -23,6 +25,7 @@ import { median, sleep, startLoad } from './http-load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('agent-watch-server.js', import.meta.url))
+const GC_BENCH = fileURLToPath(new URL('agent-watch-gc.js', import.meta.url))
 const SERVICE = join(ROOT, 'fixtures', 'agent', 'watch-service.js')
 const OUT = join(ROOT, 'bench', 'out')
 const DOC = join(ROOT, 'docs', 'benchmarks.md')
@@ -35,6 +38,8 @@ const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
 const REPEATS = Number(option('repeats', '3'))
 const SECONDS = Number(option('seconds', '20'))
 const LONG = Number(option('long', '180'))
+// Keeps the trigger runs of the last results (they take 7 minutes) and measures the rest again.
+const SKIP_LONG = process.argv.includes('--skip-long')
 
 /**
  * @typedef {object} CostSample
@@ -79,6 +84,27 @@ async function measureCost (watch) {
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   }
+}
+
+/**
+ * @typedef {object} GcSample
+ * @property {string[]} nodeArgs
+ * @property {number} rounds
+ * @property {number} gcsPerRound
+ * @property {Record<string, number>} roundMicros  median CPU time of a round: none, watch, gc-observer
+ */
+
+/**
+ * Runs bench/agent-watch-gc.js in a fresh process.
+ * @param {string[]} nodeArgs
+ * @returns {Promise<GcSample>}
+ */
+async function measureGcCost (nodeArgs) {
+  const child = fork(GC_BENCH, ['21'], { execArgv: nodeArgs, stdio: ['ignore', 'pipe', 'inherit', 'ipc'] })
+  let out = ''
+  child.stdout?.setEncoding('utf8').on('data', (chunk) => { out += chunk })
+  await new Promise((resolve) => child.once('exit', resolve))
+  return { nodeArgs, ...JSON.parse(out) }
 }
 
 /**
@@ -167,10 +193,10 @@ async function countTriggersLong (run) {
 }
 
 /**
- * @param {{date: string, machine: string, cost: CostSample[], statsMicros: number, runs: TriggerRun[]}} results
+ * @param {{date: string, machine: string, cost: CostSample[], statsMicros: number, gc: GcSample[], runs: TriggerRun[]}} results
  * @returns {string}
  */
-function render ({ date, machine, cost, statsMicros, runs }) {
+function render ({ date, machine, cost, statsMicros, gc, runs }) {
   const off = cost.filter((s) => !s.watch)
   const on = cost.filter((s) => s.watch)
   /** @param {CostSample[]} rows @param {(s: CostSample) => number} pick */
@@ -192,7 +218,8 @@ function render ({ date, machine, cost, statsMicros, runs }) {
     `bench/agent-watch-server.js under 4 keep-alive connections for ${SECONDS} s: each request builds ~200 small objects and a`,
     'cache of the last 5,000 responses keeps the old generation busy. Watch mode runs with 1 s windows (600 times',
     'the window checks of the 10-minute default). *Loop p99* is the 99th percentile event-loop delay',
-    '(`monitorEventLoopDelay`, 1 ms resolution).',
+    '(`monitorEventLoopDelay`, 1 ms resolution). The client keeps 4 requests in flight, so a server that the',
+    'shared machine gives more CPU serves more requests: compare CPU per request, not the share of a core.',
     '',
     '| watch mode | CPU (share of a core) | CPU per request | requests/s | loop p99 | loop mean | runs (loop p99) |',
     '| --- | ---: | ---: | ---: | ---: | ---: | --- |'
@@ -207,6 +234,21 @@ function render ({ date, machine, cost, statsMicros, runs }) {
     'the window check runs once a window (once every 10 minutes by default). What the A/B columns show beyond that is ' +
     'the noise of a shared machine: the difference between the medians is within the spread of the single runs.',
     '',
+    '### Noticing GCs: watch mode\'s canary against a PerformanceObserver on \'gc\'',
+    '',
+    'bench/agent-watch-gc.js: rounds of the same allocation loop (2 million short-lived objects, yielding every',
+    '50,000) alternate between no observer, watch mode (a FinalizationRegistry canary that only a major GC',
+    'collects) and a bare `PerformanceObserver` on `gc` entries with an empty callback; 21 rounds each, medians of',
+    'the CPU time of a round. Node makes a `gc` entry for every GC, minor ones included, once anything observes them.',
+    '',
+    '| V8 flags | GCs a round | no observer | watch mode | PerformanceObserver(\'gc\') |',
+    '| --- | ---: | ---: | ---: | ---: |')
+  for (const sample of gc) {
+    const { none, watch, 'gc-observer': observer } = sample.roundMicros
+    const versus = (/** @type {number} */ value) => `${(value / 1000).toFixed(1)} ms (${value >= none ? '+' : ''}${((value / none - 1) * 100).toFixed(0)} %)`
+    lines.push(`| ${sample.nodeArgs.join(' ') || '(defaults)'} | ${sample.gcsPerRound} | ${(none / 1000).toFixed(1)} ms | ${versus(watch)} | ${versus(observer)} |`)
+  }
+  lines.push('',
     '### Triggers where there is no leak',
     '',
     'fixtures/agent/watch-service.js (the tests\' busy service: a large sawtooth of request objects, a cache that fills',
@@ -242,9 +284,16 @@ try {
   }
   const statsMicros = timeHeapStatistics()
   process.stderr.write(`v8.getHeapStatistics(): ${statsMicros.toFixed(2)} µs\n`)
+  /** @type {GcSample[]} */
+  const gc = []
+  for (const nodeArgs of [[], ['--max-semi-space-size=1']]) {
+    const sample = await measureGcCost(nodeArgs)
+    gc.push(sample)
+    process.stderr.write(`gc ${nodeArgs.join(' ') || 'defaults'}: ${JSON.stringify(sample.roundMicros)}, ${sample.gcsPerRound} GCs a round\n`)
+  }
   /** @type {TriggerRun[]} */
-  const runs = []
-  for (const nodeArgs of [[], ['--heap-growing-percent=15']]) {
+  const runs = SKIP_LONG ? JSON.parse(readFileSync(join(OUT, 'agent-watch.json'), 'utf8')).runs : []
+  for (const nodeArgs of SKIP_LONG ? [] : [[], ['--heap-growing-percent=15']]) {
     const flag = nodeArgs.length ? 'growing' : 'default'
     const [steady, leaking] = await Promise.all([
       countTriggersLong({ name: `steady-${flag}`, leak: false, nodeArgs, seconds: LONG, dir }),
@@ -255,7 +304,7 @@ try {
   }
   const machine = `${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}`
   const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
-  const results = { date, machine, cost, statsMicros, runs }
+  const results = { date, machine, cost, statsMicros, gc, runs }
   mkdirSync(OUT, { recursive: true })
   writeFileSync(join(OUT, 'agent-watch.json'), JSON.stringify(results, null, 2) + '\n')
   const doc = existsSync(DOC) ? readFileSync(DOC, 'utf8') : '# Benchmarks\n'

@@ -1,5 +1,24 @@
-// What the agent benches share: a steady HTTP load on a server under measurement, and small helpers.
+// What the agent benches share: a steady HTTP load on a server under measurement, watch mode run
+// for measuring only, and small helpers.
 import http from 'node:http'
+import { HeapWatch } from '../src/agent/watch.js'
+import { DEFAULT_WATCH } from '../src/agent/config.js'
+
+/**
+ * Watch mode as the agent runs it, but it never starts a series (every trigger is refused quietly
+ * after the first) and says nothing.
+ * @param {Partial<import('../src/agent/config.js').WatchConfig>} settings
+ * @returns {HeapWatch}
+ */
+export function startMeasuringWatch (settings) {
+  return new HeapWatch({ ...DEFAULT_WATCH, ...settings }, {
+    emit: () => {},
+    busy: () => false,
+    memoryLimitBytes: null,
+    preflight: async () => 'measuring only',
+    startSeries: async () => {}
+  }).start()
+}
 
 /**
  * @param {number} port

@@ -9,7 +9,7 @@ import { captureSnapshot, checkSafety, describeError } from './capture-snapshot.
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
-import { HeapWatch, formatSpan } from './watch.js'
+import { HeapWatch, describeWatch } from './watch.js'
 
 /** @import {AgentConfig} from './config.js' */
 /** @import {EventSink} from './events.js' */
@@ -101,10 +101,7 @@ export class Agent {
     if (listening) process.on(listening, this.#onSignal)
     this.#listening = listening
     const { watch } = this.config
-    const watching = watch === null
-      ? ''
-      : `; watching the heap: a series starts by itself when the heap after GC grows ${formatBytes(watch.minRateBytesPerHour)}/h for ${formatSpan(watch.windows * watch.windowMs)}` +
-        `${watch.timeToLimitMs > 0 ? ` or would reach a limit within ${formatSpan(watch.timeToLimitMs)}` : ''}${watch.limitFraction !== null ? ` or passes ${Math.round(watch.limitFraction * 100)} % of a limit` : ''}`
+    const watching = watch === null ? '' : `; ${describeWatch(watch)}`
     this.#emit({
       type: 'ready',
       message: (listening

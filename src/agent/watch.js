@@ -140,6 +140,18 @@ export function describeTrigger ({ reason, bytesPerHour, spanMs, heapAfterGc, li
 }
 
 /**
+ * What watch mode waits for, for the ready line: `watching the heap: a series starts by itself when
+ * the heap after GC grows 16.0 MiB/h for 1 h or would reach a limit within 30 min`.
+ * @param {WatchConfig} watch
+ * @returns {string}
+ */
+export function describeWatch ({ minRateBytesPerHour, windows, windowMs, timeToLimitMs, limitFraction }) {
+  const nearLimit = timeToLimitMs > 0 ? ` or would reach a limit within ${formatSpan(timeToLimitMs)}` : ''
+  const share = limitFraction !== null ? ` or passes ${Math.round(limitFraction * 100)} % of a limit` : ''
+  return `watching the heap: a series starts by itself when the heap after GC grows ${formatBytes(minRateBytesPerHour)}/h for ${formatSpan(windows * windowMs)}${nearLimit}${share}`
+}
+
+/**
  * @typedef {object} WatchHooks
  * @property {EventSink} emit
  * @property {() => boolean} busy  a series is being taken (a signal's, or ours)
@@ -162,7 +174,7 @@ const TICKS_PER_WINDOW = 4
  * new canary planted. In a process so quiet that no scavenge promoted the canary, a scavenge
  * collects it and the reading comes after a minor GC, a little above the floor.
  * A PerformanceObserver on 'gc' entries would see every GC, but Node then makes an entry for every
- * minor GC too, which doubled the CPU time of an allocation loop (bench/agent-watch-gc.js);
+ * minor GC too, which made an allocation loop take 40-85 % more CPU time (bench/agent-watch-gc.js);
  * the canary costs one object and one callback per major GC.
  *
  * An unref'd timer ticks four times a window. Nothing runs on the host's own code paths, and

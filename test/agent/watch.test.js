@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
 import { makeInstallDir, startApp, get, listDir, ROOT } from '../helpers/agent-child.js'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
-import { fitTrend } from '../../src/agent/watch.js'
+import { describeTrigger, fitTrend } from '../../src/agent/watch.js'
 import { configFromEnv, resolveConfig, DEFAULT_WATCH } from '../../src/agent/config.js'
 
 /**
@@ -110,6 +110,16 @@ test('the trend: a steady rise passes; a sawtooth, a one-time jump, a fill that 
   for (const floors of [[100, 130, 105, 131, 102, 129], [100, 100, 100, 140, 140, 140], [100, 100, 100, 100, 140, 140], [100, 110, 120, 130, 130, 130], [100, 101, 100, 102, 101, 102]]) {
     t.false(fitTrend(mib(floors), times).steady, floors.join(' '))
   }
+})
+
+test('the trigger line says the rate, the span and the nearest limit, or the share of the limit', (t) => {
+  const limit = { kind: /** @type {const} */ ('heap'), bytes: 2 * 2 ** 30, source: 'heap_size_limit', minutesToLimit: 125, fraction: 0.4 }
+  const base = { kind: /** @type {const} */ ('watch'), bytesPerHour: 14 * 2 ** 20, windows: 6, windowMs: 600_000, spanMs: 5 * 3_600_000, heapAfterGc: 800 * 2 ** 20 }
+  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.0 MiB/h for 5 h; the 2.00 GiB heap limit in ~2.1 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.0 MiB/h for 5 h')
+  t.is(describeTrigger({ ...base, reason: 'time-to-limit', spanMs: 1_800_000, limit: { ...limit, kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 20 } }),
+    'heap after GC grew 14.0 MiB/h for 30 min; the 1.00 GiB memory limit in ~20 min')
+  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 800 MiB, 91 % of the 2.00 GiB heap limit')
 })
 
 test('settings: LEAKDIFF_WATCH turns watch mode on with its defaults; bad values are reported and replaced', (t) => {
