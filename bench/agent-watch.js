@@ -1,4 +1,4 @@
-// `node bench/agent-watch.js [--repeats 3] [--seconds 20] [--long 180]`: what watch mode costs a
+// `npm run bench:watch [-- --repeats 3 --seconds 20 --long 180 --skip-long]`: what watch mode costs a
 // busy service, and how often it would start a series where there is no leak.
 //
 // 1. Cost: bench/agent-watch-server.js (a busy HTTP service) under a steady load from this process
@@ -209,7 +209,7 @@ function render ({ date, machine, cost, statsMicros, gc, runs }) {
   const lines = [
     '## Agent: what watch mode costs, and how often it starts a series without a leak',
     '',
-    `Measured ${date} on ${machine} by \`node bench/agent-watch.js\`. **The machine was shared** (1-minute load ` +
+    `Measured ${date} on ${machine} by \`npm run bench:watch\` (bench/agent-watch.js). **The machine was shared** (1-minute load ` +
       `average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} at the start of the cost runs), so the cost runs are ` +
       `interleaved, ${REPEATS} of each in fresh processes, medians shown and single runs listed.`,
     '',

@@ -37,7 +37,8 @@ const ACTIVE = Symbol.for('leakdiff.agent.active')
 const registry = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))
 
 /**
- * A running agent. While idle it holds only a signal listener: no timer, no thread, no open file.
+ * A running agent. While idle it holds only a signal listener: no timer, no thread, no open file
+ * (watch mode adds an unref'd timer and a FinalizationRegistry, watch.js).
  */
 export class Agent {
   /** @type {Readonly<AgentConfig>} the settings in force, `dir` made absolute */
