@@ -8,11 +8,11 @@
 // docs/benchmarks.md between markers (bench/run.js keeps that section when it renders the doc).
 import { fork } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import http from 'node:http'
 import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { replaceSection } from './doc-sections.js'
+import { median, sleep, startLoad } from './http-load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('agent-pause-server.js', import.meta.url))
@@ -98,51 +98,6 @@ async function runOnce (mode, heapMb, dir) {
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
   }
-}
-
-/**
- * @param {number} port
- * @returns {{stop: () => Promise<{start: number, end: number, error: boolean}[]>}}
- */
-function startLoad (port) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 4 })
-  const state = { running: true }
-  /** @type {{start: number, end: number, error: boolean}[]} */
-  const requests = []
-  const one = () => new Promise((resolve) => {
-    const start = Date.now()
-    http.get({ host: '127.0.0.1', port, path: '/', agent }, (response) => {
-      response.resume().on('end', () => { requests.push({ start, end: Date.now(), error: false }); resolve(undefined) })
-    }).on('error', () => {
-      // After a long pause the server's keep-alive timers fire before it reads the queued
-      // requests, so it closes those sockets: the client sees ECONNRESET. Counted, not hidden.
-      if (state.running) requests.push({ start, end: Date.now(), error: true })
-      setTimeout(resolve, 10)
-    })
-  })
-  const workers = Promise.all(Array.from({ length: 4 }, async () => {
-    while (state.running) await one()
-  }))
-  return {
-    stop: async () => {
-      state.running = false
-      agent.destroy()
-      await workers
-      return requests
-    }
-  }
-}
-
-/** @param {number} ms */
-function sleep (ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** @param {number[]} values */
-function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 /** @param {number | undefined} ms */

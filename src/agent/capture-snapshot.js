@@ -31,7 +31,7 @@ const GZIP_DISK_FACTOR = 1.3
  * @param {WriteCostModel} cost
  * @returns {Promise<{refusal: string} | {headroom: import('./memory-limits.js').Headroom, estimatedPeakBytes: number}>}
  */
-async function checkSafety (config, cost) {
+export async function checkSafety (config, cost) {
   const { heapUsed, rss } = process.memoryUsage()
   const fileEstimate = Math.round(cost.estimateFile(heapUsed) * (config.gzip ? GZIP_DISK_FACTOR : 1))
   const disk = await statfs(config.dir)

@@ -20,6 +20,24 @@ const MIB = 1024 * 1024
  * @property {number | null} stringLimit  characters of each string a snapshot keeps (V8 keeps 1,024:
  *   a longer script source is cut, and leakdiff finds the line that adds to a collection in it);
  *   null leaves V8's limit alone. A larger limit writes more of every string, secrets included.
+ * @property {WatchConfig | null} watch  watch mode (watch.js): start a series when the heap keeps
+ *   growing; null is off
+ */
+
+/**
+ * Watch mode's settings (docs/agent.md, "Watch mode"). Rates are bytes per hour.
+ * @typedef {object} WatchConfig
+ * @property {number} windowMs        one window: the heap's floor is the least heap used after a major GC in it
+ * @property {number} windows         windows the trend is fitted over (growth must hold for all of them)
+ * @property {number} minRateBytesPerHour  growth of the floor that starts a series, once it held for `windows`
+ * @property {number} timeToLimitMs   start a series when, at the measured rate, a limit is this close; 0 is off
+ * @property {number | null} limitFraction  start a series when the floor passes this share of a limit; null is off
+ * @property {number} cooldownMs      least time between two automatic series
+ */
+
+/**
+ * What `watch` may be given as from code: true for the defaults, or some settings.
+ * @typedef {Omit<Partial<AgentConfig>, 'watch'> & {watch?: boolean | null | Partial<WatchConfig>}} AgentConfigInput
  */
 
 /** @type {Readonly<AgentConfig>} */
@@ -38,7 +56,33 @@ export const DEFAULT_CONFIG = Object.freeze({
   headroomFactor: 10,
   headroomFloorBytes: 32 * MIB,
   memoryLimitBytes: null,
-  stringLimit: null
+  stringLimit: null,
+  watch: null
+})
+
+/**
+ * Watch mode's defaults: a floor that grew at least 16 MiB/h through six 10-minute windows (an
+ * hour, one window allowed to stay flat) starts a series, and so does any steady growth that
+ * reaches a limit within 30 minutes; at most one automatic series an hour.
+ * @type {Readonly<WatchConfig>}
+ */
+export const DEFAULT_WATCH = Object.freeze({
+  windowMs: 600_000,
+  windows: 6,
+  minRateBytesPerHour: 16 * MIB,
+  timeToLimitMs: 1_800_000,
+  limitFraction: null,
+  cooldownMs: 3_600_000
+})
+
+/** The environment variables of watch mode's settings; LEAKDIFF_WATCH=1 turns it on. */
+export const WATCH_ENV_NAMES = Object.freeze({
+  windowMs: 'LEAKDIFF_WATCH_WINDOW',
+  windows: 'LEAKDIFF_WATCH_WINDOWS',
+  minRateBytesPerHour: 'LEAKDIFF_WATCH_MIN_RATE',
+  timeToLimitMs: 'LEAKDIFF_WATCH_TIME_TO_LIMIT',
+  limitFraction: 'LEAKDIFF_WATCH_FRACTION',
+  cooldownMs: 'LEAKDIFF_WATCH_COOLDOWN'
 })
 
 /**
@@ -63,7 +107,8 @@ export const ENV_NAMES = Object.freeze({
   minHeadroomBytes: 'LEAKDIFF_MIN_HEADROOM',
   headroomFactor: 'LEAKDIFF_HEADROOM_FACTOR',
   memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT',
-  stringLimit: 'LEAKDIFF_STRING_LIMIT'
+  stringLimit: 'LEAKDIFF_STRING_LIMIT',
+  watch: 'LEAKDIFF_WATCH'
 })
 
 const DURATION_UNITS = /** @type {Record<string, number>} */ ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 })
@@ -94,6 +139,19 @@ export function parseSize (text) {
   const unit = SIZE_UNITS[(match[2] || 'b').toLowerCase()]
   if (unit === undefined) return undefined
   return Math.round(Number(match[1]) * unit)
+}
+
+/**
+ * Reads a rate of growth: `16MB/h`, `1MiB/min`, `200KB/s`, or a size alone (per hour).
+ * @param {string} text
+ * @returns {number | undefined} bytes per hour, or undefined when `text` is not a rate
+ */
+export function parseRate (text) {
+  const match = /^\s*([^/]+?)\s*(?:\/\s*(h|min|m|s))?\s*$/i.exec(text)
+  const bytes = match ? parseSize(match[1]) : undefined
+  if (match === null || bytes === undefined) return undefined
+  const per = (match[2] ?? 'h').toLowerCase()
+  return Math.round(bytes * (per === 'h' ? 1 : per === 's' ? 3600 : 60))
 }
 
 /**
@@ -130,7 +188,7 @@ function signalProblem (name) {
 /**
  * Checks options given from code and fills in defaults. Throws on a bad value: a caller that
  * passes options wants to hear about a typo at startup, not find no snapshots later.
- * @param {Partial<AgentConfig>} [options]
+ * @param {AgentConfigInput} [options]
  * @returns {AgentConfig}
  */
 export function resolveConfig (options = {}) {
@@ -139,11 +197,60 @@ export function resolveConfig (options = {}) {
   for (const [key, value] of Object.entries(options)) {
     if (value === undefined || key === 'onEvent') continue
     if (!(key in DEFAULT_CONFIG)) throw new InvalidArgumentError(`Expected an agent option (${Object.keys(DEFAULT_CONFIG).join(', ')}, onEvent), got \`${key}\``)
+    if (key === 'watch') {
+      config.watch = resolveWatch(value)
+      continue
+    }
     const problem = checkValue(/** @type {keyof AgentConfig} */ (key), value)
     if (problem) throw new InvalidArgumentError(`Expected \`${key}\` to be ${problem}, got ${describeValue(value)}`)
     Object.assign(config, { [key]: value })
   }
   return config
+}
+
+/**
+ * Watch mode's settings from code: false or null is off, true the defaults, an object some settings.
+ * @param {unknown} value
+ * @returns {WatchConfig | null}
+ */
+function resolveWatch (value) {
+  if (value === null || value === false) return null
+  if (value === true) return { ...DEFAULT_WATCH }
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InvalidArgumentError(`Expected \`watch\` to be true, false or an object of settings (${Object.keys(DEFAULT_WATCH).join(', ')}), got ${describeValue(value)}`)
+  }
+  /** @type {WatchConfig} */
+  const watch = { ...DEFAULT_WATCH }
+  for (const [key, setting] of Object.entries(value)) {
+    if (setting === undefined) continue
+    if (!(key in DEFAULT_WATCH)) throw new InvalidArgumentError(`Expected a watch setting (${Object.keys(DEFAULT_WATCH).join(', ')}), got \`${key}\``)
+    const problem = checkWatchValue(/** @type {keyof WatchConfig} */ (key), setting)
+    if (problem) throw new InvalidArgumentError(`Expected \`watch.${key}\` to be ${problem}, got ${describeValue(setting)}`)
+    Object.assign(watch, { [key]: setting })
+  }
+  return watch
+}
+
+/**
+ * @param {keyof WatchConfig} key
+ * @param {unknown} value
+ * @returns {string | undefined} what was expected, when `value` does not fit
+ */
+function checkWatchValue (key, value) {
+  const isInteger = (/** @type {number} */ min, /** @type {number} */ max) =>
+    typeof value === 'number' && Number.isInteger(value) && value >= min && value <= max
+  switch (key) {
+    // Windows shorter than the time between major GCs have no floor; 100 ms is for tests.
+    case 'windowMs': return isInteger(100, 2 ** 31 - 1) ? undefined : 'a number of milliseconds from 100 to 2^31-1'
+    // Theil-Sen looks at every pair of windows: 100 windows are 4,950 pairs.
+    case 'windows': return isInteger(3, 100) ? undefined : 'an integer from 3 to 100'
+    case 'minRateBytesPerHour': return isInteger(1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes per hour > 0'
+    case 'timeToLimitMs':
+    case 'cooldownMs':
+      return isInteger(0, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of milliseconds >= 0'
+    case 'limitFraction':
+      return value === null || (typeof value === 'number' && value > 0 && value < 1) ? undefined : 'a number between 0 and 1, or null'
+  }
 }
 
 /**
@@ -173,6 +280,7 @@ function checkValue (key, value) {
       return value === null || isCount(value, 1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes > 0, or null'
     case 'stringLimit':
       return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
+    case 'watch': return undefined
   }
 }
 
@@ -216,7 +324,46 @@ export function configFromEnv (env) {
   read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
   read('memoryLimitBytes', parseSize, 'a size such as 512MB')
   read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
+  read('watch', (text) => (parseBoolean(text) ? { ...DEFAULT_WATCH } : parseBoolean(text) === false ? null : undefined), 'true or false')
+  if (options.watch) options.watch = watchFromEnv(env, problems)
   return { config: { ...DEFAULT_CONFIG, ...options }, problems }
+}
+
+/**
+ * Watch mode's settings from LEAKDIFF_WATCH_* variables; a bad one is a problem line and its default.
+ * @param {Record<string, string | undefined>} env
+ * @param {string[]} problems  added to
+ * @returns {WatchConfig}
+ */
+function watchFromEnv (env, problems) {
+  /** @type {WatchConfig} */
+  const watch = { ...DEFAULT_WATCH }
+  /**
+   * @param {keyof WatchConfig} key
+   * @param {(text: string) => unknown} parse
+   * @param {string} expected
+   * @param {string} fallback
+   */
+  const read = (key, parse, expected, fallback) => {
+    const name = WATCH_ENV_NAMES[key]
+    const text = env[name]
+    if (text === undefined || text.trim() === '') return
+    const value = parse(text.trim())
+    const problem = value === undefined ? expected : checkWatchValue(key, value)
+    if (problem) {
+      problems.push(`ignoring ${name}=${JSON.stringify(text)}: expected ${problem}; using ${fallback}`)
+      return
+    }
+    Object.assign(watch, { [key]: value })
+  }
+  const off = (/** @type {(text: string) => number | undefined} */ parse) => (/** @type {string} */ text) => (/^(0|off|none)$/i.test(text) ? 0 : parse(text))
+  read('windowMs', parseDuration, 'a duration such as 10m or 30s', '10m')
+  read('windows', parseInteger, 'an integer from 3 to 100', '6')
+  read('minRateBytesPerHour', parseRate, 'a rate such as 16MB/h', '16MB/h')
+  read('timeToLimitMs', off(parseDuration), 'a duration such as 30m, or off', '30m')
+  read('limitFraction', (text) => (/^(off|none)$/i.test(text) ? null : /^\d*\.\d+$|^\d+%$/.test(text) ? (text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text)) : undefined), 'a fraction such as 0.9 or 90%, or off', 'off')
+  read('cooldownMs', parseDuration, 'a duration such as 1h', '1h')
+  return watch
 }
 
 /**
@@ -234,6 +381,7 @@ function normalizeSignal (text) {
  */
 function formatDefault (key) {
   const value = DEFAULT_CONFIG[key]
+  if (key === 'watch') return 'off'
   if (key === 'intervalMs') return `${Number(value) / 1000}s`
   if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MB`
   return String(value)

@@ -11,6 +11,7 @@ import { basename } from 'node:path'
  * @property {number} count
  * @property {number} intervalMs
  * @property {string} startedAt   ISO time
+ * @property {import('./start-agent.js').SeriesTrigger} [trigger]  what started the series
  */
 
 /**

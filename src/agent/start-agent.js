@@ -5,10 +5,11 @@ import { resolveConfig } from './config.js'
 import { WriteCostModel } from './write-cost.js'
 import { seriesFileNames } from './file-names.js'
 import { ensureDirectory, writeFileAtomic } from './fs-safe.js'
-import { captureSnapshot, describeError } from './capture-snapshot.js'
+import { captureSnapshot, checkSafety, describeError } from './capture-snapshot.js'
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
+import { HeapWatch, describeWatch } from './watch.js'
 
 /** @import {AgentConfig} from './config.js' */
 /** @import {EventSink} from './events.js' */
@@ -22,7 +23,13 @@ import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './ev
  */
 
 /**
- * @typedef {Partial<AgentConfig> & {onEvent?: EventSink}} AgentOptions
+ * @typedef {import('./config.js').AgentConfigInput & {onEvent?: EventSink}} AgentOptions
+ */
+
+/**
+ * What started a series: a signal, a call to captureSeries(), or watch mode (watch.js). Written into
+ * the series file and, as `series.trigger`, into every sidecar.
+ * @typedef {{kind: 'signal', signal: string} | {kind: 'request'} | import('./watch.js').WatchTrigger} SeriesTrigger
  */
 
 // One agent per process, even when two copies of the package are loaded (register + an import).
@@ -30,7 +37,8 @@ const ACTIVE = Symbol.for('leakdiff.agent.active')
 const registry = /** @type {Record<symbol, unknown>} */ (/** @type {unknown} */ (globalThis))
 
 /**
- * A running agent. While idle it holds only a signal listener: no timer, no thread, no open file.
+ * A running agent. While idle it holds only a signal listener: no timer, no thread, no open file
+ * (watch mode adds an unref'd timer and a FinalizationRegistry, watch.js).
  */
 export class Agent {
   /** @type {Readonly<AgentConfig>} the settings in force, `dir` made absolute */
@@ -48,9 +56,11 @@ export class Agent {
   #stopped = false
   /** @type {NodeJS.Signals | null} the signal listened to, after the nodemon check */
   #listening = null
+  /** @type {HeapWatch | null} */
+  #watch = null
   #onSignal = () => {
     try {
-      this.#runSeries({}, false).catch(() => {})
+      this.#runSeries({ trigger: { kind: 'signal', signal: String(this.#listening) } }, false).catch(() => {})
     } catch {}
   }
 
@@ -91,13 +101,41 @@ export class Agent {
     }
     if (listening) process.on(listening, this.#onSignal)
     this.#listening = listening
+    const { watch } = this.config
+    const watching = watch === null ? '' : `; ${describeWatch(watch)}`
     this.#emit({
       type: 'ready',
-      message: listening
+      message: (listening
         ? `ready: kill -${listening.slice(3)} ${process.pid} writes ${plan}`
-        : `ready (pid ${process.pid}, no signal): captureSeries() writes ${plan}`
+        : `ready (pid ${process.pid}, no signal): captureSeries() writes ${plan}`) + watching
     })
+    if (watch !== null) this.#startWatch(watch)
     return this
+  }
+
+  /**
+   * Starts watch mode. Its series is a signal's series in all but its trigger, and never holds more
+   * snapshots than `keep` lets stay in the directory.
+   * @param {import('./config.js').WatchConfig} watch
+   */
+  #startWatch (watch) {
+    const { keep, count } = this.config
+    this.#watch = new HeapWatch(watch, {
+      emit: this.#emit,
+      busy: () => this.busy || this.#stopped,
+      memoryLimitBytes: this.config.memoryLimitBytes,
+      preflight: async () => {
+        try {
+          await ensureDirectory(this.config.dir)
+          const safety = await checkSafety(this.config, this.#cost)
+          return 'refusal' in safety ? safety.refusal : null
+        } catch {
+          // The series meets the same error and reports it.
+          return null
+        }
+      },
+      startSeries: (trigger) => this.#runSeries({ count: keep > 0 ? Math.min(count, keep) : count, trigger }, false)
+    }).start()
   }
 
   /**
@@ -110,7 +148,7 @@ export class Agent {
    * @returns {Promise<SeriesResult>}
    */
   captureSeries (overrides = {}) {
-    return this.#runSeries(overrides, true)
+    return this.#runSeries({ ...overrides, trigger: { kind: 'request' } }, true)
   }
 
   /**
@@ -121,6 +159,7 @@ export class Agent {
     if (this.#stopped) return
     this.#stopped = true
     if (this.#listening) process.removeListener(this.#listening, this.#onSignal)
+    this.#watch?.stop()
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
     this.#wake?.(true)
@@ -129,11 +168,11 @@ export class Agent {
   }
 
   /**
-   * @param {{count?: number, intervalMs?: number}} overrides
+   * @param {{count?: number, intervalMs?: number, trigger: SeriesTrigger}} overrides
    * @param {boolean} keepAlive
    * @returns {Promise<SeriesResult>}
    */
-  async #runSeries ({ count = this.config.count, intervalMs = this.config.intervalMs }, keepAlive) {
+  async #runSeries ({ count = this.config.count, intervalMs = this.config.intervalMs, trigger }, keepAlive) {
     const { dir, gzip, keep } = resolveConfig({ ...this.config, count, intervalMs })
     if (this.#stopped) throw new CaptureError('Expected a running agent, but it was stopped')
     if (this.#current) {
@@ -163,6 +202,7 @@ export class Agent {
       count,
       intervalMs,
       gzip,
+      trigger,
       planned: plan.snapshots.map((path) => basename(path)),
       snapshots: /** @type {string[]} */ ([]),
       error: /** @type {string | null} */ (null)
@@ -178,7 +218,7 @@ export class Agent {
         if (index > 1 && await this.#sleep(firstWriteMs + (index - 1) * intervalMs - performance.now(), keepAlive)) {
           throw new CaptureError(`Expected ${count} snapshots, but the agent was stopped after ${index - 1}`)
         }
-        const series = { id: plan.id, index, count, intervalMs, startedAt: record.startedAt }
+        const series = { id: plan.id, index, count, intervalMs, startedAt: record.startedAt, trigger }
         const where = { seriesId: plan.id, index, count }
         let captured
         try {

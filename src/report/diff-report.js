@@ -15,7 +15,7 @@ import { processDifference, readSidecar } from './sidecars.js'
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthRate} from './growth-rate.js' */
-/** @import {SnapshotMeta} from './sidecars.js' */
+/** @import {SnapshotMeta, WatchTriggerMeta} from './sidecars.js' */
 /** @import {SourceOptions} from '../sources/source-locator.js' */
 
 /**
@@ -66,6 +66,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  * @property {DiffProcess | null} process  from the sidecars, when every snapshot has one and they agree
  * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit
  *   (needs the first and last snapshot's sidecars)
+ * @property {WatchTriggerMeta | null} capture  why the agent's watch mode took the series by itself
+ *   (from the first snapshot's sidecar); null when a person or a program asked for it
  * @property {string[]} warnings
  */
 
@@ -178,6 +180,7 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
       { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
       { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
     ),
+    capture: sidecars[0]?.trigger ?? null,
     warnings: warning ? [...diff.warnings, warning] : diff.warnings
   }
 }

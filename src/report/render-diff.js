@@ -87,7 +87,7 @@ function renderMarkdown (report) {
     '',
     report.reason,
     '',
-    ...(report.process || report.rate ? [headline(report) + '.', ...rateLines(report).map((line) => `- ${line}`), ''] : []),
+    ...(report.process || report.rate || report.capture ? [headline(report) + '.', ...rateLines(report).map((line) => `- ${line}`), ''] : []),
     `Snapshots: ${snapshots.map((s) => `\`${basename(s.path)}\` (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
       `${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}).`,
     ''
@@ -185,14 +185,32 @@ function headline (report) {
  */
 export function rateLines (report) {
   const { rate } = report
-  if (!rate) return []
-  const lines = [`${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
+  const capture = captureLine(report)
+  if (!rate) return capture === null ? [] : [capture]
+  const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
   const { limit } = rate
   if (limit) {
     const what = limit.kind === 'heap' ? `the heap reaches its ${formatBytes(limit.bytes)} limit` : `the process reaches its ${formatBytes(limit.bytes)} memory limit (${limit.source})`
     lines.push(limit.minutesToLimit === 0 ? `${what.replace('reaches', 'has reached')} already` : `at this rate ${what} in about ${formatDuration(limit.minutesToLimit)}`)
   }
   return lines
+}
+
+/**
+ * Why the agent took the series by itself: `captured automatically: heap after GC grew 14 MiB/h for
+ * 5 h; heap limit in ~2 h`. Null for a series someone asked for.
+ * @param {DiffReport} report
+ * @returns {string | null}
+ */
+function captureLine ({ capture }) {
+  if (!capture) return null
+  const { reason, bytesPerHour, spanMinutes, heapAfterGc, limit } = capture
+  const limitName = limit === null ? '' : `${limit.kind === 'heap' ? 'heap' : 'memory'} limit (${formatBytes(limit.bytes)})`
+  if (reason === 'fraction' && limit !== null) {
+    return `captured automatically: heap after GC reached ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of its ${limitName}`
+  }
+  const growth = `captured automatically: heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes)}`
+  return limit === null || limit.minutesToLimit === null ? growth : `${growth}; ${limitName} in ~${formatDuration(limit.minutesToLimit)}`
 }
 
 /**

@@ -17,6 +17,18 @@ import { readFile } from 'node:fs/promises'
  * @property {number | null} heapUsed    bytes, before the write
  * @property {number | null} rss         bytes, before the write
  * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
+ * @property {WatchTriggerMeta | null} trigger  why the agent's watch mode started the series; null
+ *   when a signal or a call started it, or the sidecar does not say
+ */
+
+/**
+ * What the agent's watch mode recorded when it started a series by itself (docs/agent.md, "Watch mode").
+ * @typedef {object} WatchTriggerMeta
+ * @property {'growth' | 'time-to-limit' | 'fraction'} reason
+ * @property {number} bytesPerHour   growth of the heap after GC (Theil-Sen slope over the windows)
+ * @property {number} spanMinutes    the windows the rate was measured over
+ * @property {number} heapAfterGc    bytes, in the last window
+ * @property {{kind: 'heap' | 'memory', bytes: number, source: string, minutesToLimit: number | null, fraction: number} | null} limit
  */
 
 /**
@@ -71,8 +83,40 @@ export async function readSidecar (snapshotPath) {
       heapSizeLimit: number(data.heapSizeLimit) ?? number(data.heapStatistics?.heap_size_limit),
       heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
       rss: number(data.memoryUsage?.rss),
-      memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null
+      memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
+      trigger: readTrigger(data.series?.trigger)
     }
+  }
+}
+
+/**
+ * @param {any} trigger  `series.trigger` of a sidecar
+ * @returns {WatchTriggerMeta | null}
+ */
+function readTrigger (trigger) {
+  if (trigger === null || typeof trigger !== 'object' || trigger.kind !== 'watch') return null
+  const number = (/** @type {unknown} */ value) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+  const reason = ['growth', 'time-to-limit', 'fraction'].includes(trigger.reason) ? trigger.reason : null
+  const bytesPerHour = number(trigger.bytesPerHour)
+  const spanMs = number(trigger.spanMs)
+  const heapAfterGc = number(trigger.heapAfterGc)
+  if (reason === null || bytesPerHour === null || spanMs === null || heapAfterGc === null) return null
+  const limit = trigger.limit
+  const limitBytes = number(limit?.bytes)
+  return {
+    reason,
+    bytesPerHour,
+    spanMinutes: spanMs / 60_000,
+    heapAfterGc,
+    limit: limitBytes === null
+      ? null
+      : {
+          kind: limit.kind === 'memory' ? 'memory' : 'heap',
+          bytes: limitBytes,
+          source: typeof limit.source === 'string' ? limit.source : 'unknown',
+          minutesToLimit: number(limit.minutesToLimit),
+          fraction: number(limit.fraction) ?? 0
+        }
   }
 }
 

@@ -1,0 +1,147 @@
+// Watch mode in real processes: the agent starts a series by itself when the heap after GC keeps
+// growing, stays quiet for a busy service that does not leak, and refuses once when memory is short.
+import test from 'ava'
+import { readFile } from 'node:fs/promises'
+import { spawnSync } from 'node:child_process'
+import { join } from 'node:path'
+import { makeInstallDir, startApp, get, listDir, ROOT } from '../helpers/agent-child.js'
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { describeTrigger, fitTrend } from '../../src/agent/watch.js'
+import { configFromEnv, resolveConfig, DEFAULT_WATCH } from '../../src/agent/config.js'
+
+/**
+ * @param {import('ava').ExecutionContext} t
+ * @param {{leak: boolean, env?: Record<string, string>, nodeArgs?: string[]}} options
+ */
+async function serviceIn (t, { leak, env = {}, nodeArgs = [] }) {
+  const install = await makeInstallDir()
+  t.teardown(install.cleanup)
+  const app = await startApp({
+    script: 'watch-service.js',
+    // V8 grows the old generation by a factor each major GC; a real service's heap is large enough
+    // that a 10-minute window sees many major GCs, and 15 % growth gives these seconds-long windows
+    // a few of them too.
+    nodeArgs: ['--heap-growing-percent=15', ...nodeArgs, '--import', 'leakdiff/register'],
+    cwd: install.dir,
+    env: {
+      LEAKDIFF_FIXTURE_LEAK: leak ? '1' : '0',
+      LEAKDIFF_DIR: 'snaps',
+      LEAKDIFF_SERIES: '2',
+      LEAKDIFF_INTERVAL: '6s',
+      LEAKDIFF_WATCH: '1',
+      LEAKDIFF_WATCH_WINDOW: '1s',
+      LEAKDIFF_WATCH_WINDOWS: '6',
+      LEAKDIFF_WATCH_MIN_RATE: '4GB/h',
+      ...env
+    }
+  })
+  t.teardown(app.stop)
+  return { app, dir: join(install.dir, 'snaps') }
+}
+
+test('a leaking service starts a series by itself, and leakdiff names the leak; a busy one that does not leak never does', async (t) => {
+  // Time runs about 600 times faster than in production here, so a 4 GB heap limit looks minutes
+  // away for both; the time-to-limit trigger has its own test below.
+  const env = { LEAKDIFF_WATCH_TIME_TO_LIMIT: 'off' }
+  const [leaking, steady] = await Promise.all([serviceIn(t, { leak: true, env }), serviceIn(t, { leak: false, env })])
+  t.regex(leaking.app.stderr(), /ready: kill -USR2 \d+ writes 2 snapshots 6 s apart to .*; watching the heap: a series starts by itself when the heap after GC grows 4\.00 GiB\/h for 6 s$/m)
+
+  const trigger = await leaking.app.waitForStderr(/^leakdiff: watch: /)
+  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GiB\/h for \d+ s; the [\d.]+ GiB heap limit in ~\d+ min; starting a series$/)
+  t.regex(await leaking.app.waitForStderr(/series .* (complete|failed)/), /complete: 2 of 2 snapshots/)
+  t.regex(await get(leaking.app.ready[0]), /^ok \d+\n$/)
+
+  const names = await listDir(leaking.dir)
+  const seriesName = /** @type {string} */ (names.find((n) => n.endsWith('.series.json')))
+  const series = JSON.parse(await readFile(join(leaking.dir, seriesName), 'utf8'))
+  t.like(series, { status: 'complete', trigger: { kind: 'watch', reason: 'growth', windowMs: 1000 } })
+  t.true(series.trigger.bytesPerHour >= 2 ** 30)
+  const snapshots = series.snapshots.map((/** @type {string} */ name) => join(leaking.dir, name))
+  const meta = JSON.parse(await readFile(snapshots[0].replace('.heapsnapshot', '.meta.json'), 'utf8'))
+  t.deepEqual(meta.series.trigger, series.trigger)
+
+  // The control ran as long, through the same windows, with the same churn.
+  t.regex(await get(steady.app.ready[0]), /^ok \d+\n$/)
+  t.notRegex(steady.app.stderr(), /watch:|series \d+-/)
+  t.deepEqual(await listDir(steady.dir), [])
+
+  const report = await diffSnapshots(snapshots, { parallel: false })
+  t.is(report.verdict, 'leak', renderDiffReport(report, { color: false, width: 200 }) + leaking.app.stderr())
+  t.true(report.findings.some((f) => f.signature === 'unbounded-collection' && f.path.at(-1)?.edge === 'sessions'), renderDiffReport(report, { color: false, width: 160 }) + leaking.app.stderr())
+  t.like(report.capture, { reason: 'growth', limit: { kind: 'heap', source: 'heap_size_limit' } })
+  t.is(report.capture?.bytesPerHour, series.trigger.bytesPerHour)
+  const text = renderDiffReport(report, { color: false, width: 200 })
+  t.regex(text, /unbounded-collection/)
+  t.regex(text, /sessions \(Map\)/)
+  t.regex(text, /captured automatically: heap after GC grew [\d.]+ GB\/h for \d+ s; heap limit \([\d.]+ GB\) in ~\d+ min/)
+  t.true(JSON.parse(renderDiffReport(report, { format: 'json' })).capture.heapAfterGc > 0)
+})
+
+test('a leaking process without room for a snapshot refuses once, says why, and keeps serving', async (t) => {
+  const { app, dir } = await serviceIn(t, { leak: true, env: { LEAKDIFF_MEMORY_LIMIT: '160MB' }, nodeArgs: ['--max-old-space-size=128'] })
+  const refusal = await app.waitForStderr(/^leakdiff: watch: /)
+  t.regex(refusal, /^leakdiff: watch: heap after GC grew .*, but no series is started: not enough memory: .* \(LEAKDIFF_MIN_HEADROOM\), but .* is available \(memoryLimitBytes \(LEAKDIFF_MEMORY_LIMIT\) less RSS\)\. Said once; watch mode keeps checking quietly$/)
+  // Three more windows: the heap keeps growing and the check keeps failing, quietly.
+  await new Promise((resolve) => setTimeout(resolve, 4500))
+  t.regex(await get(app.ready[0]), /^ok \d+\n$/)
+  t.is(app.stderr().split('\n').filter((line) => line.startsWith('leakdiff: watch:')).length, 1)
+  t.notRegex(app.stderr(), /series \d+-/)
+  t.deepEqual(await listDir(dir), [])
+})
+
+test('watch mode keeps no process alive', (t) => {
+  const script = `import { startAgent } from ${JSON.stringify(join(ROOT, 'src', 'agent.js'))}; startAgent({ signal: null, watch: true, onEvent: () => {} })`
+  const started = Date.now()
+  const result = spawnSync(process.execPath, ['--input-type=module', '-e', script], { timeout: 10_000 })
+  t.is(result.status, 0)
+  t.true(Date.now() - started < 5000)
+})
+
+test('the trend: a steady rise passes; a sawtooth, a one-time jump, a fill that stopped and noise do not', (t) => {
+  const times = Array.from({ length: 6 }, (_, i) => (i + 1) * 600_000)
+  const mib = (/** @type {number[]} */ values) => values.map((v) => v * 2 ** 20)
+  const rising = fitTrend(mib([100, 102, 104, 106, 108, 110]), times)
+  t.true(rising.steady)
+  t.is(Math.round(rising.bytesPerHour / 2 ** 20), 12)
+  // Theil-Sen keeps the rate of a rise with one wild window.
+  const wild = fitTrend(mib([100, 102, 140, 106, 108, 110]), times)
+  t.true(wild.steady)
+  t.is(Math.round(wild.bytesPerHour / 2 ** 20), 12)
+  for (const floors of [[100, 130, 105, 131, 102, 129], [100, 100, 100, 140, 140, 140], [100, 100, 100, 100, 140, 140], [100, 110, 120, 130, 130, 130], [100, 101, 100, 102, 101, 102]]) {
+    t.false(fitTrend(mib(floors), times).steady, floors.join(' '))
+  }
+})
+
+test('the trigger line says the rate, the span and the nearest limit, or the share of the limit', (t) => {
+  const limit = { kind: /** @type {const} */ ('heap'), bytes: 2 * 2 ** 30, source: 'heap_size_limit', minutesToLimit: 125, fraction: 0.4 }
+  const base = { kind: /** @type {const} */ ('watch'), bytesPerHour: 14 * 2 ** 20, windows: 6, windowMs: 600_000, spanMs: 5 * 3_600_000, heapAfterGc: 800 * 2 ** 20 }
+  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.0 MiB/h for 5 h; the 2.00 GiB heap limit in ~2.1 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.0 MiB/h for 5 h')
+  t.is(describeTrigger({ ...base, reason: 'time-to-limit', spanMs: 1_800_000, limit: { ...limit, kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 20 } }),
+    'heap after GC grew 14.0 MiB/h for 30 min; the 1.00 GiB memory limit in ~20 min')
+  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 800 MiB, 91 % of the 2.00 GiB heap limit')
+})
+
+test('settings: LEAKDIFF_WATCH turns watch mode on with its defaults; bad values are reported and replaced', (t) => {
+  t.is(configFromEnv({}).config.watch, null)
+  t.deepEqual(configFromEnv({ LEAKDIFF_WATCH: '1' }).config.watch, DEFAULT_WATCH)
+  const { config, problems } = configFromEnv({
+    LEAKDIFF_WATCH: 'true',
+    LEAKDIFF_WATCH_WINDOW: '5m',
+    LEAKDIFF_WATCH_WINDOWS: '2',
+    LEAKDIFF_WATCH_MIN_RATE: '1MiB/min',
+    LEAKDIFF_WATCH_TIME_TO_LIMIT: 'off',
+    LEAKDIFF_WATCH_FRACTION: '90%',
+    LEAKDIFF_WATCH_COOLDOWN: 'soon'
+  })
+  t.deepEqual(config.watch, { ...DEFAULT_WATCH, windowMs: 300_000, minRateBytesPerHour: 60 * 2 ** 20, timeToLimitMs: 0, limitFraction: 0.9 })
+  t.deepEqual(problems, [
+    'ignoring LEAKDIFF_WATCH_WINDOWS="2": expected an integer from 3 to 100; using 6',
+    'ignoring LEAKDIFF_WATCH_COOLDOWN="soon": expected a duration such as 1h; using 1h'
+  ])
+  t.deepEqual(resolveConfig({ watch: true }).watch, DEFAULT_WATCH)
+  t.is(resolveConfig({ watch: false }).watch, null)
+  t.is(resolveConfig({ watch: { windows: 12 } }).watch?.windows, 12)
+  t.throws(() => resolveConfig({ watch: { window: 5 } }), { code: 'LEAKDIFF_INVALID_ARG', message: /Expected a watch setting/ })
+  t.throws(() => resolveConfig({ watch: { limitFraction: 2 } }), { code: 'LEAKDIFF_INVALID_ARG', message: /watch\.limitFraction/ })
+})
