@@ -20,6 +20,9 @@ const MIB = 1024 * 1024
  * @property {number | null} stringLimit  characters of each string a snapshot keeps (V8 keeps 1,024:
  *   a longer script source is cut, and leakdiff finds the line that adds to a collection in it);
  *   null leaves V8's limit alone. A larger limit writes more of every string, secrets included.
+ * @property {boolean} allocSampling     run V8's sampling heap profiler during a series and save
+ *   the live samples beside each snapshot (`x.heapprofile`)
+ * @property {number} allocSamplingInterval  mean bytes allocated between two samples
  */
 
 /** @type {Readonly<AgentConfig>} */
@@ -38,7 +41,11 @@ export const DEFAULT_CONFIG = Object.freeze({
   headroomFactor: 10,
   headroomFloorBytes: 32 * MIB,
   memoryLimitBytes: null,
-  stringLimit: null
+  stringLimit: null,
+  allocSampling: true,
+  // bench/alloc-sampling.js (docs/benchmarks.md): V8's default, 512 KiB, leaves a leak of a few
+  // MB between snapshots with a handful of samples; 64 KiB gives dozens at well under 2% of a core.
+  allocSamplingInterval: 64 * 1024
 })
 
 /**
@@ -63,7 +70,9 @@ export const ENV_NAMES = Object.freeze({
   minHeadroomBytes: 'LEAKDIFF_MIN_HEADROOM',
   headroomFactor: 'LEAKDIFF_HEADROOM_FACTOR',
   memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT',
-  stringLimit: 'LEAKDIFF_STRING_LIMIT'
+  stringLimit: 'LEAKDIFF_STRING_LIMIT',
+  allocSampling: 'LEAKDIFF_ALLOC_SAMPLING',
+  allocSamplingInterval: 'LEAKDIFF_ALLOC_INTERVAL'
 })
 
 const DURATION_UNITS = /** @type {Record<string, number>} */ ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 })
@@ -173,6 +182,8 @@ function checkValue (key, value) {
       return value === null || isCount(value, 1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes > 0, or null'
     case 'stringLimit':
       return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
+    case 'allocSampling': return typeof value === 'boolean' ? undefined : 'a boolean'
+    case 'allocSamplingInterval': return isCount(value, 1024, 2 ** 30) ? undefined : 'a number of bytes from 1 KiB to 1 GiB'
   }
 }
 
@@ -216,6 +227,8 @@ export function configFromEnv (env) {
   read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
   read('memoryLimitBytes', parseSize, 'a size such as 512MB')
   read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
+  read('allocSampling', parseBoolean, 'true or false (0 turns sampling off)')
+  read('allocSamplingInterval', parseSize, 'a size such as 64KiB')
   return { config: { ...DEFAULT_CONFIG, ...options }, problems }
 }
 
@@ -236,5 +249,6 @@ function formatDefault (key) {
   const value = DEFAULT_CONFIG[key]
   if (key === 'intervalMs') return `${Number(value) / 1000}s`
   if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MB`
+  if (key === 'allocSamplingInterval') return `${Number(value) / 1024}KiB`
   return String(value)
 }

@@ -6,6 +6,7 @@ import { WriteCostModel } from './write-cost.js'
 import { seriesFileNames } from './file-names.js'
 import { ensureDirectory, writeFileAtomic } from './fs-safe.js'
 import { captureSnapshot, describeError } from './capture-snapshot.js'
+import { startSeriesSampler } from './alloc-sampler.js'
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
@@ -170,10 +171,13 @@ export class Agent {
     this.#emit({ type: 'series-start', message: `series ${plan.id} started: ${count} snapshot${count === 1 ? '' : 's'} ${count > 1 ? `${formatInterval(intervalMs)} apart ` : ''}to ${dir}`, seriesId: plan.id, count })
     /** @type {unknown} */
     let failure = null
+    /** @type {import('./alloc-sampler.js').AllocationSampler | null} */
+    let sampler = null
     try {
       await ensureDirectory(dir)
       await removeStalePartials(dir, this.#owner)
       await writeFileAtomic(plan.seriesFile, JSON.stringify(record, null, 2) + '\n', this.#owner)
+      sampler = await startSeriesSampler(this.config, this.#emit, plan.id)
       for (let index = 1; index <= count; index++) {
         if (index > 1 && await this.#sleep(firstWriteMs + (index - 1) * intervalMs - performance.now(), keepAlive)) {
           throw new CaptureError(`Expected ${count} snapshots, but the agent was stopped after ${index - 1}`)
@@ -182,7 +186,7 @@ export class Agent {
         const where = { seriesId: plan.id, index, count }
         let captured
         try {
-          captured = await captureSnapshot({ config: { ...this.config, dir, gzip }, cost: this.#cost, owner: this.#owner, snapshotPath: plan.snapshots[index - 1].replace(/\.gz$/, ''), series, emit: this.#emit, keepAlive })
+          captured = await captureSnapshot({ config: { ...this.config, dir, gzip }, cost: this.#cost, owner: this.#owner, snapshotPath: plan.snapshots[index - 1].replace(/\.gz$/, ''), series, emit: this.#emit, keepAlive, sampler })
         } catch (error) {
           this.#emit({ type: 'error', message: `snapshot ${index} of ${count} failed: ${describeError(error)}`, ...where, error })
           throw error instanceof CaptureError ? error : new CaptureError(`Expected to write snapshot ${index} of ${count} to ${dir}, but ${describeError(error)}`, { cause: error })
@@ -205,6 +209,7 @@ export class Agent {
         failure = new CaptureError(`Expected to write a series to ${dir}, but ${describeError(error)}`, { cause: error })
       }
     }
+    await sampler?.stop()
     record.status = failure === null ? 'complete' : this.#stopped ? 'stopped' : 'failed'
     record.endedAt = new Date().toISOString()
     record.error = failure === null ? null : describeError(failure)

@@ -6,6 +6,7 @@ import { computeGrowthRate } from './growth-rate.js'
 import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
+import { attachAllocations, readAllocationProfiles } from './allocated-at.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
 /** @import {ClassDelta} from '../diff/class-deltas.js' */
@@ -15,6 +16,7 @@ import { processDifference, readSidecar } from './sidecars.js'
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthRate} from './growth-rate.js' */
 /** @import {SnapshotMeta} from './sidecars.js' */
+/** @import {AllocationsReport} from './allocated-at.js' */
 
 /**
  * @typedef {object} DiffSnapshotInfo
@@ -62,6 +64,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  * @property {DiffProcess | null} process  from the sidecars, when every snapshot has one and they agree
  * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit
  *   (needs the first and last snapshot's sidecars)
+ * @property {AllocationsReport | null} [allocations]  the allocation stacks that grew, when the
+ *   agent's allocation profiles are beside the snapshots; findings then carry `allocatedAt`
  * @property {string[]} warnings
  */
 
@@ -116,7 +120,16 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
-  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: matchSignatures(result, detail, { cwd }) })
+  const findings = matchSignatures(result, detail, { cwd })
+  /** @type {AllocationsReport | null} */
+  let allocations = null
+  const sampled = await readAllocationProfiles(sources, metas)
+  if (sampled.profiles === null) {
+    if (sampled.warning) result.warnings.push(sampled.warning)
+  } else if (result.comparison === 'ids') {
+    allocations = await attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes: metas[metas.length - 1]?.allocationInterval ?? null, top })
+  }
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
 }
 
 /**
@@ -137,12 +150,12 @@ const MIN_LISTED_BYTES = 1024
 /**
  * @param {DiffResult} diff
  * @param {DiffSnapshotInfo[]} snapshots
- * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>}} [options]
+ * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>, allocations?: AllocationsReport | null}} [options]
  *   cwd: scripts in the rows' `pathText` are shown relative to it; sidecars: per snapshot, what
- *   its sidecar says (for the process and the rate)
+ *   its sidecar says (for the process and the rate); allocations: the growing allocation stacks
  * @returns {DiffReport}
  */
-export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [] } = {}) {
+export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [], allocations = null } = {}) {
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
@@ -165,7 +178,8 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
       { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
       { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
     ),
-    warnings: warning ? [...diff.warnings, warning] : diff.warnings
+    warnings: warning ? [...diff.warnings, warning] : diff.warnings,
+    allocations
   }
 }
 

@@ -17,6 +17,8 @@ import { readFile } from 'node:fs/promises'
  * @property {number | null} heapUsed    bytes, before the write
  * @property {number | null} rss         bytes, before the write
  * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
+ * @property {string | null} [allocationProfile]  base name of the allocation profile saved beside it
+ * @property {number | null} [allocationInterval]  its sampling interval, bytes
  */
 
 /**
@@ -71,7 +73,10 @@ export async function readSidecar (snapshotPath) {
       heapSizeLimit: number(data.heapSizeLimit) ?? number(data.heapStatistics?.heap_size_limit),
       heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
       rss: number(data.memoryUsage?.rss),
-      memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null
+      memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
+      // A base name only: a sidecar must not send the reader elsewhere.
+      allocationProfile: /^[^/\\]+\.heapprofile$/.test(data.allocationProfile?.file) ? data.allocationProfile.file : null,
+      allocationInterval: number(data.allocationProfile?.intervalBytes)
     }
   }
 }

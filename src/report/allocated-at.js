@@ -1,0 +1,196 @@
+// The allocation profiles beside the snapshots (the agent's `x.heapprofile`, named in the sidecar,
+// or found by the snapshot's base name), turned into "allocated at" for the findings. The tie
+// itself is src/diff/alloc-stacks.js; this module reads the files and the script texts, and is
+// the one place where a profile frame becomes a report location (frameLocation).
+
+import { readFile } from 'node:fs/promises'
+import { dirname, isAbsolute, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { findCallLines, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
+import { readableScriptName } from '../signatures/source-location.js'
+/** @import {AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
+/** @import {Finding} from '../signatures/finding.js' */
+/** @import {GrowthGroup} from '../diff/growth-groups.js' */
+
+/**
+ * The report's `allocations`: where the profiles are and which stacks grew.
+ * @typedef {object} AllocationsReport
+ * @property {string[]} profiles     the profile files, oldest first
+ * @property {number | null} intervalBytes  the sampling interval, from the sidecar
+ * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
+ */
+
+const MAX_STACKS_PER_FINDING = 5
+const MAX_FRAMES = 24
+
+/**
+ * Reads the profile beside each snapshot; null when any snapshot has none (or a source is a
+ * stream). A profile that is there but unreadable is skipped with a warning.
+ * @param {Array<string | unknown>} sources
+ * @param {Array<{allocationProfile?: string | null} | null>} sidecars
+ * @returns {Promise<{profiles: SamplingProfile[], paths: string[]} | {profiles: null, warning?: string}>}
+ */
+export async function readAllocationProfiles (sources, sidecars) {
+  /** @type {SamplingProfile[]} */
+  const profiles = []
+  /** @type {string[]} */
+  const paths = []
+  for (const [i, source] of sources.entries()) {
+    if (typeof source !== 'string') return { profiles: null }
+    const named = sidecars[i]?.allocationProfile
+    const beside = source.replace(/\.heapsnapshot(\.gz)?$/, '') + '.heapprofile'
+    // The sidecar's name first; files renamed after the capture keep the snapshot's base name.
+    const candidates = named ? [join(dirname(source), named), beside] : [beside]
+    let path = ''
+    let text = null
+    for (const candidate of candidates) {
+      try {
+        text = await readFile(candidate, 'utf8')
+        path = candidate
+        break
+      } catch {}
+    }
+    if (text === null) {
+      // No profiles at all is the normal case for snapshots taken without sampling.
+      return { profiles: null, warning: i > 0 && profiles.length > 0 ? `ignored the allocation profiles: ${candidates.join(' and ')} missing` : undefined }
+    }
+    /** @type {any} */
+    let data
+    try {
+      data = JSON.parse(text)
+    } catch {
+      return { profiles: null, warning: `ignored the allocation profiles: ${path} is not JSON` }
+    }
+    if (!data || typeof data.head !== 'object' || !Array.isArray(data.samples)) {
+      return { profiles: null, warning: `ignored the allocation profiles: ${path} is not a sampling heap profile (expected head and samples)` }
+    }
+    profiles.push(data)
+    paths.push(path)
+  }
+  return { profiles, paths }
+}
+
+/**
+ * Ties the growing stacks of the profiles to the findings: sets `allocatedAt` on each finding
+ * (null when nothing ties) and returns the report's `allocations`.
+ * @param {SamplingProfile[]} profiles
+ * @param {string[]} paths
+ * @param {Finding[]} findings  changed in place
+ * @param {GrowthGroup[]} growth  the diff's rows, for the classes each owner holds
+ * @param {{cwd: string, intervalBytes: number | null, top?: number}} options
+ * @returns {Promise<AllocationsReport>}
+ */
+export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10 }) {
+  const stacks = findGrowingStacks(profiles)
+  const targets = findings.map((finding) => tieTarget(finding, growth))
+  const ties = tieStacks(stacks, targets, (url) => readableScriptName(url, cwd))
+  const sources = await readScripts(stacks)
+  const sourceOf = (/** @type {string} */ url) => sources.get(url) ?? null
+  for (const [i, finding] of findings.entries()) {
+    const tie = ties[i]
+    if (tie === null) {
+      finding.allocatedAt = null
+      continue
+    }
+    const shown = tie.stacks.slice(0, MAX_STACKS_PER_FINDING).map((stack) => {
+      const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
+      findCallLines(copy, sourceOf, targets[i].classes)
+      return copy
+    })
+    const first = shown[0].frames
+    const site = first.find((frame) => frame.kind === 'user') ?? first[0]
+    finding.allocatedAt = {
+      site: site === undefined ? null : frameLocation(site, cwd),
+      bytes: tie.bytes,
+      samples: tie.samples,
+      basis: [...tie.basis, 'sampled objects allocated after the first snapshot and alive at the last'],
+      stacks: shown.map((stack) => stackReport(stack, cwd))
+    }
+  }
+  const growing = (top === 0 ? stacks : stacks.slice(0, top)).map((stack) => {
+    const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
+    findCallLines(copy, sourceOf, [])
+    return stackReport(copy, cwd)
+  })
+  return { profiles: paths, intervalBytes, growing }
+}
+
+/**
+ * @param {GrowingStack} stack
+ * @param {string} cwd
+ * @returns {AllocationStack}
+ */
+function stackReport (stack, cwd) {
+  return {
+    frames: stack.frames.slice(0, MAX_FRAMES).map((frame) => frameLocation(frame, cwd)),
+    bytes: stack.bytes,
+    samples: stack.samples,
+    steps: stack.steps
+  }
+}
+
+/**
+ * Where a profile frame points, for people: the one place a frame's script and line become a
+ * report location (source maps apply here).
+ * @param {StackFrame} frame
+ * @param {string} cwd
+ * @returns {FrameLocation}
+ */
+export function frameLocation (frame, cwd) {
+  const callLine = frame.callLine !== null
+  return {
+    file: frame.url === '' ? '(native)' : readableScriptName(frame.url, cwd),
+    line: callLine ? /** @type {number} */ (frame.callLine) + 1 : frame.lineNumber + 1,
+    column: callLine ? 1 : frame.columnNumber + 1,
+    function: frame.function,
+    kind: frame.kind,
+    callLine
+  }
+}
+
+/**
+ * What a finding offers to match stacks against.
+ * @param {Finding} finding
+ * @param {GrowthGroup[]} growth
+ * @returns {TieTarget}
+ */
+function tieTarget (finding, growth) {
+  const { evidence } = finding
+  const classes = new Set()
+  for (const row of growth) if (row.owner.id === finding.owner.id) for (const { name } of row.classes) classes.add(name)
+  for (const key of ['valueClasses', 'elementClasses', 'keyClasses']) {
+    const list = evidence[key]
+    if (Array.isArray(list)) for (const name of list) if (typeof name === 'string') classes.add(name)
+  }
+  if (typeof evidence.holderClass === 'string') classes.add(evidence.holderClass)
+  const module = finding.path.findLast((step) => typeof step.module === 'string')?.module ?? null
+  const location = finding.location === null ? null : { file: finding.location.file, line: finding.location.line, function: finding.location.function }
+  return { classes: [...classes], location, module }
+}
+
+/**
+ * The texts of the scripts on the stacks that are files on this machine (`file://` URLs and
+ * absolute paths); a script that cannot be read is left out, and its frames keep the line where
+ * their function starts.
+ * @param {GrowingStack[]} stacks
+ * @returns {Promise<Map<string, string>>}
+ */
+async function readScripts (stacks) {
+  /** @type {Map<string, string>} */
+  const texts = new Map()
+  const urls = new Set()
+  for (const stack of stacks) for (const frame of stack.frames) if (frame.kind === 'user' || frame.kind === 'library') urls.add(frame.url)
+  for (const url of urls) {
+    let path = url
+    try {
+      if (url.startsWith('file://')) path = fileURLToPath(url)
+    } catch {
+      continue
+    }
+    if (!isAbsolute(path)) continue
+    try {
+      texts.set(url, await readFile(path, 'utf8'))
+    } catch {}
+  }
+  return texts
+}
