@@ -93,7 +93,8 @@
  * "Allocated at" of one finding: the stacks of growing allocation samples tied to it.
  * @typedef {object} AllocatedAt
  * @property {FrameLocation | null} site  the first frame of the user's own code (not node_modules,
- *   not node: internals) on the largest tied stack, or its first frame when it has none
+ *   not node: internals) on the largest tied stack past the constructors of the classes the
+ *   finding holds, or the stack's first frame when it has none
  * @property {number} bytes     sampled bytes of the tied stacks (an estimate: one sample stands for
  *   about one sampling interval of allocation)
  * @property {number} samples
@@ -187,9 +188,9 @@ function frameOf (functionName, url, lineNumber, columnNumber) {
  * stacks match only by file is tied too, and its basis says so.
  * Matches, strongest first: a frame is a constructor of a class the finding holds; a frame is the
  * finding's own function (same file, same name or starting on its line); a frame is in the module
- * that holds the owner; a frame is in the finding's file. Each kind counts once, at the frame
- * nearest the allocation, and less the further from it: callers near the root are shared by
- * every stack of a request.
+ * that holds the owner; a frame is in the finding's file. Only frames up to the first of the
+ * user's own code count; each kind counts once, at the frame nearest the allocation, and less
+ * the further from it.
  * @param {GrowingStack[]} stacks
  * @param {TieTarget[]} targets  one per finding
  * @param {(url: string) => string} [fileOf]  a frame's script as the targets' locations name files
@@ -246,20 +247,24 @@ function matchStack (stack, target, fileOf) {
     if (weighted > (best.get(reason) ?? 0)) best.set(reason, weighted)
   }
   const location = target.location
-  for (const [depth, frame] of stack.frames.entries()) {
+  // Only the frames from the allocation up to the first of the user's own code: the callers above
+  // it (the request's dispatch, the event loop) are shared by every stack of a request.
+  const own = stack.frames.findIndex((frame) => frame.kind === 'user')
+  const frames = own < 0 ? stack.frames : stack.frames.slice(0, own + 1)
+  for (const [depth, frame] of frames.entries()) {
     if (frame.url === '') continue
-    if (classes.has(frame.function)) add(SCORE_CLASS, depth, `a frame is the constructor of ${frame.function}, a class the finding holds`)
+    if (classes.has(frame.function)) add(SCORE_CLASS, depth, `constructor ${frame.function}, a class the finding holds, is on the stack`)
     const file = fileOf(frame.url)
     if (location !== null && file === location.file) {
       const same = (location.function !== '' && frame.function === location.function) || frame.lineNumber + 1 === location.line
-      if (same) add(SCORE_FUNCTION, depth, 'a frame is the function at the finding\'s location')
-      else add(SCORE_FILE, depth, 'a frame is in the file of the finding\'s location')
+      if (same) add(SCORE_FUNCTION, depth, 'the finding\'s function is on the stack')
+      else add(SCORE_FILE, depth, 'the finding\'s file is on the stack')
     }
-    if (target.module !== null && frame.url === target.module) add(SCORE_MODULE, depth, 'a frame is in the module whose variable holds the growth')
+    if (target.module !== null && frame.url === target.module) add(SCORE_MODULE, depth, 'the module whose variable holds the growth is on the stack')
   }
   let score = 0
   for (const points of best.values()) score += points
-  return { score, reasons: [...best.keys()] }
+  return { score, reasons: [...best.keys()].sort((a, b) => /** @type {number} */ (best.get(b)) - /** @type {number} */ (best.get(a))) }
 }
 
 /**

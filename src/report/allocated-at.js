@@ -98,7 +98,12 @@ export async function attachAllocations (profiles, paths, findings, growth, { cw
       return copy
     })
     const first = shown[0].frames
-    const site = first.find((frame) => frame.kind === 'user') ?? first[0]
+    // A constructor of a class the finding holds made the objects; the line to change is the one
+    // that called it, so the site is the first frame of the user's code past the constructors.
+    const held = new Set(targets[i].classes)
+    let from = 0
+    while (from < first.length - 1 && held.has(first[from].function)) from++
+    const site = first.slice(from).find((frame) => frame.kind === 'user') ?? first[0]
     finding.allocatedAt = {
       site: site === undefined ? null : frameLocation(site, cwd),
       bytes: tie.bytes,
