@@ -21,21 +21,27 @@ import { writeFileAtomic } from './fs-safe.js'
  * inspector in this build, the profiler already run by someone else): never throws.
  */
 export class AllocationSampler {
+  /** @type {string} names this sampling run: sample ordinals compare only within one run */
+  run
   #session
   #stopped = false
 
-  /** @param {Session} session connected, HeapProfiler enabled and sampling */
-  constructor (session) {
+  /**
+   * @param {Session} session connected, HeapProfiler enabled and sampling
+   * @param {string} run
+   */
+  constructor (session, run) {
     this.#session = session
+    this.run = run
   }
 
   /**
    * Starts sampling. The profiler is one per isolate and the protocol lets any session stop it, so
    * when another session (a debugger) is already sampling, this one leaves it alone.
-   * @param {{intervalBytes: number}} options
+   * @param {{intervalBytes: number, run: string}} options
    * @returns {Promise<{sampler: AllocationSampler} | {reason: string}>}
    */
-  static async start ({ intervalBytes }) {
+  static async start ({ intervalBytes, run }) {
     /** @type {Session | undefined} */
     let session
     try {
@@ -53,7 +59,7 @@ export class AllocationSampler {
         includeObjectsCollectedByMajorGC: false,
         includeObjectsCollectedByMinorGC: false
       })
-      return { sampler: new AllocationSampler(session) }
+      return { sampler: new AllocationSampler(session, run) }
     } catch (error) {
       try { session?.disconnect() } catch {}
       return { reason: error instanceof Error ? error.message : String(error) }
@@ -93,18 +99,18 @@ function post (session, method, params = {}) {
 }
 
 /**
- * Starts sampling for a series when the settings ask for it; a sampler that cannot start is one
- * `config` event and no sampling, never a failed series.
- * @param {{allocSampling: boolean, allocSamplingInterval: number}} config
+ * Starts sampling when the settings ask for it; a sampler that cannot start is one `config`
+ * event and no sampling, never a failed series.
+ * @param {{allocSampling: boolean | 'always', allocSamplingInterval: number}} config
  * @param {EventSink} emit
- * @param {string} seriesId
+ * @param {string} run  the series id, or the agent's for sampling that spans series
  * @returns {Promise<AllocationSampler | null>}
  */
-export async function startSeriesSampler ({ allocSampling, allocSamplingInterval }, emit, seriesId) {
+export async function startSampler ({ allocSampling, allocSamplingInterval }, emit, run) {
   if (!allocSampling) return null
-  const started = await AllocationSampler.start({ intervalBytes: allocSamplingInterval })
+  const started = await AllocationSampler.start({ intervalBytes: allocSamplingInterval, run })
   if ('sampler' in started) return started.sampler
-  emit({ type: 'config', message: `series ${seriesId}: no allocation sampling: ${started.reason}`, seriesId })
+  emit({ type: 'config', message: `no allocation sampling (${run}): ${started.reason}` })
   return null
 }
 
@@ -117,7 +123,8 @@ export async function startSeriesSampler ({ allocSampling, allocSamplingInterval
  * @param {{pid: number, inFlight: Set<string>}} owner
  * @param {EventSink} emit
  * @param {{seriesId: string, index: number, count: number}} where
- * @returns {Promise<() => Promise<string | null>>} resolves with the saved file's base name, or null
+ * @returns {Promise<() => Promise<{file: string, run: string} | null>>} resolves with the saved
+ *   file's base name and the sampling run, or null
  */
 export async function readProfileFor (sampler, path, owner, emit, where) {
   if (sampler === null) return async () => null
@@ -135,7 +142,7 @@ export async function readProfileFor (sampler, path, owner, emit, where) {
   return async () => {
     try {
       await writeFileAtomic(path, text, owner)
-      return basename(path)
+      return { file: basename(path), run: sampler.run }
     } catch (error) {
       return fail(error)
     }

@@ -120,7 +120,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   }
   const sidecar = sidecarPath(path)
   const profile = await saveProfile()
-  const allocationProfile = profile === null ? null : { file: profile, intervalBytes: config.allocSamplingInterval }
+  const allocationProfile = profile === null ? null : { ...profile, intervalBytes: config.allocSamplingInterval }
   const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile })
   await writeFileAtomic(sidecar, JSON.stringify(meta, null, 2) + '\n', owner)
   return { path, sidecar, bytes, durationMs: write.durationMs, startedMs }

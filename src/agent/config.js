@@ -20,8 +20,9 @@ const MIB = 1024 * 1024
  * @property {number | null} stringLimit  characters of each string a snapshot keeps (V8 keeps 1,024:
  *   a longer script source is cut, and leakdiff finds the line that adds to a collection in it);
  *   null leaves V8's limit alone. A larger limit writes more of every string, secrets included.
- * @property {boolean} allocSampling     run V8's sampling heap profiler during a series and save
- *   the live samples beside each snapshot (`x.heapprofile`)
+ * @property {boolean | 'always'} allocSampling  run V8's sampling heap profiler during a series and
+ *   save the live samples beside each snapshot (`x.heapprofile`); 'always' runs it from the
+ *   agent's start to its stop, so that snapshots of separate series compare (leakdiff soak)
  * @property {number} allocSamplingInterval  mean bytes allocated between two samples
  */
 
@@ -182,7 +183,7 @@ function checkValue (key, value) {
       return value === null || isCount(value, 1, Number.MAX_SAFE_INTEGER) ? undefined : 'a number of bytes > 0, or null'
     case 'stringLimit':
       return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
-    case 'allocSampling': return typeof value === 'boolean' ? undefined : 'a boolean'
+    case 'allocSampling': return typeof value === 'boolean' || value === 'always' ? undefined : 'a boolean or "always"'
     case 'allocSamplingInterval': return isCount(value, 1024, 2 ** 30) ? undefined : 'a number of bytes from 1 KiB to 1 GiB'
   }
 }
@@ -227,7 +228,7 @@ export function configFromEnv (env) {
   read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
   read('memoryLimitBytes', parseSize, 'a size such as 512MB')
   read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
-  read('allocSampling', parseBoolean, 'true or false (0 turns sampling off)')
+  read('allocSampling', (text) => (/^always$/i.test(text) ? 'always' : parseBoolean(text)), 'true, false (0 turns sampling off) or always')
   read('allocSamplingInterval', parseSize, 'a size such as 64KiB')
   return { config: { ...DEFAULT_CONFIG, ...options }, problems }
 }

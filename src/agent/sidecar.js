@@ -19,8 +19,9 @@ import { basename } from 'node:path'
  * purpose (arguments can hold secrets); the main script path is kept to name the program.
  * @param {{file: string, uncompressedBytes: number, bytes: number, gzip: boolean, takenAt: Date,
  *   uptimeSeconds: number, series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number,
- *   allocationProfile?: {file: string, intervalBytes: number} | null}} input
- *   allocationProfile: the live allocation samples saved beside the snapshot (base name), if any
+ *   allocationProfile?: {file: string, run: string, intervalBytes: number} | null}} input
+ *   allocationProfile: the live allocation samples saved beside the snapshot (base name), if any,
+ *   and the sampling run they belong to
  * @returns {object}
  */
 export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes, allocationProfile = null }) {

@@ -3,10 +3,10 @@ import { hostname } from 'node:os'
 import { CaptureError, InvalidArgumentError } from '../errors.js'
 import { resolveConfig } from './config.js'
 import { WriteCostModel } from './write-cost.js'
-import { seriesFileNames } from './file-names.js'
+import { formatStamp, seriesFileNames } from './file-names.js'
 import { ensureDirectory, writeFileAtomic } from './fs-safe.js'
 import { captureSnapshot, describeError } from './capture-snapshot.js'
-import { startSeriesSampler } from './alloc-sampler.js'
+import { startSampler } from './alloc-sampler.js'
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
@@ -49,6 +49,8 @@ export class Agent {
   #stopped = false
   /** @type {NodeJS.Signals | null} the signal listened to, after the nodemon check */
   #listening = null
+  /** @type {Promise<import('./alloc-sampler.js').AllocationSampler | null> | null} sampling from start to stop ('always') */
+  #sampling = null
   #onSignal = () => {
     try {
       this.#runSeries({}, false).catch(() => {})
@@ -92,6 +94,7 @@ export class Agent {
     }
     if (listening) process.on(listening, this.#onSignal)
     this.#listening = listening
+    if (this.config.allocSampling === 'always') this.#sampling = startSampler(this.config, this.#emit, `${process.pid}-${formatStamp(new Date())}`)
     this.#emit({
       type: 'ready',
       message: listening
@@ -125,6 +128,7 @@ export class Agent {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
     this.#wake?.(true)
+    this.#sampling?.then((sampler) => sampler?.stop()).catch(() => {})
     if (registry[ACTIVE] === this) delete registry[ACTIVE]
     this.#emit({ type: 'stopped', message: 'stopped' })
   }
@@ -173,11 +177,12 @@ export class Agent {
     let failure = null
     /** @type {import('./alloc-sampler.js').AllocationSampler | null} */
     let sampler = null
+    const spanning = await this.#sampling
     try {
       await ensureDirectory(dir)
       await removeStalePartials(dir, this.#owner)
       await writeFileAtomic(plan.seriesFile, JSON.stringify(record, null, 2) + '\n', this.#owner)
-      sampler = await startSeriesSampler(this.config, this.#emit, plan.id)
+      sampler = spanning ?? await startSampler(this.config, this.#emit, plan.id)
       for (let index = 1; index <= count; index++) {
         if (index > 1 && await this.#sleep(firstWriteMs + (index - 1) * intervalMs - performance.now(), keepAlive)) {
           throw new CaptureError(`Expected ${count} snapshots, but the agent was stopped after ${index - 1}`)
@@ -209,7 +214,7 @@ export class Agent {
         failure = new CaptureError(`Expected to write a series to ${dir}, but ${describeError(error)}`, { cause: error })
       }
     }
-    await sampler?.stop()
+    if (sampler !== spanning) await sampler?.stop()
     record.status = failure === null ? 'complete' : this.#stopped ? 'stopped' : 'failed'
     record.endedAt = new Date().toISOString()
     record.error = failure === null ? null : describeError(failure)

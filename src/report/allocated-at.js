@@ -27,10 +27,18 @@ const MAX_FRAMES = 24
  * Reads the profile beside each snapshot; null when any snapshot has none (or a source is a
  * stream). A profile that is there but unreadable is skipped with a warning.
  * @param {Array<string | unknown>} sources
- * @param {Array<{allocationProfile?: string | null} | null>} sidecars
+ * @param {Array<{allocationProfile?: string | null, allocationRun?: string | null} | null>} sidecars
  * @returns {Promise<{profiles: SamplingProfile[], paths: string[]} | {profiles: null, warning?: string}>}
  */
 export async function readAllocationProfiles (sources, sidecars) {
+  const runs = new Set(sidecars.map((meta) => meta?.allocationRun).filter((run) => typeof run === 'string'))
+  if (runs.size > 1) {
+    return {
+      profiles: null,
+      warning: 'ignored the allocation profiles: they come from different sampling runs (the agent samples during each series; ' +
+        'LEAKDIFF_ALLOC_SAMPLING=always keeps one run across series)'
+    }
+  }
   /** @type {SamplingProfile[]} */
   const profiles = []
   /** @type {string[]} */

@@ -19,6 +19,7 @@ import { readFile } from 'node:fs/promises'
  * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
  * @property {string | null} [allocationProfile]  base name of the allocation profile saved beside it
  * @property {number | null} [allocationInterval]  its sampling interval, bytes
+ * @property {string | null} [allocationRun]  the sampling run it belongs to: samples compare only within one
  */
 
 /**
@@ -76,7 +77,8 @@ export async function readSidecar (snapshotPath) {
       memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
       // A base name only: a sidecar must not send the reader elsewhere.
       allocationProfile: /^[^/\\]+\.heapprofile$/.test(data.allocationProfile?.file) ? data.allocationProfile.file : null,
-      allocationInterval: number(data.allocationProfile?.intervalBytes)
+      allocationInterval: number(data.allocationProfile?.intervalBytes),
+      allocationRun: string(data.allocationProfile?.run)
     }
   }
 }
