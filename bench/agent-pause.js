@@ -9,21 +9,14 @@
 import { fork } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { replaceSection } from './doc-sections.js'
+import { DOC, OUT, machineName, median, option, sleep } from './bench-kit.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('agent-pause-server.js', import.meta.url))
-const OUT = join(ROOT, 'bench', 'out')
-const DOC = join(ROOT, 'docs', 'benchmarks.md')
 const SECTION = 'agent-pause'
-
-const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
-  const at = process.argv.indexOf(`--${name}`)
-  return at === -1 ? fallback : process.argv[at + 1]
-}
 const SIZES = option('sizes', '50,300').split(',').map(Number)
 const REPEATS = Number(option('repeats', '3'))
 const GZIP_SIZES = option('gzip-sizes', '50,300').split(',').map(Number)
@@ -131,18 +124,6 @@ function startLoad (port) {
       return requests
     }
   }
-}
-
-/** @param {number} ms */
-function sleep (ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** @param {number[]} values */
-function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }
 
 /** @param {number | undefined} ms */
@@ -271,7 +252,7 @@ try {
         `${sample.writeMs ? `, write ${formatMs(sample.writeMs)}` : ''}${sample.gzipMs ? `, gzip ${formatMs(sample.gzipMs)}` : ''} (load ${sample.loadBefore.toFixed(1)})\n`)
     }
   }
-  const machine = `${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}`
+  const machine = machineName()
   let date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
   mkdirSync(OUT, { recursive: true })
   // A run of some modes or sizes replaces those cells and keeps the others.
