@@ -6,14 +6,20 @@
 // window starts; on `stop` the server reports, as one JSON line on stdout, its CPU time over the
 // window, the event-loop delay (monitorEventLoopDelay, 10 ms resolution) percentiles, the
 // requests it served, its RSS and heap after a GC, and the live samples the profiler holds.
+// `--alternate BYTES --phases N --phase-ms MS` measures CPU and event-loop delay instead, in one
+// process: on `go` it runs N phases, sampling at BYTES in every other one, and reports each phase,
+// so that the bench compares neighbouring phases, which share the shared machine's conditions.
 import http from 'node:http'
 import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { AllocationSampler } from '../src/agent/alloc-sampler.js'
 
 const args = Object.fromEntries(process.argv.slice(2).join(' ').split('--').filter(Boolean).map((pair) => pair.trim().split(' ')))
-const INTERVAL = Number(args.interval)
+const INTERVAL = Number(args.interval ?? 0)
 const HEAP_MB = Number(args['heap-mb'])
-if (!(INTERVAL >= 0) || !(HEAP_MB >= 0)) throw new Error(`Expected --interval BYTES (0: off) --heap-mb N, got ${process.argv.slice(2).join(' ')}`)
+const ALTERNATE = Number(args.alternate ?? 0)
+const PHASES = Number(args.phases ?? 0)
+const PHASE_MS = Number(args['phase-ms'] ?? 1000)
+if (!(INTERVAL >= 0) || !(HEAP_MB >= 0) || !(ALTERNATE >= 0)) throw new Error(`Expected --interval BYTES (0: off) --heap-mb N [--alternate BYTES --phases N --phase-ms MS], got ${process.argv.slice(2).join(' ')}`)
 
 const started = INTERVAL > 0 ? await AllocationSampler.start({ intervalBytes: INTERVAL, run: 'bench' }) : null
 if (started && 'reason' in started) throw new Error(`sampling did not start: ${started.reason}`)
@@ -41,7 +47,35 @@ server.on('request', () => { served++ })
 /** @type {{cpu: NodeJS.CpuUsage, at: number, served: number} | null} */
 let window = null
 
+/**
+ * Phases of sampling off and on in turn; one row per phase.
+ * @returns {Promise<void>}
+ */
+async function alternate () {
+  const phases = []
+  for (let k = 0; k < PHASES; k++) {
+    const on = k % 2 === 1
+    const phaseSampler = on ? await AllocationSampler.start({ intervalBytes: ALTERNATE, run: `phase-${k}` }) : null
+    histogram.reset()
+    histogram.enable()
+    const cpu = process.cpuUsage()
+    const at = performance.now()
+    const before = served
+    await new Promise((resolve) => setTimeout(resolve, PHASE_MS))
+    const used = process.cpuUsage(cpu)
+    histogram.disable()
+    phases.push({ on, wallMs: performance.now() - at, cpuMs: (used.user + used.system) / 1000, requests: served - before, loopP99Ms: histogram.percentile(99) / 1e6 })
+    if (phaseSampler && 'sampler' in phaseSampler) await phaseSampler.sampler.stop()
+  }
+  process.stdout.write(JSON.stringify({ interval: ALTERNATE, phases }) + '\n')
+  process.exit(0)
+}
+
 process.on('message', async (message) => {
+  if (message === 'go' && ALTERNATE > 0) {
+    alternate()
+    return
+  }
   if (message === 'go') {
     histogram.reset()
     histogram.enable()

@@ -1,11 +1,13 @@
-// `npm run bench:alloc [-- --intervals 0,524288,131072,65536,32768,16384 --rate 1000 --repeats 3]`:
-// what the agent's allocation sampling costs a serving process. For each sampling interval (0:
-// off), a fresh bench/alloc-sampling-server.js process holds a heap (its samples stay live) and
-// answers a fixed rate of HTTP requests from this process (open loop: a slower server gets the
-// same requests, so CPU time compares). Reported per interval, median of the repeats: the
-// server's CPU over the window (% of one core), event-loop delay p99, RSS and the live samples
-// the profiler keeps. Results go to bench/out/alloc-sampling.json and into a section of
-// docs/benchmarks.md (bench/run.js keeps that section when it renders the doc).
+// `npm run bench:alloc [-- --intervals 524288,131072,65536,32768,16384 --rate 500 --phases 20]`:
+// what the agent's allocation sampling costs a serving process. A bench/alloc-sampling-server.js
+// process answers a fixed rate of HTTP requests from this process (open loop) with a JSON API's work.
+//   CPU and event-loop delay: per interval, one process runs phases of one second with sampling
+//   off and on in turn; neighbouring phases share the shared machine's load, so the bench takes the
+//   median over pairs of the difference in CPU time per request, and the phases' loop p99.
+//   Memory: per interval (and off), a fresh process holds a heap built after sampling started (its
+//   samples stay live, as a leak's do) and reports RSS, the live samples and the profile's size.
+// Results go to bench/out/alloc-sampling.json and into a section of docs/benchmarks.md (bench/run.js
+// keeps that section when it renders the doc).
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import http from 'node:http'
 import { loadavg } from 'node:os'
@@ -16,12 +18,25 @@ import { DOC, OUT, forkServer, machineName, median, option, sleep } from './benc
 
 const SERVER = fileURLToPath(new URL('alloc-sampling-server.js', import.meta.url))
 const SECTION = 'alloc-sampling'
-const INTERVALS = option('intervals', '0,524288,131072,65536,32768,16384').split(',').map(Number)
-const RATE = Number(option('rate', '1000'))
-const REPEATS = Number(option('repeats', '3'))
+const INTERVALS = option('intervals', '524288,131072,65536,32768,16384').split(',').map(Number)
+const RATE = Number(option('rate', '500'))
+const PHASES = Number(option('phases', '20'))
 const HEAP_MB = Number(option('heap-mb', '100'))
-const WINDOW_MS = Number(option('window-ms', '8000'))
+const WINDOW_MS = Number(option('window-ms', '2000'))
 const WARMUP_MS = 2000
+
+/**
+ * @typedef {object} Phase
+ * @property {boolean} on
+ * @property {number} wallMs
+ * @property {number} cpuMs
+ * @property {number} requests
+ * @property {number} loopP99Ms
+ */
+
+/**
+ * @typedef {{interval: number, phases: Phase[], loadBefore: number}} Alternation
+ */
 
 /**
  * @typedef {object} Sample
@@ -40,24 +55,28 @@ const WARMUP_MS = 2000
  */
 
 /**
- * @param {number} interval
- * @returns {Promise<Sample>}
+ * One server process under load: `go`, then (for a memory run) `stop` after the window.
+ * @param {string[]} args
+ * @param {boolean} alternating  the server ends by itself after its phases
+ * @returns {Promise<any>}
  */
-async function runOnce (interval) {
+async function runOnce (args, alternating) {
   const loadBefore = loadavg()[0]
-  const { child, port: ready, result } = forkServer(SERVER, ['--interval', String(interval), '--heap-mb', String(HEAP_MB)], ['--expose-gc'])
+  const { child, port: ready, result } = forkServer(SERVER, [...args, '--heap-mb', String(alternating ? 0 : HEAP_MB)], ['--expose-gc'])
   try {
     const port = await ready
     const load = startLoad(port)
     await sleep(WARMUP_MS)
-    child.send('go')
-    await sleep(WINDOW_MS)
     const exited = new Promise((resolve) => child.once('exit', resolve))
-    child.send('stop')
+    child.send('go')
+    if (!alternating) {
+      await sleep(WINDOW_MS)
+      child.send('stop')
+    }
     await exited
     load.stop()
     const line = result()
-    if (!line) throw new Error(`no result at interval ${interval}`)
+    if (!line) throw new Error(`no result from ${args.join(' ')}`)
     return { ...line, loadBefore }
   } finally {
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
@@ -92,64 +111,93 @@ const formatInterval = (bytes) => bytes === 0 ? 'off' : `${bytes / 1024} KiB`
 const formatMs = (ms) => `${ms.toFixed(ms < 10 ? 1 : 0)} ms`
 
 /**
- * @param {Sample[]} samples
+ * CPU per request and loop p99 of one alternation: medians over neighbouring off/on pairs.
+ * @param {Alternation} run
+ */
+function compare (run) {
+  const perRequest = (/** @type {Phase} */ p) => p.cpuMs / Math.max(1, p.requests)
+  const deltas = []
+  const p99 = { on: /** @type {number[]} */ ([]), off: /** @type {number[]} */ ([]) }
+  for (let k = 1; k < run.phases.length; k += 2) {
+    const off = run.phases[k - 1]
+    const on = run.phases[k]
+    deltas.push(perRequest(on) - perRequest(off))
+    p99.on.push(on.loopP99Ms)
+    p99.off.push(off.loopP99Ms)
+  }
+  const offPerRequest = median(run.phases.filter((p) => !p.on).map(perRequest))
+  return { delta: median(deltas), offPerRequest, p99On: median(p99.on), p99Off: median(p99.off), pairs: deltas.length }
+}
+
+/**
+ * @param {{alternations: Alternation[], memory: Sample[]}} results
  * @param {{date: string, machine: string}} context
  */
-function render (samples, { date, machine }) {
-  /** @param {Sample} s */
-  const core = (s) => (100 * s.cpuMs) / s.wallMs
-  const off = samples.filter((s) => s.interval === 0)
-  const offCore = median(off.map(core))
-  const loads = samples.map((s) => s.loadBefore)
+function render ({ alternations, memory }, { date, machine }) {
+  const loads = [...alternations, ...memory].map((s) => s.loadBefore)
   const lines = [
     '## Agent: what allocation sampling costs a serving process',
     '',
     `Measured ${date} on ${machine} by \`npm run bench:alloc\` (bench/alloc-sampling.js). ` +
       '**The machine was shared** with other engineers\' test runs (1-minute load average ' +
-      `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} at the start of the runs): each cell is the median of ${REPEATS} runs, ` +
-      'each in a fresh process, modes interleaved.',
+      `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} at the start of the runs).`,
     '',
-    `A server answers ${RATE} requests/s (open loop, from the bench process) with a JSON API's work per request (parse a`,
-    `body, filter and map a 200-item list, render ~10 kB of JSON), and holds ~${HEAP_MB} MB of session records built after`,
-    'sampling started, so that their samples stay live (what a leak\'s samples cost). The sampler is the agent\'s',
-    `(src/agent/alloc-sampler.js: an in-process inspector session, live samples only). Window: ${WINDOW_MS / 1000} s after a ${WARMUP_MS / 1000} s warm-up.`,
-    '*CPU* is the server\'s user + system time over the window in % of one core; *Δ CPU* against sampling off.',
-    '*Loop p99* is the event-loop delay (`monitorEventLoopDelay`, 10 ms resolution); *live samples* and *profile*',
-    'are what `HeapProfiler.getSamplingProfile` returned at the end (JSON size of the `.heapprofile`); *RSS* after a GC.',
+    `A server answers ${RATE} requests/s (open loop, from the bench process) with a JSON API's work per request`,
+    '(parse a body, filter and map a 200-item list, render ~10 kB of JSON). The sampler is the agent\'s',
+    '(src/agent/alloc-sampler.js: an in-process inspector session, live samples only).',
     '',
-    '| interval | CPU (% of a core) | Δ CPU | loop p99 | loop max | requests | RSS | live samples | profile | runs (CPU %) |',
-    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |'
+    `**CPU and event-loop delay.** Per interval, one process runs ${PHASES} phases of one second, sampling off and on in`,
+    'turn; each on phase is compared with the off phase before it, which saw the same load on the machine.',
+    '*Δ CPU per request* is the median over those pairs of the difference in the server\'s CPU time (user + system)',
+    `per request served; *% of a core* is that difference at ${RATE} requests/s. *Loop p99* is the median over the phases`,
+    'of the event-loop delay p99 (`monitorEventLoopDelay`, 10 ms resolution).',
+    '',
+    '| interval | CPU per request, off | Δ CPU per request | Δ % of a core | loop p99 off → on | pairs |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |'
   ]
-  for (const interval of [...new Set(samples.map((s) => s.interval))].sort((a, b) => (a === 0 ? -1 : b === 0 ? 1 : b - a))) {
-    const rows = samples.filter((s) => s.interval === interval)
-    const cpu = median(rows.map(core))
-    const med = (/** @type {(s: Sample) => number} */ pick) => median(rows.map(pick))
-    lines.push(`| ${formatInterval(interval)} | ${cpu.toFixed(1)} | ${interval === 0 ? '—' : `${(cpu - offCore) >= 0 ? '+' : ''}${(cpu - offCore).toFixed(1)}`} | ` +
-      `${formatMs(med((s) => s.loopP99Ms))} | ${formatMs(med((s) => s.loopMaxMs))} | ${Math.round(med((s) => s.requests))} | ${(med((s) => s.rss) / 1e6).toFixed(0)} MB | ` +
-      `${Math.round(med((s) => s.liveSamples))} | ${(med((s) => s.profileBytes) / 1e3).toFixed(0)} kB | ${rows.map((s) => core(s).toFixed(1)).join(', ')} |`)
+  for (const run of alternations) {
+    const c = compare(run)
+    lines.push(`| ${formatInterval(run.interval)} | ${(c.offPerRequest * 1000).toFixed(0)} µs | ${c.delta >= 0 ? '+' : ''}${(c.delta * 1000).toFixed(1)} µs | ` +
+      `${c.delta >= 0 ? '+' : ''}${(c.delta * RATE / 10).toFixed(2)} | ${formatMs(c.p99Off)} → ${formatMs(c.p99On)} | ${c.pairs} |`)
+  }
+  lines.push('',
+    `**Memory the profiler keeps.** Per interval, a fresh process builds ~${HEAP_MB} MB of session records after sampling`,
+    'started, so their samples stay live (what a leak\'s samples cost), and reports after a GC its RSS, the live samples',
+    'and the size of the profile the agent would save (`HeapProfiler.getSamplingProfile` as JSON).',
+    '',
+    '| interval | heapUsed | RSS | live samples | profile |',
+    '| --- | ---: | ---: | ---: | ---: |')
+  for (const s of memory) {
+    lines.push(`| ${formatInterval(s.interval)} | ${(s.heapUsed / 1e6).toFixed(0)} MB | ${(s.rss / 1e6).toFixed(0)} MB | ${s.liveSamples} | ${(s.profileBytes / 1e3).toFixed(0)} kB |`)
   }
   return lines.join('\n') + '\n'
 }
 
 if (process.argv.includes('--render')) {
-  const { date, machine, samples } = JSON.parse(readFileSync(join(OUT, 'alloc-sampling.json'), 'utf8'))
-  writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), SECTION, render(samples, { date, machine })))
+  const { date, machine, alternations, memory } = JSON.parse(readFileSync(join(OUT, 'alloc-sampling.json'), 'utf8'))
+  writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), SECTION, render({ alternations, memory }, { date, machine })))
   process.exit(0)
 }
 
+/** @type {Alternation[]} */
+const alternations = []
+for (const interval of INTERVALS) {
+  const run = await runOnce(['--alternate', String(interval), '--phases', String(PHASES)], true)
+  alternations.push(run)
+  const c = compare(run)
+  process.stderr.write(`${formatInterval(interval)}: Δ CPU per request ${(c.delta * 1000).toFixed(1)} µs (off ${(c.offPerRequest * 1000).toFixed(0)} µs), ` +
+    `loop p99 ${formatMs(c.p99Off)} → ${formatMs(c.p99On)} (load ${run.loadBefore.toFixed(1)})\n`)
+}
 /** @type {Sample[]} */
-const samples = []
-for (let repeat = 1; repeat <= REPEATS; repeat++) {
-  for (const interval of INTERVALS) {
-    const sample = await runOnce(interval)
-    samples.push(sample)
-    process.stderr.write(`${repeat}/${REPEATS} ${formatInterval(interval)}: CPU ${((100 * sample.cpuMs) / sample.wallMs).toFixed(1)}% of a core, ` +
-      `loop p99 ${formatMs(sample.loopP99Ms)}, ${sample.requests} requests, ${sample.liveSamples} live samples (load ${sample.loadBefore.toFixed(1)})\n`)
-  }
+const memory = []
+for (const interval of [0, ...INTERVALS]) {
+  const sample = await runOnce(['--interval', String(interval)], false)
+  memory.push(sample)
+  process.stderr.write(`${formatInterval(interval)}: RSS ${(sample.rss / 1e6).toFixed(0)} MB, ${sample.liveSamples} live samples\n`)
 }
 const machine = machineName()
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
 mkdirSync(OUT, { recursive: true })
-writeFileSync(join(OUT, 'alloc-sampling.json'), JSON.stringify({ date, machine, samples }, null, 2) + '\n')
-writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), SECTION, render(samples, { date, machine })))
+writeFileSync(join(OUT, 'alloc-sampling.json'), JSON.stringify({ date, machine, alternations, memory }, null, 2) + '\n')
+writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), SECTION, render({ alternations, memory }, { date, machine })))
 process.stderr.write(`wrote ${DOC}\n`)
