@@ -30,6 +30,8 @@
  *   sample stands for (V8 scales each sample by its chance of being taken)
  */
 
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+
 /**
  * A frame of an allocation stack, as V8 names it (0-based positions of the function's start).
  * @typedef {object} StackFrame
@@ -38,6 +40,7 @@
  * @property {number} lineNumber     0-based, -1 when unknown
  * @property {number} columnNumber   0-based, -1 when unknown
  * @property {'user' | 'library' | 'node' | 'native'} kind  library: under node_modules
+ * @property {number | null} endLine   0-based line where the function ends, from its text; null when unknown
  * @property {number | null} callLine  0-based line in this function that calls the frame below it
  *   (or constructs a class the finding holds), found in the function's text; null when not found
  */
@@ -58,6 +61,8 @@
  * @property {{file: string, line: number, function: string} | null} location  line 1-based; file
  *   as `fileOf` names a frame's script
  * @property {string | null} module  the script (as V8 names it) whose module variable holds the owner
+ * @property {string[]} [classScripts]  the scripts (as V8 names them) whose constructors made objects
+ *   of those classes: they still count when the optimizing compiler inlined the constructor
  */
 
 /**
@@ -180,7 +185,7 @@ function stackFrames (head) {
  */
 function frameOf (functionName, url, lineNumber, columnNumber) {
   const kind = url === '' ? 'native' : url.startsWith('node:') ? 'node' : /[\\/]node_modules[\\/]/.test(url) ? 'library' : 'user'
-  return { function: functionName, url, lineNumber, columnNumber, kind, callLine: null }
+  return { function: functionName, url, lineNumber, columnNumber, kind, endLine: null, callLine: null }
 }
 
 /**
@@ -228,6 +233,7 @@ export function tieStacks (stacks, targets, fileOf = (url) => url) {
 
 const SCORE_CLASS = 8
 const SCORE_FUNCTION = 4
+const SCORE_CLASS_SCRIPT = 4
 const SCORE_MODULE = 2
 const SCORE_FILE = 1
 
@@ -241,25 +247,29 @@ function matchStack (stack, target, fileOf) {
   const classes = new Set(target.classes.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)))
   /** @type {Map<string, number>} the best points of each kind of match */
   const best = new Map()
-  const add = (/** @type {number} */ points, /** @type {number} */ depth, /** @type {string} */ reason) => {
-    // A match near the allocating frame says more than one among the callers every stack shares.
-    const weighted = points / (1 + depth)
-    if (weighted > (best.get(reason) ?? 0)) best.set(reason, weighted)
-  }
-  const location = target.location
   // Only the frames from the allocation up to the first of the user's own code: the callers above
   // it (the request's dispatch, the event loop) are shared by every stack of a request.
   const own = stack.frames.findIndex((frame) => frame.kind === 'user')
   const frames = own < 0 ? stack.frames : stack.frames.slice(0, own + 1)
+  const add = (/** @type {number} */ points, /** @type {number} */ depth, /** @type {string} */ reason) => {
+    // A match near the allocating frame says more than one among the callers; the user's frame
+    // that called into a library is shared by everything that call made, so it says least.
+    const weighted = (points / (1 + depth)) * (depth > 0 && depth === own ? 0.25 : 1)
+    if (weighted > (best.get(reason) ?? 0)) best.set(reason, weighted)
+  }
+  const location = target.location
   for (const [depth, frame] of frames.entries()) {
     if (frame.url === '') continue
     if (classes.has(frame.function)) add(SCORE_CLASS, depth, `constructor ${frame.function}, a class the finding holds, is on the stack`)
     const file = fileOf(frame.url)
     if (location !== null && file === location.file) {
-      const same = (location.function !== '' && frame.function === location.function) || frame.lineNumber + 1 === location.line
-      if (same) add(SCORE_FUNCTION, depth, 'the finding\'s function is on the stack')
+      // The finding's function, or the allocating function holding its location (a closure made there).
+      const inside = depth === 0 && frame.endLine !== null && location.line - 1 >= frame.lineNumber && location.line - 1 <= frame.endLine
+      const same = (location.function !== '' && frame.function === location.function) || frame.lineNumber + 1 === location.line || inside
+      if (same) add(SCORE_FUNCTION, depth, 'the finding\'s function, or the allocating function holding its location, is on the stack')
       else add(SCORE_FILE, depth, 'the finding\'s file is on the stack')
     }
+    if (target.classScripts?.includes(frame.url)) add(SCORE_CLASS_SCRIPT, depth, 'the script that defines a class the finding holds is on the stack')
     if (target.module !== null && frame.url === target.module) add(SCORE_MODULE, depth, 'the module whose variable holds the growth is on the stack')
   }
   let score = 0
@@ -290,6 +300,77 @@ export function findCallLines (stack, sourceOf, classes) {
 }
 
 /**
+ * The script of each class's constructor, from the objects of that class in a snapshot (objects
+ * only: a closure's location is its own function's). Classes without a script (built-ins, plain
+ * objects) are left out.
+ * @param {HeapAnalysis} analysis
+ * @param {Set<string>} names
+ * @returns {Map<string, string>} class name -> script URL
+ */
+export function classScripts (analysis, names) {
+  const { graph, locations, classOf, classes } = analysis
+  /** @type {Map<string, string>} */
+  const found = new Map()
+  /** @type {Set<number>} class indexes still to look for */
+  const wanted = new Set()
+  classes.names.forEach((name, index) => { if (names.has(name)) wanted.add(index) })
+  const objectType = graph.nodeType.object
+  for (let ordinal = 0; ordinal < graph.nodeCount && wanted.size > 0; ordinal++) {
+    const index = classOf[ordinal]
+    if (!wanted.has(index) || graph.nodeTypes[ordinal] !== objectType) continue
+    const script = locations.locationOf(ordinal)?.scriptName
+    if (!script) continue
+    found.set(classes.names[index], script)
+    wanted.delete(index)
+  }
+  return found
+}
+
+/**
+ * Sets `endLine` on the user and library frames whose script text is known. Frames are changed
+ * in place (the stacks come from findGrowingStacks, fresh for each diff).
+ * @param {GrowingStack[]} stacks
+ * @param {(url: string) => string | null} sourceOf
+ */
+export function findFunctionEnds (stacks, sourceOf) {
+  for (const { frames } of stacks) {
+    for (const frame of frames) {
+      if ((frame.kind !== 'user' && frame.kind !== 'library') || frame.lineNumber < 0) continue
+      const text = sourceOf(frame.url)
+      if (text === null) continue
+      const start = offsetOf(text, frame.lineNumber, frame.columnNumber)
+      if (start !== null) frame.endLine = lineAt(text, bodyEnd(text, start))
+    }
+  }
+}
+
+/**
+ * @param {string} text
+ * @param {number} line    0-based
+ * @param {number} column  0-based
+ * @returns {number | null}
+ */
+function offsetOf (text, line, column) {
+  let start = 0
+  for (let l = 0; l < line; l++) {
+    start = text.indexOf('\n', start) + 1
+    if (start === 0) return null
+  }
+  return start + Math.max(0, column)
+}
+
+/**
+ * @param {string} text
+ * @param {number} offset
+ * @returns {number} the 0-based line of `offset`
+ */
+function lineAt (text, offset) {
+  let line = 0
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++
+  return line
+}
+
+/**
  * The 0-based line, in the function starting at (line, column), of the first call of one of
  * `names`, or null. `constructs`: only `new Name(` counts.
  * @param {string} text
@@ -300,12 +381,8 @@ export function findCallLines (stack, sourceOf, classes) {
  * @returns {number | null}
  */
 function callLineIn (text, line, column, names, constructs) {
-  let start = 0
-  for (let l = 0; l < line; l++) {
-    start = text.indexOf('\n', start) + 1
-    if (start === 0) return null
-  }
-  start += Math.max(0, column)
+  const start = offsetOf(text, line, column)
+  if (start === null) return null
   const end = bodyEnd(text, start)
   const escaped = names.map((name) => name.replace(/[$]/g, '\\$')).join('|')
   const pattern = constructs
@@ -315,9 +392,7 @@ function callLineIn (text, line, column, names, constructs) {
   pattern.lastIndex = start
   const match = pattern.exec(text)
   if (match === null || match.index >= end) return null
-  let found = 0
-  for (let i = text.indexOf('\n'); i >= 0 && i < match.index; i = text.indexOf('\n', i + 1)) found++
-  return found
+  return lineAt(text, match.index)
 }
 
 /**

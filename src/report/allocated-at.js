@@ -6,11 +6,12 @@
 import { readFile } from 'node:fs/promises'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { findCallLines, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
+import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
 import { readableScriptName } from '../signatures/source-location.js'
 /** @import {AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /**
  * The report's `allocations`: where the profiles are and which stacks grew.
@@ -85,15 +86,21 @@ export async function readAllocationProfiles (sources, sidecars) {
  * @param {string[]} paths
  * @param {Finding[]} findings  changed in place
  * @param {GrowthGroup[]} growth  the diff's rows, for the classes each owner holds
- * @param {{cwd: string, intervalBytes: number | null, top?: number}} options
+ * @param {{cwd: string, intervalBytes: number | null, top?: number, analysis?: HeapAnalysis}} options
+ *   analysis: the last snapshot's, for the scripts that define the findings' classes
  * @returns {Promise<AllocationsReport>}
  */
-export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10 }) {
+export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10, analysis }) {
   const stacks = findGrowingStacks(profiles)
-  const targets = findings.map((finding) => tieTarget(finding, growth))
-  const ties = tieStacks(stacks, targets, (url) => readableScriptName(url, cwd))
   const sources = await readScripts(stacks)
   const sourceOf = (/** @type {string} */ url) => sources.get(url) ?? null
+  findFunctionEnds(stacks, sourceOf)
+  const targets = findings.map((finding) => tieTarget(finding, growth))
+  if (analysis !== undefined) {
+    const scripts = classScripts(analysis, new Set(targets.flatMap((target) => target.classes)))
+    for (const target of targets) target.classScripts = target.classes.flatMap((name) => scripts.get(name) ?? [])
+  }
+  const ties = tieStacks(stacks, targets, (url) => readableScriptName(url, cwd))
   for (const [i, finding] of findings.entries()) {
     const tie = ties[i]
     if (tie === null) {

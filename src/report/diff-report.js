@@ -127,7 +127,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   if (sampled.profiles === null) {
     if (sampled.warning) result.warnings.push(sampled.warning)
   } else if (result.comparison === 'ids') {
-    allocations = await attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes: metas[metas.length - 1]?.allocationInterval ?? null, top })
+    allocations = await attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes: metas[metas.length - 1]?.allocationInterval ?? null, top, analysis: detail?.analyses.at(-1) })
   }
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
 }
