@@ -70,13 +70,37 @@ export async function readAllocationProfiles (sources, sidecars) {
     } catch {
       return { profiles: null, warning: `ignored the allocation profiles: ${path} is not JSON` }
     }
-    if (!data || typeof data.head !== 'object' || !Array.isArray(data.samples)) {
-      return { profiles: null, warning: `ignored the allocation profiles: ${path} is not a sampling heap profile (expected head and samples)` }
-    }
+    const problem = profileProblem(data)
+    if (problem !== null) return { profiles: null, warning: `ignored the allocation profiles: ${path} is not a sampling heap profile (${problem})` }
     profiles.push(data)
     paths.push(path)
   }
   return { profiles, paths }
+}
+
+/**
+ * What makes `data` no sampling heap profile, or null: the nodes and samples are checked as far
+ * as the tie reads them, so a damaged file is one warning, never a crash.
+ * @param {any} data
+ * @returns {string | null}
+ */
+function profileProblem (data) {
+  if (data === null || typeof data !== 'object' || typeof data.head !== 'object' || data.head === null) return 'expected an object with head'
+  if (!Array.isArray(data.samples)) return 'expected a samples array'
+  for (const sample of data.samples) {
+    if (!sample || !Number.isFinite(sample.size) || !Number.isFinite(sample.nodeId) || !Number.isFinite(sample.ordinal)) return 'expected each sample to have size, nodeId and ordinal'
+  }
+  const pending = [data.head]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    const frame = node?.callFrame
+    if (!frame || typeof frame.functionName !== 'string' || typeof frame.url !== 'string' || !Number.isInteger(frame.lineNumber) ||
+      !Number.isInteger(frame.columnNumber) || !Number.isFinite(node.id) || !Array.isArray(node.children)) {
+      return 'expected each node to have id, children and a callFrame with functionName, url, lineNumber and columnNumber'
+    }
+    pending.push(...node.children)
+  }
+  return null
 }
 
 /**

@@ -2,11 +2,12 @@
 // findings of the diff. The fixtures leak through packages of their own (node_modules beside them)
 // and through app code; each calling line is marked `// alloc: <name>` in the program.
 import test from 'ava'
-import { readFile, readdir, stat } from 'node:fs/promises'
+import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 
 const PROGRAM = 'fixtures/programs/alloc/library-leaks.js'
 const leaks = captureFixture('alloc/library-leaks')
@@ -120,4 +121,20 @@ test('a sampling profiler already run by another session (a debugger) is left ru
   const diff = await diffSnapshots(files)
   t.is(diff.allocations, null)
   t.true(diff.findings.every((finding) => finding.allocatedAt === undefined))
+})
+
+test('a damaged profile is one warning and no allocations, never a failed diff', async (t) => {
+  const { files } = await leaks
+  const dir = await tempDir('leakdiff-alloc-')
+  const copies = []
+  for (const [i, file] of files.entries()) {
+    const copy = join(dir, `${i + 1}.heapsnapshot`)
+    await copyFile(file, copy)
+    await writeFile(join(dir, `${i + 1}.heapprofile`), i === 1 ? '{"head": {"callFrame": {}}, "samples": []}' : await readFile(file.replace(/\.heapsnapshot$/, '.heapprofile')))
+    copies.push(copy)
+  }
+  const report = await diffSnapshots(copies)
+  t.is(report.allocations, null)
+  t.true(report.warnings.some((warning) => /ignored the allocation profiles: .*2\.heapprofile is not a sampling heap profile \(expected each node/.test(warning)), report.warnings.join('\n'))
+  t.true(report.findings.length >= 4)
 })
