@@ -6,7 +6,7 @@
 // window starts; on `stop` the server reports, as one JSON line on stdout, its CPU time over the
 // window, the event-loop delay (monitorEventLoopDelay, 10 ms resolution) percentiles, the
 // requests it served, its RSS and heap after a GC, and the live samples the profiler holds.
-// `--alternate BYTES --phases N --phase-ms MS` measures CPU and event-loop delay instead, in one
+// `--alternate BYTES --phases N --phase-ms MS --settle-ms MS` measures CPU and event-loop delay instead, in one
 // process: on `go` it runs N phases, sampling at BYTES in every other one, and reports each phase,
 // so that the bench compares neighbouring phases, which share the shared machine's conditions.
 import http from 'node:http'
@@ -19,6 +19,7 @@ const HEAP_MB = Number(args['heap-mb'])
 const ALTERNATE = Number(args.alternate ?? 0)
 const PHASES = Number(args.phases ?? 0)
 const PHASE_MS = Number(args['phase-ms'] ?? 1000)
+const SETTLE_MS = Number(args['settle-ms'] ?? 0)
 if (!(INTERVAL >= 0) || !(HEAP_MB >= 0) || !(ALTERNATE >= 0)) throw new Error(`Expected --interval BYTES (0: off) --heap-mb N [--alternate BYTES --phases N --phase-ms MS], got ${process.argv.slice(2).join(' ')}`)
 
 const started = INTERVAL > 0 ? await AllocationSampler.start({ intervalBytes: INTERVAL, run: 'bench' }) : null
@@ -56,6 +57,10 @@ async function alternate () {
   for (let k = 0; k < PHASES; k++) {
     const on = k % 2 === 1
     const phaseSampler = on ? await AllocationSampler.start({ intervalBytes: ALTERNATE, run: `phase-${k}` }) : null
+    // Starting and stopping the profiler costs the code that runs next (measured: an on phase that
+    // starts measuring at once looks far dearer than a steady one); a series samples for minutes, so
+    // each phase settles before it is measured.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
     histogram.reset()
     histogram.enable()
     const cpu = process.cpuUsage()

@@ -1,9 +1,10 @@
-// `npm run bench:alloc [-- --intervals 524288,131072,65536,32768,16384 --rate 500 --phases 20]`:
+// `npm run bench:alloc [-- --intervals 524288,65536,16384 --rate 500 --phases 16 --phase-ms 4000]`:
 // what the agent's allocation sampling costs a serving process. A bench/alloc-sampling-server.js
 // process answers a fixed rate of HTTP requests from this process (open loop) with a JSON API's work.
-//   CPU and event-loop delay: per interval, one process runs phases of one second with sampling
-//   off and on in turn; neighbouring phases share the shared machine's load, so the bench takes the
-//   median over pairs of the difference in CPU time per request, and the phases' loop p99.
+//   CPU and event-loop delay: per interval, one process runs phases with sampling off and on in
+//   turn, each measured after it settled; neighbouring phases share the shared machine's load, so
+//   the bench takes the median over pairs of the difference in CPU time per request, and the
+//   phases' loop p99.
 //   Memory: per interval (and off), a fresh process holds a heap built after sampling started (its
 //   samples stay live, as a leak's do) and reports RSS, the live samples and the profile's size.
 // Results go to bench/out/alloc-sampling.json and into a section of docs/benchmarks.md (bench/run.js
@@ -18,12 +19,15 @@ import { DOC, OUT, forkServer, machineName, median, option, sleep } from './benc
 
 const SERVER = fileURLToPath(new URL('alloc-sampling-server.js', import.meta.url))
 const SECTION = 'alloc-sampling'
-const INTERVALS = option('intervals', '524288,131072,65536,32768,16384').split(',').map(Number)
+const INTERVALS = option('intervals', '524288,65536,16384').split(',').map(Number)
 const RATE = Number(option('rate', '500'))
-const PHASES = Number(option('phases', '20'))
+const PHASES = Number(option('phases', '16'))
+const PHASE_MS = Number(option('phase-ms', '4000'))
+const SETTLE_MS = Number(option('settle-ms', '1000'))
 const HEAP_MB = Number(option('heap-mb', '100'))
-const WINDOW_MS = Number(option('window-ms', '2000'))
-const WARMUP_MS = 2000
+const WINDOW_MS = Number(option('window-ms', '8000'))
+const WARMUP_MS = 3000
+const REPEATS = Number(option('repeats', '3'))
 
 /**
  * @typedef {object} Phase
@@ -146,8 +150,12 @@ function render ({ alternations, memory }, { date, machine }) {
     '(parse a body, filter and map a 200-item list, render ~10 kB of JSON). The sampler is the agent\'s',
     '(src/agent/alloc-sampler.js: an in-process inspector session, live samples only).',
     '',
-    `**CPU and event-loop delay.** Per interval, one process runs ${PHASES} phases of one second, sampling off and on in`,
-    'turn; each on phase is compared with the off phase before it, which saw the same load on the machine.',
+    `**CPU and event-loop delay.** Per interval, one process runs ${PHASES} phases, sampling off and on in turn, each`,
+    `measured for ${PHASE_MS / 1000} s after ${SETTLE_MS / 1000} s to settle (starting or stopping the profiler costs the code that runs next; a`,
+    'series samples for minutes). Each on phase is compared with the off phase before it, which saw the same load',
+    'on the machine. What this table shows is mostly the cost of switching the profiler on or off: the code that runs',
+    'in the following seconds is slower (without the settling time, on phases were the slow ones; with it, the off',
+    'phases right after a stop are). The steady state is the next table.',
     '*Δ CPU per request* is the median over those pairs of the difference in the server\'s CPU time (user + system)',
     `per request served; *% of a core* is that difference at ${RATE} requests/s. *Loop p99* is the median over the phases`,
     'of the event-loop delay p99 (`monitorEventLoopDelay`, 10 ms resolution).',
@@ -160,15 +168,24 @@ function render ({ alternations, memory }, { date, machine }) {
     lines.push(`| ${formatInterval(run.interval)} | ${(c.offPerRequest * 1000).toFixed(0)} µs | ${c.delta >= 0 ? '+' : ''}${(c.delta * 1000).toFixed(1)} µs | ` +
       `${c.delta >= 0 ? '+' : ''}${(c.delta * RATE / 10).toFixed(2)} | ${formatMs(c.p99Off)} → ${formatMs(c.p99On)} | ${c.pairs} |`)
   }
+  const perRequest = (/** @type {Sample} */ s) => (s.cpuMs / Math.max(1, s.requests)) * 1000
+  const offSteady = median(memory.filter((s) => s.interval === 0).map(perRequest))
   lines.push('',
-    `**Memory the profiler keeps.** Per interval, a fresh process builds ~${HEAP_MB} MB of session records after sampling`,
-    'started, so their samples stay live (what a leak\'s samples cost), and reports after a GC its RSS, the live samples',
-    'and the size of the profile the agent would save (`HeapProfiler.getSamplingProfile` as JSON).',
+    `**Steady state and memory.** Per interval, fresh processes (${REPEATS} each, intervals interleaved) sample from their start,`,
+    `build ~${HEAP_MB} MB of session records (their samples stay live, as a leak's do), serve for ${WARMUP_MS / 1000} s, then are measured`,
+    `for ${WINDOW_MS / 1000} s: CPU per request and loop p99 (medians of the runs), and after a GC the RSS, the live samples and the`,
+    'size of the profile the agent would save (`HeapProfiler.getSamplingProfile` as JSON).',
     '',
-    '| interval | heapUsed | RSS | live samples | profile |',
-    '| --- | ---: | ---: | ---: | ---: |')
-  for (const s of memory) {
-    lines.push(`| ${formatInterval(s.interval)} | ${(s.heapUsed / 1e6).toFixed(0)} MB | ${(s.rss / 1e6).toFixed(0)} MB | ${s.liveSamples} | ${(s.profileBytes / 1e3).toFixed(0)} kB |`)
+    '| interval | CPU per request | Δ against off | loop p99 | heapUsed | RSS | live samples | profile | runs (µs per request) |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |')
+  for (const interval of [0, ...new Set(memory.map((s) => s.interval).filter((i) => i > 0))]) {
+    const rows = memory.filter((s) => s.interval === interval)
+    if (rows.length === 0) continue
+    const med = (/** @type {(s: Sample) => number} */ pick) => median(rows.map(pick))
+    const cpu = med(perRequest)
+    lines.push(`| ${formatInterval(interval)} | ${cpu.toFixed(0)} µs | ${interval === 0 ? '—' : `${cpu - offSteady >= 0 ? '+' : ''}${(cpu - offSteady).toFixed(0)} µs`} | ` +
+      `${formatMs(med((s) => s.loopP99Ms))} | ${(med((s) => s.heapUsed) / 1e6).toFixed(0)} MB | ${(med((s) => s.rss) / 1e6).toFixed(0)} MB | ` +
+      `${Math.round(med((s) => s.liveSamples))} | ${(med((s) => s.profileBytes) / 1e3).toFixed(0)} kB | ${rows.map((s) => perRequest(s).toFixed(0)).join(', ')} |`)
   }
   return lines.join('\n') + '\n'
 }
@@ -182,7 +199,7 @@ if (process.argv.includes('--render')) {
 /** @type {Alternation[]} */
 const alternations = []
 for (const interval of INTERVALS) {
-  const run = await runOnce(['--alternate', String(interval), '--phases', String(PHASES)], true)
+  const run = await runOnce(['--alternate', String(interval), '--phases', String(PHASES), '--phase-ms', String(PHASE_MS), '--settle-ms', String(SETTLE_MS)], true)
   alternations.push(run)
   const c = compare(run)
   process.stderr.write(`${formatInterval(interval)}: Δ CPU per request ${(c.delta * 1000).toFixed(1)} µs (off ${(c.offPerRequest * 1000).toFixed(0)} µs), ` +
@@ -190,10 +207,14 @@ for (const interval of INTERVALS) {
 }
 /** @type {Sample[]} */
 const memory = []
-for (const interval of [0, ...INTERVALS]) {
-  const sample = await runOnce(['--interval', String(interval)], false)
-  memory.push(sample)
-  process.stderr.write(`${formatInterval(interval)}: RSS ${(sample.rss / 1e6).toFixed(0)} MB, ${sample.liveSamples} live samples\n`)
+// Repeats interleave the intervals, so a burst of other work on the machine hits all of them alike.
+for (let repeat = 1; repeat <= REPEATS; repeat++) {
+  for (const interval of [0, ...INTERVALS]) {
+    const sample = await runOnce(['--interval', String(interval)], false)
+    memory.push(sample)
+    process.stderr.write(`${repeat}/${REPEATS} ${formatInterval(interval)}: ${((sample.cpuMs / sample.requests) * 1000).toFixed(0)} µs CPU per request, ` +
+      `loop p99 ${formatMs(sample.loopP99Ms)}, RSS ${(sample.rss / 1e6).toFixed(0)} MB, ${sample.liveSamples} live samples (load ${sample.loadBefore.toFixed(1)})\n`)
+  }
 }
 const machine = machineName()
 const date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'

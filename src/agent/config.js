@@ -44,9 +44,9 @@ export const DEFAULT_CONFIG = Object.freeze({
   memoryLimitBytes: null,
   stringLimit: null,
   allocSampling: true,
-  // bench/alloc-sampling.js (docs/benchmarks.md): most of the CPU cost is the profiler being on at
-  // all (+126 µs per request at V8's default, 512 KiB, +141 µs at 64 KiB); 512 KiB leaves a leak of
-  // a few MB between snapshots with a handful of samples, 64 KiB gives dozens.
+  // bench/alloc-sampling.js (docs/benchmarks.md): at 64 KiB a JSON API spent ~7% more CPU per
+  // request (1.6% of a core at 500 requests/s), at 512 KiB no measurable more, at 16 KiB ~17%;
+  // 512 KiB leaves a leak of a few MB between snapshots with a handful of samples, 64 KiB dozens.
   allocSamplingInterval: 64 * 1024
 })
 

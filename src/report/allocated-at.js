@@ -12,6 +12,8 @@ import { readableScriptName } from '../signatures/source-location.js'
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {DiffDetail, DiffResult} from '../diff/diff-heaps.js' */
+/** @import {SnapshotMeta} from './sidecars.js' */
 
 /**
  * The report's `allocations`: where the profiles are and which stacks grew.
@@ -23,6 +25,26 @@ import { readableScriptName } from '../signatures/source-location.js'
 
 const MAX_STACKS_PER_FINDING = 5
 const MAX_FRAMES = 24
+
+/**
+ * The allocation stacks of a diff, when profiles are beside its snapshots and the snapshots come
+ * from one process (objects matched by id): sets `allocatedAt` on the findings and returns the
+ * report's `allocations`; null otherwise (a profile that is there but unusable adds a warning).
+ * @param {Array<string | unknown>} sources
+ * @param {Array<SnapshotMeta | null>} metas  the sidecars
+ * @param {{result: DiffResult, detail: DiffDetail | null, findings: Finding[], cwd: string, top: number}} diff
+ * @returns {Promise<AllocationsReport | null>}
+ */
+export async function allocationsFor (sources, metas, { result, detail, findings, cwd, top }) {
+  const sampled = await readAllocationProfiles(sources, metas)
+  if (sampled.profiles === null) {
+    if (sampled.warning) result.warnings.push(sampled.warning)
+    return null
+  }
+  if (result.comparison !== 'ids') return null
+  const intervalBytes = metas[metas.length - 1]?.allocationInterval ?? null
+  return attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes, top, analysis: detail?.analyses.at(-1) })
+}
 
 /**
  * Reads the profile beside each snapshot; null when any snapshot has none (or a source is a

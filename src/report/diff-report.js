@@ -6,7 +6,7 @@ import { computeGrowthRate } from './growth-rate.js'
 import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
-import { attachAllocations, readAllocationProfiles } from './allocated-at.js'
+import { allocationsFor } from './allocated-at.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
 /** @import {ClassDelta} from '../diff/class-deltas.js' */
@@ -121,14 +121,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
   const findings = matchSignatures(result, detail, { cwd })
-  /** @type {AllocationsReport | null} */
-  let allocations = null
-  const sampled = await readAllocationProfiles(sources, metas)
-  if (sampled.profiles === null) {
-    if (sampled.warning) result.warnings.push(sampled.warning)
-  } else if (result.comparison === 'ids') {
-    allocations = await attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes: metas[metas.length - 1]?.allocationInterval ?? null, top, analysis: detail?.analyses.at(-1) })
-  }
+  const allocations = await allocationsFor(sources, metas, { result, detail, findings, cwd, top })
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
 }
 
