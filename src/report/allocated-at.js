@@ -3,7 +3,7 @@
 // itself is src/diff/alloc-stacks.js; this module reads the files and the script texts, and is
 // the one place where a profile frame becomes a report location (frameLocation).
 
-import { readFile } from 'node:fs/promises'
+import { readFile, stat } from 'node:fs/promises'
 import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
@@ -24,6 +24,7 @@ import { readableScriptName } from '../signatures/source-location.js'
  */
 
 const MAX_STACKS_PER_FINDING = 5
+const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 const MAX_FRAMES = 24
 
 /**
@@ -255,7 +256,9 @@ async function readScripts (stacks) {
     }
     if (!isAbsolute(path)) continue
     try {
-      texts.set(url, await readFile(path, 'utf8'))
+      // A profile names any path: only regular files of script size are read (no devices, pipes).
+      const info = await stat(path)
+      if (info.isFile() && info.size <= MAX_SCRIPT_BYTES) texts.set(url, await readFile(path, 'utf8'))
     } catch {}
   }
   return texts
