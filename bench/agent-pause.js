@@ -8,22 +8,15 @@
 // docs/benchmarks.md between markers (bench/run.js keeps that section when it renders the doc).
 import { fork } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, tmpdir, totalmem } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { replaceSection } from './doc-sections.js'
-import { median, sleep, startLoad } from './http-load.js'
+import { DOC, OUT, machineName, median, option, sleep } from './bench-kit.js'
+import { startLoad } from './http-load.js'
 
-const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('agent-pause-server.js', import.meta.url))
-const OUT = join(ROOT, 'bench', 'out')
-const DOC = join(ROOT, 'docs', 'benchmarks.md')
 const SECTION = 'agent-pause'
-
-const option = (/** @type {string} */ name, /** @type {string} */ fallback) => {
-  const at = process.argv.indexOf(`--${name}`)
-  return at === -1 ? fallback : process.argv[at + 1]
-}
 const SIZES = option('sizes', '50,300').split(',').map(Number)
 const REPEATS = Number(option('repeats', '3'))
 const GZIP_SIZES = option('gzip-sizes', '50,300').split(',').map(Number)
@@ -226,7 +219,7 @@ try {
         `${sample.writeMs ? `, write ${formatMs(sample.writeMs)}` : ''}${sample.gzipMs ? `, gzip ${formatMs(sample.gzipMs)}` : ''} (load ${sample.loadBefore.toFixed(1)})\n`)
     }
   }
-  const machine = `${cpus()[0]?.model.trim()}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}`
+  const machine = machineName()
   let date = new Date().toISOString().slice(0, 16).replace('T', ' ') + ' UTC'
   mkdirSync(OUT, { recursive: true })
   // A run of some modes or sizes replaces those cells and keeps the others.

@@ -5,7 +5,8 @@
 // one JSON line with each mode's median CPU time per round and the GCs a round saw.
 import { PerformanceObserver } from 'node:perf_hooks'
 import { setImmediate as tick } from 'node:timers/promises'
-import { median, startMeasuringWatch } from './http-load.js'
+import { median } from './bench-kit.js'
+import { startMeasuringWatch } from './http-load.js'
 
 const ROUNDS = Number(process.argv[2] ?? '21')
 

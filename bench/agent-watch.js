@@ -21,7 +21,8 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { getHeapStatistics } from 'node:v8'
 import { replaceSection } from './doc-sections.js'
-import { median, sleep, startLoad } from './http-load.js'
+import { median, sleep } from './bench-kit.js'
+import { startLoad } from './http-load.js'
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url))
 const SERVER = fileURLToPath(new URL('agent-watch-server.js', import.meta.url))

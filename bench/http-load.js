@@ -1,5 +1,5 @@
-// What the agent benches share: a steady HTTP load on a server under measurement, watch mode run
-// for measuring only, and small helpers.
+// What the agent benches share: a steady HTTP load on a server under measurement, and watch mode
+// run for measuring only.
 import http from 'node:http'
 import { HeapWatch } from '../src/agent/watch.js'
 import { DEFAULT_WATCH } from '../src/agent/config.js'
@@ -51,16 +51,4 @@ export function startLoad (port) {
       return requests
     }
   }
-}
-
-/** @param {number} ms */
-export function sleep (ms) {
-  return new Promise((resolve) => setTimeout(resolve, ms))
-}
-
-/** @param {number[]} values */
-export function median (values) {
-  const sorted = [...values].sort((a, b) => a - b)
-  const mid = sorted.length >> 1
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2
 }

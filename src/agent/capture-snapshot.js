@@ -3,7 +3,8 @@ import { writeSnapshotFile } from './write-snapshot.js'
 import { measureHeadroom } from './memory-limits.js'
 import { gzipFile } from './compress.js'
 import { buildSidecar } from './sidecar.js'
-import { partialPath, sidecarPath } from './file-names.js'
+import { partialPath, profilePath, sidecarPath } from './file-names.js'
+import { readProfileFor } from './alloc-sampler.js'
 import { removeQuietly, writeFileAtomic } from './fs-safe.js'
 import { formatBytes, formatPause } from './events.js'
 
@@ -11,6 +12,7 @@ import { formatBytes, formatPause } from './events.js'
 /** @import {WriteCostModel} from './write-cost.js' */
 /** @import {SeriesInfo} from './sidecar.js' */
 /** @import {EventSink} from './events.js' */
+/** @import {AllocationSampler} from './alloc-sampler.js' */
 
 /**
  * @typedef {object} CapturedSnapshot
@@ -64,11 +66,12 @@ function freshTick () {
  * complete), optional gzip, then the sidecar. Returns the refusal instead when a check fails;
  * throws a CaptureError (or a file system error) when something breaks, leaving no partial file.
  * @param {{config: AgentConfig, cost: WriteCostModel, owner: {pid: number, inFlight: Set<string>},
- *   snapshotPath: string, series: SeriesInfo, emit: EventSink, keepAlive?: boolean}} input
- *   `snapshotPath` is the uncompressed final name; `keepAlive` false lets the host exit during gzip
+ *   snapshotPath: string, series: SeriesInfo, emit: EventSink, keepAlive?: boolean, sampler?: AllocationSampler | null}} input
+ *   `snapshotPath` is the uncompressed final name; `keepAlive` false lets the host exit during gzip;
+ *   `sampler`'s live samples are saved beside the snapshot (`x.heapprofile`) and named in the sidecar
  * @returns {Promise<{refusal: string} | CapturedSnapshot>}
  */
-export async function captureSnapshot ({ config, cost, owner, snapshotPath, series, emit, keepAlive = true }) {
+export async function captureSnapshot ({ config, cost, owner, snapshotPath, series, emit, keepAlive = true, sampler = null }) {
   const safety = await checkSafety(config, cost)
   if ('refusal' in safety) return safety
   const where = { seriesId: series.id, index: series.index, count: series.count }
@@ -102,6 +105,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
     bytes: write.bytes,
     durationMs: write.durationMs
   })
+  const saveProfile = await readProfileFor(sampler, profilePath(snapshotPath), owner, emit, where)
 
   let path = snapshotPath
   let bytes = write.bytes
@@ -115,7 +119,9 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
     }
   }
   const sidecar = sidecarPath(path)
-  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes })
+  const profile = await saveProfile()
+  const allocationProfile = profile === null ? null : { ...profile, intervalBytes: config.allocSamplingInterval }
+  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile })
   await writeFileAtomic(sidecar, JSON.stringify(meta, null, 2) + '\n', owner)
   return { path, sidecar, bytes, durationMs: write.durationMs, startedMs }
 }

@@ -20,6 +20,10 @@ const MIB = 1024 * 1024
  * @property {number | null} stringLimit  characters of each string a snapshot keeps (V8 keeps 1,024:
  *   a longer script source is cut, and leakdiff finds the line that adds to a collection in it);
  *   null leaves V8's limit alone. A larger limit writes more of every string, secrets included.
+ * @property {boolean | 'always'} allocSampling  run V8's sampling heap profiler during a series and
+ *   save the live samples beside each snapshot (`x.heapprofile`); 'always' runs it from the
+ *   agent's start to its stop, so that snapshots of separate series compare (leakdiff soak)
+ * @property {number} allocSamplingInterval  mean bytes allocated between two samples
  * @property {WatchConfig | null} watch  watch mode (watch.js): start a series when the heap keeps
  *   growing; null is off
  */
@@ -57,6 +61,11 @@ export const DEFAULT_CONFIG = Object.freeze({
   headroomFloorBytes: 32 * MIB,
   memoryLimitBytes: null,
   stringLimit: null,
+  allocSampling: true,
+  // bench/alloc-sampling.js (docs/benchmarks.md): at 64 KiB a JSON API spent ~7% more CPU per
+  // request (1.6% of a core at 500 requests/s), at 512 KiB no measurable more, at 16 KiB ~17%;
+  // 512 KiB leaves a leak of a few MB between snapshots with a handful of samples, 64 KiB dozens.
+  allocSamplingInterval: 64 * 1024,
   watch: null
 })
 
@@ -108,6 +117,8 @@ export const ENV_NAMES = Object.freeze({
   headroomFactor: 'LEAKDIFF_HEADROOM_FACTOR',
   memoryLimitBytes: 'LEAKDIFF_MEMORY_LIMIT',
   stringLimit: 'LEAKDIFF_STRING_LIMIT',
+  allocSampling: 'LEAKDIFF_ALLOC_SAMPLING',
+  allocSamplingInterval: 'LEAKDIFF_ALLOC_INTERVAL',
   watch: 'LEAKDIFF_WATCH'
 })
 
@@ -281,6 +292,8 @@ function checkValue (key, value) {
     case 'stringLimit':
       return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
     case 'watch': return undefined
+    case 'allocSampling': return typeof value === 'boolean' || value === 'always' ? undefined : 'a boolean or "always"'
+    case 'allocSamplingInterval': return isCount(value, 1024, 2 ** 30) ? undefined : 'a number of bytes from 1 KiB to 1 GiB'
   }
 }
 
@@ -326,6 +339,8 @@ export function configFromEnv (env) {
   read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
   read('watch', (text) => (parseBoolean(text) ? { ...DEFAULT_WATCH } : parseBoolean(text) === false ? null : undefined), 'true or false')
   if (options.watch) options.watch = watchFromEnv(env, problems)
+  read('allocSampling', (text) => (/^always$/i.test(text) ? 'always' : parseBoolean(text)), 'true, false (0 turns sampling off) or always')
+  read('allocSamplingInterval', parseSize, 'a size such as 64KiB')
   return { config: { ...DEFAULT_CONFIG, ...options }, problems }
 }
 
@@ -384,5 +399,6 @@ function formatDefault (key) {
   if (key === 'watch') return 'off'
   if (key === 'intervalMs') return `${Number(value) / 1000}s`
   if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MB`
+  if (key === 'allocSamplingInterval') return `${Number(value) / 1024}KiB`
   return String(value)
 }

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto'
  *   leakdiff-<pid>-<start>.series.json                  the series: planned files, then the outcome
  *   leakdiff-<pid>-<start>-<k>of<n>.heapsnapshot        snapshot k of n (.heapsnapshot.gz with gzip)
  *   leakdiff-<pid>-<start>-<k>of<n>.meta.json           its sidecar
+ *   leakdiff-<pid>-<start>-<k>of<n>.heapprofile         live allocation samples at that snapshot
  *   .leakdiff-<pid>-<random>.<final suffix>.partial     a file being written (never a final name)
  *
  * <start> is the UTC start time of the series (20261121T101502.123Z), shared by all its files, so the
@@ -14,7 +15,7 @@ import { randomBytes } from 'node:crypto'
  * sort in time order within one pid. `<pid>-<start>` is the series id.
  */
 
-const SNAPSHOT_NAME = /^leakdiff-(\d+)-(\d{8}T\d{6}\.\d{3}Z)-(\d+)of(\d+)\.(heapsnapshot|heapsnapshot\.gz|meta\.json)$/
+const SNAPSHOT_NAME = /^leakdiff-(\d+)-(\d{8}T\d{6}\.\d{3}Z)-(\d+)of(\d+)\.(heapsnapshot|heapsnapshot\.gz|meta\.json|heapprofile)$/
 const SERIES_NAME = /^leakdiff-(\d+)-(\d{8}T\d{6}\.\d{3}Z)\.series\.json$/
 const PARTIAL_NAME = /^\.leakdiff-(\d+)-[0-9a-f]+\..+\.partial$/
 
@@ -77,8 +78,17 @@ export function sidecarPath (snapshotPath) {
 }
 
 /**
+ * The allocation profile written beside a snapshot: `x.heapsnapshot[.gz]` -> `x.heapprofile`.
+ * @param {string} snapshotPath
+ * @returns {string}
+ */
+export function profilePath (snapshotPath) {
+  return snapshotPath.replace(/\.heapsnapshot(\.gz)?$/, '') + '.heapprofile'
+}
+
+/**
  * @typedef {object} ParsedName
- * @property {'snapshot' | 'sidecar' | 'series'} kind
+ * @property {'snapshot' | 'sidecar' | 'profile' | 'series'} kind
  * @property {number} pid
  * @property {string} stamp
  * @property {string} seriesId
@@ -97,7 +107,7 @@ export function parseFileName (name) {
   const snapshot = SNAPSHOT_NAME.exec(base)
   if (snapshot) {
     return {
-      kind: snapshot[5] === 'meta.json' ? 'sidecar' : 'snapshot',
+      kind: snapshot[5] === 'meta.json' ? 'sidecar' : snapshot[5] === 'heapprofile' ? 'profile' : 'snapshot',
       pid: Number(snapshot[1]),
       stamp: snapshot[2],
       seriesId: `${snapshot[1]}-${snapshot[2]}`,
@@ -120,7 +130,7 @@ export function parseFileName (name) {
  * @returns {string}
  */
 export function partialPath (finalPath, pid) {
-  const suffix = /\.(heapsnapshot\.gz|heapsnapshot|meta\.json|series\.json)$/.exec(finalPath)?.[1] ?? 'file'
+  const suffix = /\.(heapsnapshot\.gz|heapsnapshot|heapprofile|meta\.json|series\.json)$/.exec(finalPath)?.[1] ?? 'file'
   return join(finalPath, '..', `.leakdiff-${pid}-${randomBytes(6).toString('hex')}.${suffix}.partial`)
 }
 

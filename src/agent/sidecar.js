@@ -19,10 +19,13 @@ import { basename } from 'node:path'
  * CLI read it for pid, time, rate of growth and time to the limit. The command line is left out on
  * purpose (arguments can hold secrets); the main script path is kept to name the program.
  * @param {{file: string, uncompressedBytes: number, bytes: number, gzip: boolean, takenAt: Date,
- *   uptimeSeconds: number, series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number}} input
+ *   uptimeSeconds: number, series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number,
+ *   allocationProfile?: {file: string, run: string, intervalBytes: number} | null}} input
+ *   allocationProfile: the live allocation samples saved beside the snapshot (base name), if any,
+ *   and the sampling run they belong to
  * @returns {object}
  */
-export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes }) {
+export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes, allocationProfile = null }) {
   const { memoryUsage, heapStatistics } = write
   const constrained = process.constrainedMemory?.()
   return {
@@ -65,6 +68,7 @@ export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, u
       maxRssAfter: write.maxRssAfter,
       availableBefore: headroom.availableBytes,
       limitedBy: headroom.limitedBy
-    }
+    },
+    allocationProfile
   }
 }

@@ -3,9 +3,10 @@ import { hostname } from 'node:os'
 import { CaptureError, InvalidArgumentError } from '../errors.js'
 import { resolveConfig } from './config.js'
 import { WriteCostModel } from './write-cost.js'
-import { seriesFileNames } from './file-names.js'
+import { formatStamp, seriesFileNames } from './file-names.js'
 import { ensureDirectory, writeFileAtomic } from './fs-safe.js'
 import { captureSnapshot, checkSafety, describeError } from './capture-snapshot.js'
+import { startSampler } from './alloc-sampler.js'
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
@@ -58,6 +59,8 @@ export class Agent {
   #listening = null
   /** @type {HeapWatch | null} */
   #watch = null
+  /** @type {Promise<import('./alloc-sampler.js').AllocationSampler | null> | null} sampling from start to stop ('always') */
+  #sampling = null
   #onSignal = () => {
     try {
       this.#runSeries({ trigger: { kind: 'signal', signal: String(this.#listening) } }, false).catch(() => {})
@@ -103,6 +106,7 @@ export class Agent {
     this.#listening = listening
     const { watch } = this.config
     const watching = watch === null ? '' : `; ${describeWatch(watch)}`
+    if (this.config.allocSampling === 'always') this.#sampling = startSampler(this.config, this.#emit, `${process.pid}-${formatStamp(new Date())}`)
     this.#emit({
       type: 'ready',
       message: (listening
@@ -163,6 +167,7 @@ export class Agent {
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null
     this.#wake?.(true)
+    this.#sampling?.then((sampler) => sampler?.stop()).catch(() => {})
     if (registry[ACTIVE] === this) delete registry[ACTIVE]
     this.#emit({ type: 'stopped', message: 'stopped' })
   }
@@ -210,10 +215,14 @@ export class Agent {
     this.#emit({ type: 'series-start', message: `series ${plan.id} started: ${count} snapshot${count === 1 ? '' : 's'} ${count > 1 ? `${formatInterval(intervalMs)} apart ` : ''}to ${dir}`, seriesId: plan.id, count })
     /** @type {unknown} */
     let failure = null
+    /** @type {import('./alloc-sampler.js').AllocationSampler | null} */
+    let sampler = null
+    const spanning = await this.#sampling
     try {
       await ensureDirectory(dir)
       await removeStalePartials(dir, this.#owner)
       await writeFileAtomic(plan.seriesFile, JSON.stringify(record, null, 2) + '\n', this.#owner)
+      sampler = spanning ?? await startSampler(this.config, this.#emit, plan.id)
       for (let index = 1; index <= count; index++) {
         if (index > 1 && await this.#sleep(firstWriteMs + (index - 1) * intervalMs - performance.now(), keepAlive)) {
           throw new CaptureError(`Expected ${count} snapshots, but the agent was stopped after ${index - 1}`)
@@ -222,7 +231,7 @@ export class Agent {
         const where = { seriesId: plan.id, index, count }
         let captured
         try {
-          captured = await captureSnapshot({ config: { ...this.config, dir, gzip }, cost: this.#cost, owner: this.#owner, snapshotPath: plan.snapshots[index - 1].replace(/\.gz$/, ''), series, emit: this.#emit, keepAlive })
+          captured = await captureSnapshot({ config: { ...this.config, dir, gzip }, cost: this.#cost, owner: this.#owner, snapshotPath: plan.snapshots[index - 1].replace(/\.gz$/, ''), series, emit: this.#emit, keepAlive, sampler })
         } catch (error) {
           this.#emit({ type: 'error', message: `snapshot ${index} of ${count} failed: ${describeError(error)}`, ...where, error })
           throw error instanceof CaptureError ? error : new CaptureError(`Expected to write snapshot ${index} of ${count} to ${dir}, but ${describeError(error)}`, { cause: error })
@@ -245,6 +254,7 @@ export class Agent {
         failure = new CaptureError(`Expected to write a series to ${dir}, but ${describeError(error)}`, { cause: error })
       }
     }
+    if (sampler !== spanning) await sampler?.stop()
     record.status = failure === null ? 'complete' : this.#stopped ? 'stopped' : 'failed'
     record.endedAt = new Date().toISOString()
     record.error = failure === null ? null : describeError(failure)

@@ -7,6 +7,7 @@ import { computeGrowthRate } from './growth-rate.js'
 import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
+import { allocationsFor } from './allocated-at.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
 /** @import {ClassDelta} from '../diff/class-deltas.js' */
@@ -17,6 +18,7 @@ import { processDifference, readSidecar } from './sidecars.js'
 /** @import {GrowthRate} from './growth-rate.js' */
 /** @import {SnapshotMeta, WatchTriggerMeta} from './sidecars.js' */
 /** @import {SourceOptions} from '../sources/source-locator.js' */
+/** @import {AllocationsReport} from './allocated-at.js' */
 
 /**
  * @typedef {object} DiffSnapshotInfo
@@ -68,6 +70,8 @@ import { processDifference, readSidecar } from './sidecars.js'
  *   (needs the first and last snapshot's sidecars)
  * @property {WatchTriggerMeta | null} capture  why the agent's watch mode took the series by itself
  *   (from the first snapshot's sidecar); null when a person or a program asked for it
+ * @property {AllocationsReport | null} [allocations]  the allocation stacks that grew, when the
+ *   agent's allocation profiles are beside the snapshots; findings then carry `allocatedAt`
  * @property {string[]} warnings
  */
 
@@ -131,7 +135,8 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
   const matched = matchSignatures(result, detail, { cwd })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
-  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings })
+  const allocations = await allocationsFor(sources, metas, { result, detail, findings, cwd, top })
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
 }
 
 /**
@@ -152,12 +157,12 @@ const MIN_LISTED_BYTES = 1024
 /**
  * @param {DiffResult} diff
  * @param {DiffSnapshotInfo[]} snapshots
- * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>}} [options]
+ * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>, allocations?: AllocationsReport | null}} [options]
  *   cwd: scripts in the rows' `pathText` are shown relative to it; sidecars: per snapshot, what
- *   its sidecar says (for the process and the rate)
+ *   its sidecar says (for the process and the rate); allocations: the growing allocation stacks
  * @returns {DiffReport}
  */
-export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [] } = {}) {
+export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [], allocations = null } = {}) {
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
@@ -181,7 +186,8 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
       { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
     ),
     capture: sidecars[0]?.trigger ?? null,
-    warnings: warning ? [...diff.warnings, warning] : diff.warnings
+    warnings: warning ? [...diff.warnings, warning] : diff.warnings,
+    allocations
   }
 }
 

@@ -5,6 +5,7 @@
 import { formatBytes, formatCount } from './format.js'
 import { mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
+import { allocatedAtParts } from './render-allocated-at.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 
 /**
@@ -81,6 +82,12 @@ export function renderFindingCards (findings, c, wrap, width = 80) {
     lines.push(...wrap(`${evidence.counts.map((n) => formatCount(n)).join(' → ')}${per}${note === '' ? '' : `   ${note}`}`, '               ', `   ${evidence.unit.padEnd(11)} `))
     lines.push(`   ${'retained'.padEnd(11)} ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
     for (const note of evidenceNotes(evidence)) lines.push(...wrap(note, '     ', '   - '))
+    if (finding.allocatedAt) {
+      const parts = allocatedAtParts(finding.allocatedAt)
+      lines.push(...wrap(`${c.cyan(parts.site)}${parts.via === '' ? '' : `  ${parts.via}`}`, '               ', `   ${'allocated'.padEnd(11)} `))
+      const others = parts.basis.length > 1 ? ` (and ${parts.basis.length - 1} more)` : ''
+      lines.push(...wrap(`${parts.amount}; tied as ${parts.basis[0] ?? 'the only growing stack'}${others}`, '               ', '               '))
+    }
     lines.push(...wrap(`${c.green('fix')}  ${finding.fix.summary}`, '        ', '   '))
     for (const line of finding.fix.snippet.split('\n')) if (line !== '') lines.push(...breakCode(line, '          ', width))
     lines.push('')
@@ -109,6 +116,10 @@ export function renderFindingCardsMarkdown (findings) {
     lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${note})`}`)
     lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
     for (const note of evidenceNotes(evidence)) lines.push(`- ${note}`)
+    if (finding.allocatedAt) {
+      const parts = allocatedAtParts(finding.allocatedAt)
+      lines.push(`- allocated at: \`${parts.site.replaceAll('`', "'")}\`${parts.via === '' ? '' : ` ${parts.via.replaceAll('`', "'")}`}; ${parts.amount}; tied by: ${parts.basis.join('; ')}`)
+    }
     lines.push('')
     lines.push(`**Fix:** ${finding.fix.summary}`, '')
     if (finding.fix.snippet !== '') lines.push('```js', finding.fix.snippet.replace(/\n$/, ''), '```', '')

@@ -17,6 +17,9 @@ import { readFile } from 'node:fs/promises'
  * @property {number | null} heapUsed    bytes, before the write
  * @property {number | null} rss         bytes, before the write
  * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
+ * @property {string | null} [allocationProfile]  base name of the allocation profile saved beside it
+ * @property {number | null} [allocationInterval]  its sampling interval, bytes
+ * @property {string | null} [allocationRun]  the sampling run it belongs to: samples compare only within one
  * @property {WatchTriggerMeta | null} trigger  why the agent's watch mode started the series; null
  *   when a signal or a call started it, or the sidecar does not say
  */
@@ -84,7 +87,11 @@ export async function readSidecar (snapshotPath) {
       heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
       rss: number(data.memoryUsage?.rss),
       memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
-      trigger: readTrigger(data.series?.trigger)
+      trigger: readTrigger(data.series?.trigger),
+      // A base name only: a sidecar must not send the reader elsewhere.
+      allocationProfile: /^[^/\\]+\.heapprofile$/.test(data.allocationProfile?.file) ? data.allocationProfile.file : null,
+      allocationInterval: number(data.allocationProfile?.intervalBytes),
+      allocationRun: string(data.allocationProfile?.run)
     }
   }
 }

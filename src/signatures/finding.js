@@ -2,6 +2,7 @@
 
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
+/** @import {AllocatedAt} from '../diff/alloc-stacks.js' */
 
 /**
  * Where the code involved in a finding starts, for people: 1-based, the file relative to the
@@ -45,6 +46,8 @@
  * @property {FindingEvidence & Record<string, unknown>} evidence
  * @property {SourceLocation | null} location
  * @property {{summary: string, snippet: string}} fix
+ * @property {AllocatedAt | null} [allocatedAt]  the allocation stacks tied to it, when the agent's
+ *   allocation profiles are beside the snapshots (null: profiles there, nothing tied)
  */
 
 /**

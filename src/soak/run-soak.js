@@ -85,7 +85,13 @@ export async function runSoak (options) {
       LEAKDIFF_KEEP: '0',
       // A soak runs in CI, where whole script sources in the snapshots let findings point at the
       // line that adds to a collection; the user's own setting wins.
-      LEAKDIFF_STRING_LIMIT: settings.env.LEAKDIFF_STRING_LIMIT ?? 'whole'
+      LEAKDIFF_STRING_LIMIT: settings.env.LEAKDIFF_STRING_LIMIT ?? 'whole',
+      // Each snapshot is a series of its own: one sampling run across them lets the diff compare
+      // their allocation samples. The user's own setting wins (0 turns sampling off).
+      LEAKDIFF_ALLOC_SAMPLING: settings.env.LEAKDIFF_ALLOC_SAMPLING ?? 'always',
+      // A soak's rounds are short: sampled four times as often as in production, a few hundred
+      // requests that keep a few hundred bytes each still leave several samples per round.
+      LEAKDIFF_ALLOC_INTERVAL: settings.env.LEAKDIFF_ALLOC_INTERVAL ?? '16KiB'
     }
     onProgress(`starting ${command.join(' ')}`)
     service = await startService(command, { cwd, env, onOutput: settings.onServiceOutput })

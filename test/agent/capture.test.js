@@ -62,7 +62,7 @@ test('--import leakdiff/register: a signal writes a whole series at the interval
 
   t.is(await mode(out), 0o700)
   const names = await listDir(out)
-  t.is(names.length, 5)
+  t.is(names.length, 7)
   const series = JSON.parse(await readFile(join(out, /** @type {string} */ (names.find((n) => n.endsWith('.series.json')))), 'utf8'))
   t.is(series.status, 'complete')
   t.deepEqual(series.snapshots, series.planned)
@@ -80,6 +80,8 @@ test('--import leakdiff/register: a signal writes a whole series at the interval
     t.like(meta, { schemaVersion: 1, file: series.snapshots[i], pid, nodeVersion: process.version, series: { id: series.id, index: i + 1, count: 2, intervalMs: 400 } })
     t.true(meta.heapSizeLimit > 0 && meta.memoryUsage.rss > 0 && meta.memoryUsage.external > 0 && meta.durationMs > 0)
     t.is(meta.bytes, (await stat(join(out, meta.file))).size)
+    t.is(meta.allocationProfile.file, meta.file.replace('.heapsnapshot', '.heapprofile'))
+    t.is(await mode(join(out, meta.allocationProfile.file)), 0o600)
   }
   const gap = Date.parse(metas[1].takenAt) - Date.parse(metas[0].takenAt)
   // Interval from start to start; a first write slower than the interval delays the second.
@@ -122,7 +124,7 @@ test('NODE_OPTIONS=-r leakdiff/register in a cluster: each worker writes its own
   const names = await listDir(join(cwd, 'out'))
   for (const pid of workers) {
     const mine = names.filter((n) => n.startsWith(`leakdiff-${pid}-`))
-    t.is(mine.length, 3, mine.join(' '))
+    t.is(mine.length, 4, mine.join(' '))
     const snapshot = /** @type {string} */ (mine.find((n) => n.endsWith('.heapsnapshot')))
     await readWholeSnapshot(join(cwd, 'out', snapshot))
     const meta = JSON.parse(await readFile(join(cwd, 'out', snapshot.replace('.heapsnapshot', '.meta.json')), 'utf8'))

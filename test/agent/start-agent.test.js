@@ -39,7 +39,8 @@ test.serial('captureSeries() resolves with whole files, refuses a second series 
   await t.throwsAsync(agent.captureSeries(), { code: 'LEAKDIFF_CAPTURE', message: /still running/ })
   const result = await second
   t.deepEqual((await readdir(dir)).sort(), [
-    `leakdiff-${result.id}-1of1.heapsnapshot`, `leakdiff-${result.id}-1of1.meta.json`, `leakdiff-${result.id}.series.json`
+    `leakdiff-${result.id}-1of1.heapsnapshot`, `leakdiff-${result.id}-1of1.meta.json`, `leakdiff-${result.id}-1of1.heapprofile`,
+    `leakdiff-${result.id}.series.json`
   ].sort())
   t.deepEqual(events.map((event) => event.type), [
     'ready', 'series-start', 'snapshot', 'series-end', 'series-start', 'ignored', 'snapshot', 'pruned', 'series-end'

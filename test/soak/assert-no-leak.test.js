@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { assertNoLeak, LeakAssertionError } from 'leakdiff'
+import { Logger } from '../../fixtures/programs/alloc/node_modules/tiny-logger/index.js'
 
 const FILE = fileURLToPath(import.meta.url)
 // The line of the leaking listener below, found by its marker so that edits above it cannot break the test.
@@ -43,10 +44,29 @@ test.serial('a function that adds a listener per call fails with the listener-ac
   t.true(report.findings[0].evidence.counts[2] - report.findings[0].evidence.counts[1] >= 300)
 
   const kept = (await readdir(join(keep, 'snaps'))).sort()
-  t.is(kept.length, 3)
-  t.deepEqual(kept.map((name) => name.replace(/^leakdiff-assert-\d+-\d+-\d+-/, '')), ['1of3.heapsnapshot', '2of3.heapsnapshot', '3of3.heapsnapshot'])
+  t.is(kept.length, 6)
+  t.deepEqual(kept.map((name) => name.replace(/^leakdiff-assert-\d+-\d+-\d+-/, '')), [
+    '1of3.heapprofile', '1of3.heapsnapshot', '2of3.heapprofile', '2of3.heapsnapshot', '3of3.heapprofile', '3of3.heapsnapshot'
+  ])
   for (const name of kept) t.is((await stat(join(keep, 'snaps', name))).mode & 0o777, 0o600)
   t.is((await stat(join(keep, 'snaps'))).mode & 0o777, 0o700)
+})
+
+const root = new Logger({ service: 'orders' })
+const LOGGER_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// alloc: child per call')) + 1
+
+/** @param {number} i */
+function handleOrder (i) {
+  root.child({ order: i }).info('handled') // alloc: child per call
+}
+
+test.serial('a leak made inside a package names the calling line of the code under test (allocatedAt)', async (t) => {
+  const error = await t.throwsAsync(assertNoLeak(handleOrder, { iterations: 300, warmup: 50 }), { instanceOf: LeakAssertionError })
+  const report = /** @type {any} */ (error.report)
+  const finding = report.findings.find((/** @type {any} */ f) => f.path.at(-1).edge === 'children')
+  t.like(finding.allocatedAt.site, { file: relative(process.cwd(), FILE), line: LOGGER_LINE, function: 'handleOrder', kind: 'user', callLine: true })
+  t.true(finding.allocatedAt.stacks[0].frames.some((/** @type {any} */ frame) => frame.kind === 'library' && frame.file.includes('node_modules/tiny-logger/')))
+  t.regex(error.message, new RegExp(`allocated\\s+${relative(process.cwd(), FILE).replaceAll('.', '\\.')}:${LOGGER_LINE}\\s+handleOrder`))
 })
 
 test.serial('allow: a leak of an allowed signature passes, and so does the growth it explains', async (t) => {

@@ -1,0 +1,429 @@
+// Who made the growth: the allocation profiles the agent saves beside each snapshot (V8's sampling
+// heap profiler, DevTools' `.heapprofile` format) hold the JS stack of about one allocation per
+// sampling interval, for the sampled objects still alive when the profile was read. A sample's
+// `ordinal` is unique within one sampling run, so a sample of the last profile that the first
+// one lacks is an object allocated after the first snapshot and alive at the last: the sampled
+// counterpart of the diff's new survivors. Stacks are summed from those samples, kept when they
+// grew in every step, and tied to the findings by what both sides know: the classes a finding
+// holds (a constructor frame of that name), its source location (a frame in that function or
+// file), and the module whose variable holds the owner. V8's samples name no class, so a tie is
+// a match of places, never of objects; each tie says what it rests on.
+//
+// V8 keys a profile node by function, not by line: a frame's line is where its function starts,
+// and a function inlined by the optimizing compiler is counted in its caller. The calling line in
+// a frame is found by searching its function's text for a call of the next frame's function.
+
+/**
+ * One node of a sampling heap profile (Chrome DevTools protocol, HeapProfiler.SamplingHeapProfileNode).
+ * @typedef {object} ProfileNode
+ * @property {{functionName: string, url: string, lineNumber: number, columnNumber: number, scriptId?: string}} callFrame
+ *   lineNumber and columnNumber are 0-based, -1 when unknown (native code)
+ * @property {number} selfSize
+ * @property {number} id
+ * @property {ProfileNode[]} children
+ */
+
+/**
+ * @typedef {object} SamplingProfile
+ * @property {ProfileNode} head
+ * @property {Array<{size: number, nodeId: number, ordinal: number}>} samples  size: bytes the
+ *   sample stands for (V8 scales each sample by its chance of being taken)
+ */
+
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+
+/**
+ * A frame of an allocation stack, as V8 names it (0-based positions of the function's start).
+ * @typedef {object} StackFrame
+ * @property {string} function
+ * @property {string} url            '' for native code
+ * @property {number} lineNumber     0-based, -1 when unknown
+ * @property {number} columnNumber   0-based, -1 when unknown
+ * @property {'user' | 'library' | 'node' | 'native'} kind  library: under node_modules
+ * @property {number | null} endLine   0-based line where the function ends, from its text; null when unknown
+ * @property {number | null} callLine  0-based line in this function that calls the frame below it
+ *   (or constructs a class the finding holds), found in the function's text; null when not found
+ */
+
+/**
+ * A stack whose live sampled bytes grew across the series.
+ * @typedef {object} GrowingStack
+ * @property {StackFrame[]} frames   the allocating frame first, then its callers
+ * @property {number} bytes          sampled bytes allocated after the first snapshot, alive at the last
+ * @property {number} samples
+ * @property {number[]} steps        per step between snapshots, sampled bytes allocated in it and alive at the last
+ */
+
+/**
+ * What a finding says that a stack can be matched against.
+ * @typedef {object} TieTarget
+ * @property {string[]} classes    class names of the objects it holds (growth row, evidence)
+ * @property {{file: string, line: number, function: string} | null} location  line 1-based; file
+ *   as `fileOf` names a frame's script
+ * @property {string | null} module  the script (as V8 names it) whose module variable holds the owner
+ * @property {string[]} [classScripts]  the scripts (as V8 names them) whose constructors made objects
+ *   of those classes: they still count when the optimizing compiler inlined the constructor
+ */
+
+/**
+ * @typedef {object} AllocationTie
+ * @property {GrowingStack[]} stacks  tied stacks, most bytes first
+ * @property {number} bytes           their sampled bytes
+ * @property {number} samples
+ * @property {string[]} basis         what the tie rests on, one phrase per kind of match
+ */
+
+/**
+ * A frame of an allocation stack as reports show it (the report layer makes them from StackFrames). `line` is the line in the function that
+ * calls the frame below (or constructs the class) when the script's text showed it
+ * (`callLine` true), else the line where the function starts.
+ * @typedef {object} FrameLocation
+ * @property {string} file
+ * @property {number} line         1-based
+ * @property {number} column       1-based; the function's start column when `callLine` is false, else 1
+ * @property {string} function     '' when anonymous
+ * @property {'user' | 'library' | 'node' | 'native'} kind
+ * @property {boolean} callLine
+ */
+
+/**
+ * @typedef {object} AllocationStack
+ * @property {FrameLocation[]} frames  the allocating frame first, then its callers
+ * @property {number} bytes            sampled bytes allocated after the first snapshot, alive at the last
+ * @property {number} samples
+ * @property {number[]} steps          per step between snapshots
+ */
+
+/**
+ * "Allocated at" of one finding: the stacks of growing allocation samples tied to it.
+ * @typedef {object} AllocatedAt
+ * @property {FrameLocation | null} site  the first frame of the user's own code (not node_modules,
+ *   not node: internals) on the largest tied stack past the constructors of the classes the
+ *   finding holds, or the stack's first frame when it has none
+ * @property {number} bytes     sampled bytes of the tied stacks (an estimate: one sample stands for
+ *   about one sampling interval of allocation)
+ * @property {number} samples
+ * @property {string[]} basis   what the tie rests on (V8's samples name no class)
+ * @property {AllocationStack[]} stacks  most bytes first
+ */
+
+/** Samples a stack needs, over the series, to count as growing: one or two are chance. */
+export const MIN_GROWING_SAMPLES = 3
+
+/**
+ * Stacks whose live samples grew across the series (profiles oldest first, all from one sampling
+ * run). With three profiles a stack must have samples from each step. Most bytes first.
+ * @param {SamplingProfile[]} profiles  two or three
+ * @param {{minSamples?: number}} [options]
+ * @returns {GrowingStack[]}
+ */
+export function findGrowingStacks (profiles, { minSamples = MIN_GROWING_SAMPLES } = {}) {
+  const last = profiles[profiles.length - 1]
+  /** @type {Set<number>[]} */
+  const earlier = profiles.slice(0, -1).map((profile) => new Set(profile.samples.map((sample) => sample.ordinal)))
+  const stepCount = profiles.length - 1
+  /** @type {Map<number, {bytes: number, samples: number, steps: number[]}>} */
+  const byNode = new Map()
+  for (const sample of last.samples) {
+    if (earlier[0].has(sample.ordinal)) continue
+    // The step it was taken in: after snapshot k's profile lacks it, before k+1's has it.
+    let step = stepCount - 1
+    for (let k = 1; k < earlier.length; k++) {
+      if (earlier[k].has(sample.ordinal)) {
+        step = k - 1
+        break
+      }
+    }
+    let entry = byNode.get(sample.nodeId)
+    if (entry === undefined) {
+      entry = { bytes: 0, samples: 0, steps: new Array(stepCount).fill(0) }
+      byNode.set(sample.nodeId, entry)
+    }
+    entry.bytes += sample.size
+    entry.samples++
+    entry.steps[step] += sample.size
+  }
+  const parents = stackFrames(last.head)
+  /** @type {GrowingStack[]} */
+  const stacks = []
+  for (const [nodeId, entry] of byNode) {
+    if (entry.samples < minSamples || entry.steps.some((bytes) => bytes === 0)) continue
+    const frames = parents.get(nodeId)
+    if (frames === undefined) continue
+    stacks.push({ frames, bytes: entry.bytes, samples: entry.samples, steps: entry.steps })
+  }
+  return stacks.sort((a, b) => b.bytes - a.bytes)
+}
+
+/**
+ * Each node's stack, allocating frame first, without V8's unnamed root entries.
+ * @param {ProfileNode} head
+ * @returns {Map<number, StackFrame[]>}
+ */
+function stackFrames (head) {
+  /** @type {Map<number, StackFrame[]>} */
+  const stacks = new Map()
+  /** @type {Array<{node: ProfileNode, below: StackFrame[]}>} */
+  const pending = [{ node: head, below: [] }]
+  while (pending.length > 0) {
+    const { node, below } = /** @type {{node: ProfileNode, below: StackFrame[]}} */ (pending.pop())
+    const { functionName, url, lineNumber, columnNumber } = node.callFrame
+    const isRoot = (url === '' && functionName === '') || functionName === '(root)'
+    const frames = isRoot ? below : [frameOf(functionName, url, lineNumber, columnNumber), ...below]
+    stacks.set(node.id, frames)
+    for (const child of node.children) pending.push({ node: child, below: frames })
+  }
+  return stacks
+}
+
+/**
+ * @param {string} functionName
+ * @param {string} url
+ * @param {number} lineNumber
+ * @param {number} columnNumber
+ * @returns {StackFrame}
+ */
+function frameOf (functionName, url, lineNumber, columnNumber) {
+  const kind = url === '' ? 'native' : url.startsWith('node:') ? 'node' : /[\\/]node_modules[\\/]/.test(url) ? 'library' : 'user'
+  return { function: functionName, url, lineNumber, columnNumber, kind, endLine: null, callLine: null }
+}
+
+/**
+ * Ties growing stacks to findings. A stack goes to the findings it matches best; a finding whose
+ * stacks match only by file is tied too, and its basis says so.
+ * Matches, strongest first: a frame is a constructor of a class the finding holds; a frame is the
+ * finding's own function (same file, same name or starting on its line); a frame is in the module
+ * that holds the owner; a frame is in the finding's file. Only frames up to the first of the
+ * user's own code count; each kind counts once, at the frame nearest the allocation, and less
+ * the further from it.
+ * @param {GrowingStack[]} stacks
+ * @param {TieTarget[]} targets  one per finding
+ * @param {(url: string) => string} [fileOf]  a frame's script as the targets' locations name files
+ * @returns {Array<AllocationTie | null>}  per target
+ */
+export function tieStacks (stacks, targets, fileOf = (url) => url) {
+  /** @type {Array<{stacks: GrowingStack[], basis: Set<string>}>} */
+  const tied = targets.map(() => ({ stacks: [], basis: new Set() }))
+  for (const stack of stacks) {
+    let best = 0
+    /** @type {Array<{target: number, reasons: string[]}>} */
+    let winners = []
+    for (const [index, target] of targets.entries()) {
+      const { score, reasons } = matchStack(stack, target, fileOf)
+      if (score === 0 || score < best) continue
+      if (score > best) winners = []
+      best = score
+      winners.push({ target: index, reasons })
+    }
+    for (const { target, reasons } of winners) {
+      tied[target].stacks.push(stack)
+      for (const reason of reasons) tied[target].basis.add(reason)
+    }
+  }
+  return tied.map(({ stacks: mine, basis }) => {
+    if (mine.length === 0) return null
+    return {
+      stacks: mine,
+      bytes: mine.reduce((sum, stack) => sum + stack.bytes, 0),
+      samples: mine.reduce((sum, stack) => sum + stack.samples, 0),
+      basis: [...basis]
+    }
+  })
+}
+
+const SCORE_CLASS = 8
+const SCORE_FUNCTION = 4
+const SCORE_CLASS_SCRIPT = 4
+const SCORE_MODULE = 2
+const SCORE_FILE = 1
+
+/**
+ * @param {GrowingStack} stack
+ * @param {TieTarget} target
+ * @param {(url: string) => string} fileOf
+ * @returns {{score: number, reasons: string[]}}
+ */
+function matchStack (stack, target, fileOf) {
+  const classes = new Set(target.classes.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name)))
+  /** @type {Map<string, number>} the best points of each kind of match */
+  const best = new Map()
+  // Only the frames from the allocation up to the first of the user's own code: the callers above
+  // it (the request's dispatch, the event loop) are shared by every stack of a request.
+  const own = stack.frames.findIndex((frame) => frame.kind === 'user')
+  const frames = own < 0 ? stack.frames : stack.frames.slice(0, own + 1)
+  const add = (/** @type {number} */ points, /** @type {number} */ depth, /** @type {string} */ reason) => {
+    // A match near the allocating frame says more than one among the callers; the user's frame
+    // that called into a library is shared by everything that call made, so it says least.
+    const weighted = (points / (1 + depth)) * (depth > 0 && depth === own ? 0.25 : 1)
+    if (weighted > (best.get(reason) ?? 0)) best.set(reason, weighted)
+  }
+  const location = target.location
+  for (const [depth, frame] of frames.entries()) {
+    if (frame.url === '') continue
+    if (classes.has(frame.function)) add(SCORE_CLASS, depth, `constructor ${frame.function}, a class the finding holds, is on the stack`)
+    const file = fileOf(frame.url)
+    if (location !== null && file === location.file) {
+      // The finding's function, or the allocating function holding its location (a closure made there).
+      const inside = depth === 0 && frame.endLine !== null && location.line - 1 >= frame.lineNumber && location.line - 1 <= frame.endLine
+      const same = (location.function !== '' && frame.function === location.function) || frame.lineNumber + 1 === location.line || inside
+      if (same) add(SCORE_FUNCTION, depth, 'the finding\'s function, or the allocating function holding its location, is on the stack')
+      else add(SCORE_FILE, depth, 'the finding\'s file is on the stack')
+    }
+    if (target.classScripts?.includes(frame.url)) add(SCORE_CLASS_SCRIPT, depth, 'the script that defines a class the finding holds is on the stack')
+    if (target.module !== null && frame.url === target.module) add(SCORE_MODULE, depth, 'the module whose variable holds the growth is on the stack')
+  }
+  let score = 0
+  for (const points of best.values()) score += points
+  return { score, reasons: [...best.keys()].sort((a, b) => /** @type {number} */ (best.get(b)) - /** @type {number} */ (best.get(a))) }
+}
+
+/**
+ * Finds, in each user or library frame whose script text is known, the line that calls the frame
+ * below it (for the allocating frame: the line that constructs one of `classes`). Frames are
+ * changed in place.
+ * @param {GrowingStack} stack
+ * @param {(url: string) => string | null} sourceOf  a script's text, or null when unknown
+ * @param {string[]} classes
+ */
+export function findCallLines (stack, sourceOf, classes) {
+  const { frames } = stack
+  for (let i = 0; i < frames.length; i++) {
+    const frame = frames[i]
+    if ((frame.kind !== 'user' && frame.kind !== 'library') || frame.lineNumber < 0) continue
+    const text = sourceOf(frame.url)
+    if (text === null) continue
+    const callee = i > 0 ? frames[i - 1].function : ''
+    const names = i > 0 ? (callee === '' ? [] : [callee]) : classes.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))
+    if (names.length === 0) continue
+    frame.callLine = callLineIn(text, frame.lineNumber, frame.columnNumber, names, i === 0)
+  }
+}
+
+/**
+ * The script of each class's constructor, from the objects of that class in a snapshot (objects
+ * only: a closure's location is its own function's). Classes without a script (built-ins, plain
+ * objects) are left out.
+ * @param {HeapAnalysis} analysis
+ * @param {Set<string>} names
+ * @returns {Map<string, string>} class name -> script URL
+ */
+export function classScripts (analysis, names) {
+  const { graph, locations, classOf, classes } = analysis
+  /** @type {Map<string, string>} */
+  const found = new Map()
+  /** @type {Set<number>} class indexes still to look for */
+  const wanted = new Set()
+  classes.names.forEach((name, index) => { if (names.has(name)) wanted.add(index) })
+  const objectType = graph.nodeType.object
+  for (let ordinal = 0; ordinal < graph.nodeCount && wanted.size > 0; ordinal++) {
+    const index = classOf[ordinal]
+    if (!wanted.has(index) || graph.nodeTypes[ordinal] !== objectType) continue
+    const script = locations.locationOf(ordinal)?.scriptName
+    if (!script) continue
+    found.set(classes.names[index], script)
+    wanted.delete(index)
+  }
+  return found
+}
+
+/**
+ * Sets `endLine` on the user and library frames whose script text is known. Frames are changed
+ * in place (the stacks come from findGrowingStacks, fresh for each diff).
+ * @param {GrowingStack[]} stacks
+ * @param {(url: string) => string | null} sourceOf
+ */
+export function findFunctionEnds (stacks, sourceOf) {
+  for (const { frames } of stacks) {
+    for (const frame of frames) {
+      if ((frame.kind !== 'user' && frame.kind !== 'library') || frame.lineNumber < 0) continue
+      const text = sourceOf(frame.url)
+      if (text === null) continue
+      const start = offsetOf(text, frame.lineNumber, frame.columnNumber)
+      if (start !== null) frame.endLine = lineAt(text, bodyEnd(text, start))
+    }
+  }
+}
+
+/**
+ * @param {string} text
+ * @param {number} line    0-based
+ * @param {number} column  0-based
+ * @returns {number | null}
+ */
+function offsetOf (text, line, column) {
+  let start = 0
+  for (let l = 0; l < line; l++) {
+    start = text.indexOf('\n', start) + 1
+    if (start === 0) return null
+  }
+  return start + Math.max(0, column)
+}
+
+/**
+ * @param {string} text
+ * @param {number} offset
+ * @returns {number} the 0-based line of `offset`
+ */
+function lineAt (text, offset) {
+  let line = 0
+  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++
+  return line
+}
+
+/**
+ * The 0-based line, in the function starting at (line, column), of the first call of one of
+ * `names`, or null. `constructs`: only `new Name(` counts.
+ * @param {string} text
+ * @param {number} line
+ * @param {number} column
+ * @param {string[]} names
+ * @param {boolean} constructs
+ * @returns {number | null}
+ */
+function callLineIn (text, line, column, names, constructs) {
+  const start = offsetOf(text, line, column)
+  if (start === null) return null
+  const end = bodyEnd(text, start)
+  const escaped = names.map((name) => name.replace(/[$]/g, '\\$')).join('|')
+  const pattern = constructs
+    ? new RegExp(`\\bnew\\s+(?:${escaped})\\s*\\(`, 'g')
+    : new RegExp(`(?:^|[^\\w$])(?:${escaped})\\s*\\(`, 'g')
+  // V8's function position is the `(` of the parameters, past the function's own name.
+  pattern.lastIndex = start
+  const match = pattern.exec(text)
+  if (match === null || match.index >= end) return null
+  return lineAt(text, match.index)
+}
+
+/**
+ * Where the body that follows `start` ends: its first `{` and the matching `}` (strings and
+ * comments skipped), or the text's end. An arrow with an expression body has no braces of its own:
+ * the search then runs on past it, and the first call found is still the arrow's.
+ * @param {string} text
+ * @param {number} start
+ * @returns {number}
+ */
+function bodyEnd (text, start) {
+  let depth = 0
+  let opened = false
+  for (let i = start; i < text.length; i++) {
+    const c = text[i]
+    if (c === '/' && text[i + 1] === '/') {
+      i = text.indexOf('\n', i)
+      if (i < 0) return text.length
+    } else if (c === '/' && text[i + 1] === '*') {
+      i = text.indexOf('*/', i + 2)
+      if (i < 0) return text.length
+      i++
+    } else if (c === '"' || c === '\'' || c === '`') {
+      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++
+    } else if (c === '{') {
+      depth++
+      opened = true
+    } else if (c === '}') {
+      depth--
+      if (opened && depth === 0) return i + 1
+    }
+  }
+  return text.length
+}

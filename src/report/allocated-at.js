@@ -1,0 +1,265 @@
+// The allocation profiles beside the snapshots (the agent's `x.heapprofile`, named in the sidecar,
+// or found by the snapshot's base name), turned into "allocated at" for the findings. The tie
+// itself is src/diff/alloc-stacks.js; this module reads the files and the script texts, and is
+// the one place where a profile frame becomes a report location (frameLocation).
+
+import { readFile, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
+import { readableScriptName } from '../signatures/source-location.js'
+/** @import {AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
+/** @import {Finding} from '../signatures/finding.js' */
+/** @import {GrowthGroup} from '../diff/growth-groups.js' */
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {DiffDetail, DiffResult} from '../diff/diff-heaps.js' */
+/** @import {SnapshotMeta} from './sidecars.js' */
+
+/**
+ * The report's `allocations`: where the profiles are and which stacks grew.
+ * @typedef {object} AllocationsReport
+ * @property {string[]} profiles     the profile files, oldest first
+ * @property {number | null} intervalBytes  the sampling interval, from the sidecar
+ * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
+ */
+
+const MAX_STACKS_PER_FINDING = 5
+const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
+const MAX_FRAMES = 24
+
+/**
+ * The allocation stacks of a diff, when profiles are beside its snapshots and the snapshots come
+ * from one process (objects matched by id): sets `allocatedAt` on the findings and returns the
+ * report's `allocations`; null otherwise (a profile that is there but unusable adds a warning).
+ * @param {Array<string | unknown>} sources
+ * @param {Array<SnapshotMeta | null>} metas  the sidecars
+ * @param {{result: DiffResult, detail: DiffDetail | null, findings: Finding[], cwd: string, top: number}} diff
+ * @returns {Promise<AllocationsReport | null>}
+ */
+export async function allocationsFor (sources, metas, { result, detail, findings, cwd, top }) {
+  const sampled = await readAllocationProfiles(sources, metas)
+  if (sampled.profiles === null) {
+    if (sampled.warning) result.warnings.push(sampled.warning)
+    return null
+  }
+  if (result.comparison !== 'ids') return null
+  const intervalBytes = metas[metas.length - 1]?.allocationInterval ?? null
+  return attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes, top, analysis: detail?.analyses.at(-1) })
+}
+
+/**
+ * Reads the profile beside each snapshot; null when any snapshot has none (or a source is a
+ * stream). A profile that is there but unreadable is skipped with a warning.
+ * @param {Array<string | unknown>} sources
+ * @param {Array<{allocationProfile?: string | null, allocationRun?: string | null} | null>} sidecars
+ * @returns {Promise<{profiles: SamplingProfile[], paths: string[]} | {profiles: null, warning?: string}>}
+ */
+export async function readAllocationProfiles (sources, sidecars) {
+  const runs = new Set(sidecars.map((meta) => meta?.allocationRun).filter((run) => typeof run === 'string'))
+  if (runs.size > 1) {
+    return {
+      profiles: null,
+      warning: 'ignored the allocation profiles: they come from different sampling runs (the agent samples during each series; ' +
+        'LEAKDIFF_ALLOC_SAMPLING=always keeps one run across series)'
+    }
+  }
+  /** @type {SamplingProfile[]} */
+  const profiles = []
+  /** @type {string[]} */
+  const paths = []
+  for (const [i, source] of sources.entries()) {
+    if (typeof source !== 'string') return { profiles: null }
+    const named = sidecars[i]?.allocationProfile
+    const beside = source.replace(/\.heapsnapshot(\.gz)?$/, '') + '.heapprofile'
+    // The sidecar's name first; files renamed after the capture keep the snapshot's base name.
+    const candidates = named ? [join(dirname(source), named), beside] : [beside]
+    let path = ''
+    let text = null
+    for (const candidate of candidates) {
+      try {
+        text = await readFile(candidate, 'utf8')
+        path = candidate
+        break
+      } catch {}
+    }
+    if (text === null) {
+      // No profiles at all is the normal case for snapshots taken without sampling.
+      return { profiles: null, warning: i > 0 && profiles.length > 0 ? `ignored the allocation profiles: ${candidates.join(' and ')} missing` : undefined }
+    }
+    /** @type {any} */
+    let data
+    try {
+      data = JSON.parse(text)
+    } catch {
+      return { profiles: null, warning: `ignored the allocation profiles: ${path} is not JSON` }
+    }
+    const problem = profileProblem(data)
+    if (problem !== null) return { profiles: null, warning: `ignored the allocation profiles: ${path} is not a sampling heap profile (${problem})` }
+    profiles.push(data)
+    paths.push(path)
+  }
+  return { profiles, paths }
+}
+
+/**
+ * What makes `data` no sampling heap profile, or null: the nodes and samples are checked as far
+ * as the tie reads them, so a damaged file is one warning, never a crash.
+ * @param {any} data
+ * @returns {string | null}
+ */
+function profileProblem (data) {
+  if (data === null || typeof data !== 'object' || typeof data.head !== 'object' || data.head === null) return 'expected an object with head'
+  if (!Array.isArray(data.samples)) return 'expected a samples array'
+  for (const sample of data.samples) {
+    if (!sample || !Number.isFinite(sample.size) || !Number.isFinite(sample.nodeId) || !Number.isFinite(sample.ordinal)) return 'expected each sample to have size, nodeId and ordinal'
+  }
+  const pending = [data.head]
+  while (pending.length > 0) {
+    const node = pending.pop()
+    const frame = node?.callFrame
+    if (!frame || typeof frame.functionName !== 'string' || typeof frame.url !== 'string' || !Number.isInteger(frame.lineNumber) ||
+      !Number.isInteger(frame.columnNumber) || !Number.isFinite(node.id) || !Array.isArray(node.children)) {
+      return 'expected each node to have id, children and a callFrame with functionName, url, lineNumber and columnNumber'
+    }
+    pending.push(...node.children)
+  }
+  return null
+}
+
+/**
+ * Ties the growing stacks of the profiles to the findings: sets `allocatedAt` on each finding
+ * (null when nothing ties) and returns the report's `allocations`.
+ * @param {SamplingProfile[]} profiles
+ * @param {string[]} paths
+ * @param {Finding[]} findings  changed in place
+ * @param {GrowthGroup[]} growth  the diff's rows, for the classes each owner holds
+ * @param {{cwd: string, intervalBytes: number | null, top?: number, analysis?: HeapAnalysis}} options
+ *   analysis: the last snapshot's, for the scripts that define the findings' classes
+ * @returns {Promise<AllocationsReport>}
+ */
+export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10, analysis }) {
+  const stacks = findGrowingStacks(profiles)
+  const sources = await readScripts(stacks)
+  const sourceOf = (/** @type {string} */ url) => sources.get(url) ?? null
+  findFunctionEnds(stacks, sourceOf)
+  const targets = findings.map((finding) => tieTarget(finding, growth))
+  if (analysis !== undefined) {
+    const scripts = classScripts(analysis, new Set(targets.flatMap((target) => target.classes)))
+    for (const target of targets) target.classScripts = target.classes.flatMap((name) => scripts.get(name) ?? [])
+  }
+  const ties = tieStacks(stacks, targets, (url) => readableScriptName(url, cwd))
+  for (const [i, finding] of findings.entries()) {
+    const tie = ties[i]
+    if (tie === null) {
+      finding.allocatedAt = null
+      continue
+    }
+    const shown = tie.stacks.slice(0, MAX_STACKS_PER_FINDING).map((stack) => {
+      const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
+      findCallLines(copy, sourceOf, targets[i].classes)
+      return copy
+    })
+    const first = shown[0].frames
+    // A constructor of a class the finding holds made the objects; the line to change is the one
+    // that called it, so the site is the first frame of the user's code past the constructors.
+    const held = new Set(targets[i].classes)
+    let from = 0
+    while (from < first.length - 1 && held.has(first[from].function)) from++
+    const site = first.slice(from).find((frame) => frame.kind === 'user') ?? first[0]
+    finding.allocatedAt = {
+      site: site === undefined ? null : frameLocation(site, cwd),
+      bytes: tie.bytes,
+      samples: tie.samples,
+      basis: [...tie.basis, 'sampled objects allocated after the first snapshot and alive at the last'],
+      stacks: shown.map((stack) => stackReport(stack, cwd))
+    }
+  }
+  const growing = (top === 0 ? stacks : stacks.slice(0, top)).map((stack) => {
+    const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
+    findCallLines(copy, sourceOf, [])
+    return stackReport(copy, cwd)
+  })
+  return { profiles: paths, intervalBytes, growing }
+}
+
+/**
+ * @param {GrowingStack} stack
+ * @param {string} cwd
+ * @returns {AllocationStack}
+ */
+function stackReport (stack, cwd) {
+  return {
+    frames: stack.frames.slice(0, MAX_FRAMES).map((frame) => frameLocation(frame, cwd)),
+    bytes: stack.bytes,
+    samples: stack.samples,
+    steps: stack.steps
+  }
+}
+
+/**
+ * Where a profile frame points, for people: the one place a frame's script and line become a
+ * report location (source maps apply here).
+ * @param {StackFrame} frame
+ * @param {string} cwd
+ * @returns {FrameLocation}
+ */
+export function frameLocation (frame, cwd) {
+  const callLine = frame.callLine !== null
+  return {
+    file: frame.url === '' ? '(native)' : readableScriptName(frame.url, cwd),
+    line: callLine ? /** @type {number} */ (frame.callLine) + 1 : frame.lineNumber + 1,
+    column: callLine ? 1 : frame.columnNumber + 1,
+    function: frame.function,
+    kind: frame.kind,
+    callLine
+  }
+}
+
+/**
+ * What a finding offers to match stacks against.
+ * @param {Finding} finding
+ * @param {GrowthGroup[]} growth
+ * @returns {TieTarget}
+ */
+function tieTarget (finding, growth) {
+  const { evidence } = finding
+  const classes = new Set()
+  for (const row of growth) if (row.owner.id === finding.owner.id) for (const { name } of row.classes) classes.add(name)
+  for (const key of ['valueClasses', 'elementClasses', 'keyClasses']) {
+    const list = evidence[key]
+    if (Array.isArray(list)) for (const name of list) if (typeof name === 'string') classes.add(name)
+  }
+  if (typeof evidence.holderClass === 'string') classes.add(evidence.holderClass)
+  const module = finding.path.findLast((step) => typeof step.module === 'string')?.module ?? null
+  const location = finding.location === null ? null : { file: finding.location.file, line: finding.location.line, function: finding.location.function }
+  return { classes: [...classes], location, module }
+}
+
+/**
+ * The texts of the scripts on the stacks that are files on this machine (`file://` URLs and
+ * absolute paths); a script that cannot be read is left out, and its frames keep the line where
+ * their function starts.
+ * @param {GrowingStack[]} stacks
+ * @returns {Promise<Map<string, string>>}
+ */
+async function readScripts (stacks) {
+  /** @type {Map<string, string>} */
+  const texts = new Map()
+  const urls = new Set()
+  for (const stack of stacks) for (const frame of stack.frames) if (frame.kind === 'user' || frame.kind === 'library') urls.add(frame.url)
+  for (const url of urls) {
+    let path = url
+    try {
+      if (url.startsWith('file://')) path = fileURLToPath(url)
+    } catch {
+      continue
+    }
+    if (!isAbsolute(path)) continue
+    try {
+      // A profile names any path: only regular files of script size are read (no devices, pipes).
+      const info = await stat(path)
+      if (info.isFile() && info.size <= MAX_SCRIPT_BYTES) texts.set(url, await readFile(path, 'utf8'))
+    } catch {}
+  }
+  return texts
+}
