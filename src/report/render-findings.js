@@ -4,6 +4,7 @@
 // explain, so a new signature's facts need no change here; nothing is looked up in the heap.
 import { formatBytes, formatCount } from './format.js'
 import { renderFoldedPath } from './render-path.js'
+import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 
 /**
@@ -95,16 +96,17 @@ export function renderFindingCardsMarkdown (findings) {
   findings.forEach((finding, i) => {
     const { evidence, location } = finding
     const role = locationRole(finding)
-    lines.push(`#### ${i + 1}. \`${finding.signature}\` at \`${locationText(location)}\`${role === '' ? '' : ` (${role})`}`, '')
-    lines.push(`${finding.title} Confidence ${finding.confidence.toFixed(2)}: ${finding.reasons.join('; ')}.`, '')
-    lines.push(`- path: \`${renderFoldedPath(finding.path).replaceAll('`', "'")}\``)
+    // The findings' text may hold names from the heap: each piece is escaped for where it goes.
+    lines.push(`#### ${i + 1}. ${markdownCode(finding.signature)} at ${markdownCode(locationText(location))}${role === '' ? '' : ` (${markdownText(role)})`}`, '')
+    lines.push(`${markdownText(finding.title)} Confidence ${finding.confidence.toFixed(2)}: ${markdownText(finding.reasons.join('; '))}.`, '')
+    lines.push(`- path: ${markdownCode(renderFoldedPath(finding.path))}`)
     const note = evidenceNote(evidence)
-    lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${note})`}`)
+    lines.push(`- ${markdownText(evidence.unit)}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${markdownText(note)})`}`)
     lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
-    for (const note of evidenceNotes(evidence)) lines.push(`- ${note}`)
+    for (const note of evidenceNotes(evidence)) lines.push(`- ${markdownText(note)}`)
     lines.push('')
-    lines.push(`**Fix:** ${finding.fix.summary}`, '')
-    if (finding.fix.snippet !== '') lines.push('```js', finding.fix.snippet.replace(/\n$/, ''), '```', '')
+    lines.push(`**Fix:** ${markdownText(finding.fix.summary)}`, '')
+    if (finding.fix.snippet !== '') lines.push(...markdownFence(finding.fix.snippet.replace(/\n$/, ''), 'js'), '')
   })
   return lines
 }
