@@ -5,6 +5,9 @@ import { SnapshotParser } from '../src/parse/snapshot-parser.js'
 import { analyzeHeap } from '../src/analysis/analyze-heap.js'
 import { buildInspectReport } from '../src/report/inspect-report.js'
 import { renderInspectReport } from '../src/report/render-inspect.js'
+import { diffSnapshots } from '../src/report/diff-report.js'
+import { renderDiffReport } from '../src/report/render-diff.js'
+import { Readable } from 'node:stream'
 import { applyCase } from './snapshot-mutations.js'
 /** @import {SnapshotLayout} from './snapshot-mutations.js' */
 
@@ -21,6 +24,9 @@ export function digest (analysis) {
   const rows = classes.names.map((name, i) => `${name}:${classes.counts[i]}:${classes.retainedSizes[i]}`).sort()
   return JSON.stringify({ nodes: graph.nodeCount, edges: graph.edgeCount, total: analysis.totalSize, warnings: analysis.warnings, rows })
 }
+
+// The share of the cases that analyse which are diffed against the original too.
+const DIFF_SHARE = 0.1
 
 // Cases with this chunk size go to the parser directly, with columns that start small and grow.
 const GROWING_CHUNK = 4093
@@ -62,6 +68,13 @@ export async function checkCase (layout, expectedDigest, fuzz) {
     const text = renderInspectReport(report, { format: 'text', color: false, width: 100 })
     if (text.split('\n').some((line) => CONTROL.test(line))) return 'the text report holds a control character'
     JSON.parse(renderInspectReport(report, { format: 'json' }))
+    // Some of the cases that analyse are also diffed against the original, as `leakdiff a b` does.
+    if (fuzz.gzipAt < DIFF_SHARE) {
+      const diff = await diffSnapshots([Readable.from([layout.bytes]), Readable.from([bytes])], { parallel: false })
+      const diffText = renderDiffReport(diff, { format: 'text', color: false })
+      if (diffText.split('\n').some((line) => CONTROL.test(line))) return 'the diff\'s text report holds a control character'
+      renderDiffReport(diff, { format: 'markdown' })
+    }
     if (!(analysis.totalSize >= 0 && Number.isFinite(analysis.totalSize))) return `total size ${analysis.totalSize}`
     for (let o = 0; o < analysis.graph.nodeCount; o++) {
       const retained = analysis.retainedSizes.at(o)
@@ -70,7 +83,8 @@ export async function checkCase (layout, expectedDigest, fuzz) {
   } catch (error) {
     const code = /** @type {{code?: unknown}} */ (error)?.code
     const message = error instanceof Error ? error.message : String(error)
-    if (code !== 'LEAKDIFF_SNAPSHOT_FORMAT') return `threw ${code ?? /** @type {Error} */ (error)?.name}: ${message}`
+    // A format error from the parse, or a mismatch the diff refuses (ids that no longer line up).
+    if (code !== 'LEAKDIFF_SNAPSHOT_FORMAT' && code !== 'LEAKDIFF_SNAPSHOT_MISMATCH') return `threw ${code ?? /** @type {Error} */ (error)?.name}: ${message}`
     if (message.includes('\n') || CONTROL.test(message)) return `the error message is not one clean line: ${JSON.stringify(message)}`
     if (expect === 'same') return `refused a snapshot that only changed its layout: ${message}`
     return undefined
