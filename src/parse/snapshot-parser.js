@@ -64,10 +64,12 @@ const MAX_HEADER_BYTES = 1 << 20
 // Arrays sized from the file's length stay below this many entries (1 GiB); past it they grow.
 const MAX_PRESIZED = 1 << 28
 const MAX_UINT32 = 0xffffffff
-// When the input's length is not known (a stream, a pipe, gzip), the header's counts are a claim
-// nothing backs yet: a file of a few bytes can claim billions of nodes. The node and edge columns
-// then start at most this many rows long (22 and 9 bytes a row) and grow, by doubling, only as
-// the rows arrive, so memory follows the data, not the claim. Test heaps never grow.
+// When nothing bounds the input's length (a stream, a pipe), the header's counts are a claim
+// nothing backs yet: a few bytes can claim billions of nodes. The node and edge columns then start
+// at most this many rows long (22 and 9 bytes a row) and grow, by doubling, only as the rows
+// arrive, so memory follows the data, not the claim. Test heaps never grow. (With a bound, the
+// counts were checked against it, and columns sized from them take address space, not memory,
+// until the rows arrive.)
 const FIRST_NODE_ROWS = 1 << 20
 const FIRST_EDGE_ROWS = 1 << 22
 
@@ -158,9 +160,9 @@ export class SnapshotParser {
    * @param {{label?: string, maxBytes?: number, exactBytes?: boolean, firstRows?: number}} [options]
    *   maxBytes: the most bytes the input can have (the file size for an uncompressed file, a bound
    *   from the compressed size for gzip), used to reject counts no input of that size holds;
-   *   exactBytes: maxBytes is the input's length (default: when it is finite), so the columns can be
-   *   sized from it and from the counts at once;
-   *   firstRows: how many node and edge rows the columns start with when the length is not exact
+   *   exactBytes: maxBytes is the input's length (default: when it is finite), so the arrays whose
+   *   length the header does not give (strings, locations) can be sized from it;
+   *   firstRows: how many node and edge rows the columns start with when nothing bounds the length
    *   (the default suits every test heap; a small value makes the columns grow)
    */
   constructor ({ label = '<snapshot>', maxBytes = Infinity, exactBytes = Number.isFinite(maxBytes), firstRows = undefined } = {}) {
@@ -437,9 +439,9 @@ export class SnapshotParser {
     }
     this.#header = header
     this.#rowValues = new Float64Array(Math.max(nodeFieldCount, edgeFieldCount))
-    const exact = this.#exactBytes
-    this.#growNodes(exact ? nodeCount : Math.min(nodeCount, this.#firstNodeRows), offset)
-    this.#growEdges(exact ? edgeCount : Math.min(edgeCount, this.#firstEdgeRows), offset)
+    const bounded = Number.isFinite(this.#maxBytes)
+    this.#growNodes(bounded ? nodeCount : Math.min(nodeCount, this.#firstNodeRows), offset)
+    this.#growEdges(bounded ? edgeCount : Math.min(edgeCount, this.#firstEdgeRows), offset)
   }
 
   /**
