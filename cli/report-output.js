@@ -108,7 +108,7 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
  * @param {string} format
  * @param {NodeJS.WriteStream} [stream]
  */
-function withoutCommands (text, format, stream = process.stdout) {
+export function withoutCommands (text, format, stream = process.stdout) {
   if (format === 'json') return text.replaceAll('##[', '#\\u0023[')
   if (format === 'junit') return text.replaceAll('##[', '#&#35;[').replace(/^(\s*):/gm, '$1&#58;')
   if (isFile(stream)) return text

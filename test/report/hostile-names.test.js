@@ -150,7 +150,12 @@ test('GitHub annotations: one command per line, the name cannot end it or add pr
 test('the CLI under GitHub Actions: the report is a block without commands, the step summary escapes Markdown, the error line no escapes', async (t) => {
   const dir = await tempDir('leakdiff-hostile-gh-')
   const summary = join(dir, 'summary.md')
-  const { code, stdout, stderr } = await leakdiff([...files, '--fail-on', 'any'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+  const [{ code, stdout, stderr }, inspect] = await Promise.all([
+    leakdiff([...files, '--fail-on', 'any'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
+    leakdiff(['inspect', files[2]], { GITHUB_ACTIONS: 'true' })
+  ])
+  t.is(inspect.code, 0)
+  t.regex(inspect.stdout, /^::stop-commands::(\S+)\n[^]*\n::\1::\n$/)
   t.is(code, 1)
   const [, token] = /^::stop-commands::(\S+)\n/.exec(stdout) ?? []
   t.truthy(token)
