@@ -61,6 +61,7 @@ const CLOSE_BRACKET = 0x5d
 // bytes in V8's output) never runs past it; the general path takes the last rows of each chunk.
 const FAST_MARGIN = 1024
 const MAX_HEADER_BYTES = 1 << 20
+const MAX_KEY_BYTES = 1024
 // Arrays sized from the file's length stay below this many entries (1 GiB); past it they grow.
 const MAX_PRESIZED = 1 << 28
 const MAX_UINT32 = 0xffffffff
@@ -99,6 +100,7 @@ export class SnapshotParser {
   /** @type {Buffer[]} */
   #keyParts = []
   #key = ''
+  #keyBytes = 0
   /** @type {Set<string>} */
   #seenKeys = new Set()
 
@@ -271,6 +273,10 @@ export class SnapshotParser {
       const state = this.#state
       if (state === KEY) {
         const end = buf.indexOf(QUOTE, i)
+        this.#keyBytes += (end === -1 ? length : end) - i
+        // Keys are short words ("nodes", "trace_tree"): a long one is no snapshot, and would be
+        // held in memory and quoted in the error message whole.
+        if (this.#keyBytes > MAX_KEY_BYTES) throw this.#fail(`not a heap snapshot: a top-level key longer than ${MAX_KEY_BYTES} bytes`, this.#offset + i)
         if (end === -1) {
           this.#keyParts.push(Buffer.from(buf.subarray(i)))
           return length
@@ -292,12 +298,14 @@ export class SnapshotParser {
           break
         case TOP_FIRST_KEY:
         case TOP_KEY:
-          if (c === QUOTE) this.#state = KEY
-          else if (c === CLOSE_BRACE && state === TOP_FIRST_KEY) this.#state = DONE
+          if (c === QUOTE) {
+            this.#state = KEY
+            this.#keyBytes = 0
+          } else if (c === CLOSE_BRACE && state === TOP_FIRST_KEY) this.#state = DONE
           else throw this.#fail(`invalid JSON: expected a key, got ${printable(c)}`, this.#offset + i)
           break
         case COLON:
-          if (c !== COLON_CHAR) throw this.#fail(`invalid JSON: expected ':' after "${this.#key}", got ${printable(c)}`, this.#offset + i)
+          if (c !== COLON_CHAR) throw this.#fail(`invalid JSON: expected ':' after ${JSON.stringify(this.#key)}, got ${printable(c)}`, this.#offset + i)
           this.#state = VALUE
           break
         case VALUE:
@@ -305,7 +313,7 @@ export class SnapshotParser {
         case AFTER_VALUE:
           if (c === COMMA) this.#state = TOP_KEY
           else if (c === CLOSE_BRACE) this.#state = DONE
-          else throw this.#fail(`invalid JSON: expected ',' or '}' after the "${this.#key}" value, got ${printable(c)}`, this.#offset + i)
+          else throw this.#fail(`invalid JSON: expected ',' or '}' after the ${JSON.stringify(this.#key)} value, got ${printable(c)}`, this.#offset + i)
           break
         case DONE:
           throw this.#fail(`unexpected data after the end of the snapshot: ${printable(c)}`, this.#offset + i)
@@ -321,7 +329,7 @@ export class SnapshotParser {
   #startValue (buf, i) {
     const key = this.#key
     const c = buf[i]
-    if (this.#seenKeys.has(key)) throw this.#fail(`"${key}" appears twice`, this.#offset + i)
+    if (this.#seenKeys.has(key)) throw this.#fail(`${JSON.stringify(key)} appears twice`, this.#offset + i)
     this.#seenKeys.add(key)
     if (key === 'snapshot') {
       if (c !== OPEN_BRACE) throw this.#fail(`expected "snapshot" to be an object, got ${printable(c)}`, this.#offset + i)

@@ -128,3 +128,10 @@ test('header bombs through the CLI: a file, a gzip file and standard input give 
     t.regex(stderr, /^leakdiff: [^\n]*(need at least \d+ bytes|cut short)[^\n]*\n$/)
   }
 })
+
+test('a top-level key is quoted with its control characters escaped, and a key of more than 1 KiB is refused, not held', async (t) => {
+  const escaped = await t.throwsAsync(parseSnapshot(Readable.from([Buffer.from('{"\u001b[31mred" x')])), { code: 'LEAKDIFF_SNAPSHOT_FORMAT' })
+  t.is(escaped?.message, '<stream> at byte 12: invalid JSON: expected \':\' after "\\u001b[31mred", got \'x\'')
+  const long = Buffer.concat([Buffer.from('{"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('":1}')])
+  await t.throwsAsync(parseSnapshot(Readable.from([long])), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /^<stream> at byte 2: not a heap snapshot: a top-level key longer than 1024 bytes$/ })
+})
