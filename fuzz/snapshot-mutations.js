@@ -130,6 +130,14 @@ const faithfulMutation = fc.oneof(
   fc.record({ kind: fc.constant('layout'), space: fc.constantFrom(' ', '\n', '\r\n', '\t', '  \n  '), keysSeed: fc.integer() })
 )
 
+/** A valid snapshot of another graph: the analysis must cope with any shape a file can hold. */
+const graphMutation = fc.record({
+  kind: fc.constant('graph'),
+  change: fc.constantFrom('shuffle targets', 'all to root', 'self loops', 'shuffle node types', 'shuffle edge types', 'zero sizes', 'root elsewhere'),
+  share: fc.double({ min: 0, max: 1, noNaN: true }),
+  seed: fc.integer()
+})
+
 const stringMutation = fc.record({
   kind: fc.constant('string'),
   at: position,
@@ -156,7 +164,8 @@ export const fuzzCase = fc.record({
     { weight: 3, arbitrary: metaMutation },
     { weight: 2, arbitrary: faithfulMutation },
     { weight: 2, arbitrary: stringMutation },
-    { weight: 2, arbitrary: structureMutation }
+    { weight: 2, arbitrary: structureMutation },
+    { weight: 1, arbitrary: graphMutation }
   ),
   gzip: fc.constantFrom('none', 'none', 'none', 'plain', 'cut', 'flip'),
   gzipAt: position,
@@ -234,6 +243,7 @@ function applyMutation (layout, m) {
       return { bytes: out, expect: 'either' }
     }
     case 'structure': return changeStructure(layout, m)
+    case 'graph': return changeGraph(layout, m)
   }
   throw new Error(`unknown mutation ${m.kind}`)
 }
@@ -467,4 +477,81 @@ function changeStructure (layout, m) {
     case 'utf16': return result(Buffer.from(bytes.subarray(0, 4096).toString('latin1'), 'utf16le'), 'error')
   }
   throw new Error(`unknown structure change ${m.change}`)
+}
+
+/**
+ * Rewrites a share of one field of `nodes` or `edges` with values from `pick`.
+ * @param {SnapshotLayout} layout
+ * @param {Buffer} bytes the bytes to rewrite (layout's, or a rewrite of them with the same layout)
+ * @param {'nodes' | 'edges'} array
+ * @param {string} field
+ * @param {number} share
+ * @param {(row: number, old: number) => number} pick
+ */
+function rewriteField (layout, bytes, array, field, share, pick) {
+  const fields = array === 'nodes' ? layout.header.meta.node_fields : layout.header.meta.edge_fields
+  const at = fields.indexOf(field)
+  const { starts, ends, open, close } = layout.arrays[array]
+  const values = []
+  for (let k = 0; k < starts.length; k++) {
+    const text = bytes.toString('latin1', starts[k], ends[k])
+    const row = Math.floor(k / fields.length)
+    const chosen = k % fields.length === at && (row * 0.618034) % 1 < share
+    values.push(chosen ? String(pick(row, Number(text))) : text)
+  }
+  return Buffer.concat([bytes.subarray(0, open + 1), Buffer.from(values.join(','), 'latin1'), bytes.subarray(close)])
+}
+
+/**
+ * Another graph in a valid file: edges pointing elsewhere, other types, sizes, root.
+ * @param {SnapshotLayout} layout
+ * @param {any} m
+ */
+function changeGraph (layout, m) {
+  const next = random(m.seed)
+  const nodeFieldCount = layout.header.meta.node_fields.length
+  const nodeTypes = layout.header.meta.node_types[0].length
+  const edgeTypes = layout.header.meta.edge_types[0].length
+  const anyNode = () => Math.floor(next() * layout.nodeCount) * nodeFieldCount
+  /** @type {Buffer} */
+  let bytes
+  switch (m.change) {
+    case 'shuffle targets': bytes = rewriteField(layout, layout.bytes, 'edges', 'to_node', m.share, () => anyNode()); break
+    case 'all to root': bytes = rewriteField(layout, layout.bytes, 'edges', 'to_node', m.share, () => 0); break
+    case 'self loops': {
+      // The owner of edge e is the node whose edge range holds it.
+      const owners = edgeOwners(layout)
+      bytes = rewriteField(layout, layout.bytes, 'edges', 'to_node', m.share, (row) => owners[row] * nodeFieldCount)
+      break
+    }
+    case 'shuffle node types': bytes = rewriteField(layout, layout.bytes, 'nodes', 'type', m.share, () => Math.floor(next() * nodeTypes)); break
+    case 'shuffle edge types': bytes = rewriteField(layout, layout.bytes, 'edges', 'type', m.share, () => Math.floor(next() * edgeTypes)); break
+    case 'zero sizes': bytes = rewriteField(layout, layout.bytes, 'nodes', 'self_size', m.share, () => 0); break
+    case 'root elsewhere': {
+      const header = structuredClone(layout.header)
+      header.root_index = anyNode()
+      bytes = splice(layout.bytes, layout.headerStart, layout.headerEnd, JSON.stringify(header))
+      break
+    }
+    default: throw new Error(`unknown graph change ${m.change}`)
+  }
+  // A type changed from element to property makes its index a string index, which may point past
+  // the strings (refused) or at any string (read).
+  return { bytes, expect: /** @type {Expectation} */ ('either') }
+}
+
+/** @param {SnapshotLayout} layout @returns {Uint32Array} per edge, the ordinal of its node */
+function edgeOwners (layout) {
+  const fields = layout.header.meta.node_fields
+  const at = fields.indexOf('edge_count')
+  const owners = new Uint32Array(layout.edgeCount)
+  const { starts, ends } = layout.arrays.nodes
+  let edge = 0
+  for (let node = 0; node < layout.nodeCount; node++) {
+    const k = node * fields.length + at
+    const count = Number(layout.bytes.toString('latin1', starts[k], ends[k]))
+    owners.fill(node, edge, edge + count)
+    edge += count
+  }
+  return owners
 }
