@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The long fuzz run: `npm run fuzz -- --time 10m --seed 42`. Mutates a real snapshot (engine/bare,
 // plain and gzip) for the given time and stops at the first case leakdiff answers wrongly (another
-// exception, an accepted broken file, a changed analysis), hangs on (no progress for --stall
-// seconds) or takes more memory for (--max-rss). It prints the seed and the command that replays the
+// exception, an accepted broken file, a changed analysis), hangs on (--stall seconds of CPU time
+// on one case) or takes more memory for (--max-rss). It prints the seed and the command that replays the
 // case. The cases run in a worker thread, so that this thread can notice a hang.
 import fc from 'fast-check'
 import { readFile } from 'node:fs/promises'
@@ -20,6 +20,12 @@ function parseDuration (text) {
   if (!match) throw new Error(`--time expects a duration such as 30s, 10m or 1h, got '${text}'`)
   const unit = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }[match[2] ?? 's'] ?? 1000
   return Number(match[1]) * unit
+}
+
+/** CPU time of this process so far, all threads, in seconds. */
+function cpuSeconds () {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1e6
 }
 
 if (isMainThread) {
@@ -44,6 +50,7 @@ if (isMainThread) {
   let run = -1
   let lastCase = ''
   let lastProgress = Date.now()
+  let lastCpu = cpuSeconds()
   const started = Date.now()
   /** @param {string} message */
   const fail = (message) => {
@@ -52,12 +59,16 @@ if (isMainThread) {
     clearInterval(watch)
     worker.terminate()
   }
+  // A case hangs when it takes --stall seconds of CPU time (of this process, the worker's included):
+  // on a busy machine wall time says little. Ten times that in wall time is a hang too.
   const watch = setInterval(() => {
-    if (Date.now() - lastProgress > stallMs) fail(`HANG: no progress for ${values.stall} s`)
+    if (cpuSeconds() - lastCpu > stallMs / 1000) fail(`HANG: no progress in ${values.stall} s of CPU time`)
+    else if (Date.now() - lastProgress > 10 * stallMs) fail(`HANG: no progress for ${10 * Number(values.stall)} s`)
     else if (process.memoryUsage.rss() > maxRss) fail(`MEMORY: the process holds ${(process.memoryUsage.rss() / 2 ** 20).toFixed(0)} MiB, more than --max-rss ${values['max-rss']} MiB`)
   }, 1000)
   worker.on('message', (message) => {
     lastProgress = Date.now()
+    lastCpu = cpuSeconds()
     if (message.run !== undefined) {
       run = message.run
       lastCase = message.fuzzCase
