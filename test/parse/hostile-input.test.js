@@ -7,6 +7,7 @@ import { join } from 'node:path'
 import { Readable } from 'node:stream'
 import { gzipSync } from 'node:zlib'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { SnapshotParser } from '../../src/parse/snapshot-parser.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { readLayout, fuzzCase, applyCase } from '../../fuzz/snapshot-mutations.js'
 import { checkCase, digest } from '../../fuzz/check-case.js'
@@ -114,6 +115,16 @@ test('header bombs: billions of nodes claimed by a few bytes are refused before 
   }
   await t.throwsAsync(parseSnapshot(tracked()), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /cut short/ })
   t.true(peak - before < 128 * 1024 * 1024, `${peak - before} bytes of array buffers for a 1 MB stream`)
+})
+
+test('columns that start a few rows long and grow with the data (a stream) give the same analysis', (t) => {
+  const parser = new SnapshotParser({ label: 'growing', firstRows: 3 })
+  for (let i = 0; i < layout.bytes.length; i += 4093) parser.push(layout.bytes.subarray(i, i + 4093))
+  const data = parser.finish()
+  t.is(data.nodeIds.length, data.nodeCount)
+  t.is(data.edgeTargets.length, data.edgeCount)
+  t.is(data.firstEdge.length, data.nodeCount + 1)
+  t.is(digest(analyzeHeap(data)), original)
 })
 
 test('header bombs through the CLI: a file, a gzip file and standard input give one line and exit 2', async (t) => {
