@@ -291,6 +291,11 @@ export class SnapshotParser {
       if (isSpace(c)) continue
       switch (state) {
         case TOP_START:
+          // PowerShell's `>` and some editors write UTF-16: a byte order mark FF FE or FE FF, or
+          // a NUL after each ASCII character.
+          if (c === 0xff || c === 0xfe || (c === OPEN_BRACE && buf[i + 1] === 0) || (c === 0 && buf[i + 1] === OPEN_BRACE)) {
+            throw this.#fail('not a heap snapshot: the text is UTF-16, and heap snapshots are UTF-8 (was it saved through PowerShell\'s > or an editor?)', this.#offset + i)
+          }
           if (c !== OPEN_BRACE) {
             throw this.#fail(`not a heap snapshot: expected JSON starting with '{', got ${printable(c)}`, this.#offset + i)
           }

@@ -146,3 +146,10 @@ test('a top-level key is quoted with its control characters escaped, and a key o
   const long = Buffer.concat([Buffer.from('{"'), Buffer.alloc(10 * 1024 * 1024, 0x61), Buffer.from('":1}')])
   await t.throwsAsync(parseSnapshot(Readable.from([long])), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /^<stream> at byte 2: not a heap snapshot: a top-level key longer than 1024 bytes$/ })
 })
+
+test('UTF-16 text, with or without a byte order mark, is named as such', async (t) => {
+  const text = layout.bytes.subarray(0, 4096).toString('latin1')
+  for (const bytes of [Buffer.concat([Buffer.of(0xff, 0xfe), Buffer.from(text, 'utf16le')]), Buffer.from(text, 'utf16le'), Buffer.from(text, 'utf16le').swap16()]) {
+    await t.throwsAsync(parseSnapshot(Readable.from([bytes])), { code: 'LEAKDIFF_SNAPSHOT_FORMAT', message: /at byte [01]: not a heap snapshot: the text is UTF-16, and heap snapshots are UTF-8/ })
+  }
+})
