@@ -2,6 +2,7 @@
 // checks around writing a report to --output.
 import { access, constants, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
+import { escapeText } from 'leakdiff'
 
 /** A mistake in the command line (yargs' messages, our own argument checks). */
 export class UsageError extends Error {
@@ -111,11 +112,12 @@ export function reportError (error, { debug = false } = {}) {
   if (debug && error instanceof Error) {
     process.stderr.write(`${error.stack}\n`)
   } else if (code === 'LEAKDIFF_USAGE') {
-    process.stderr.write(`leakdiff: ${message}\nRun 'leakdiff --help' for usage.\n`)
+    process.stderr.write(`leakdiff: ${escapeText(message)}\nRun 'leakdiff --help' for usage.\n`)
   } else if (ours) {
-    process.stderr.write(`leakdiff: ${firstLine(message)}\n`)
+    // Messages quote the input (a key of a broken snapshot, a file name): no terminal escapes.
+    process.stderr.write(`leakdiff: ${escapeText(firstLine(message))}\n`)
   } else {
-    process.stderr.write(`leakdiff: internal error: ${firstLine(message)} (run with --debug for details)\n`)
+    process.stderr.write(`leakdiff: internal error: ${escapeText(firstLine(message))} (run with --debug for details)\n`)
   }
   return code === 'LEAKDIFF_LEAK' ? 1 : 2
 }

@@ -1,7 +1,9 @@
 // The end of `leakdiff a b [c]` and `leakdiff soak`: the report in its format, the gates, CI output
 // (GitHub annotations and step summary) and the exit code.
+import { randomUUID } from 'node:crypto'
+import { fstatSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
-import { evaluateGates, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { escapeText, evaluateGates, markdownCode, markdownText, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
@@ -77,7 +79,7 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
       ? renderHtmlReport(report)
       : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
   if (argv.output) await writeReport(argv.output, text)
-  else process.stdout.write(text)
+  else process.stdout.write(process.env.GITHUB_ACTIONS ? withoutCommands(text, argv.format) : text)
   const html = !gates.ok && htmlOnFailure !== undefined ? htmlOnFailure : undefined
   if (html !== undefined) {
     if (!(argv.format === 'html' && argv.output === html)) await writeReport(html, renderHtmlReport(report))
@@ -92,13 +94,42 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
     if (annotations !== '') (machine ? process.stderr : process.stdout).write(annotations)
     const summaryFile = process.env.GITHUB_STEP_SUMMARY
     if (summaryFile) {
-      const verdict = gates.ok ? 'All leak gates passed.' : `**Failed:** ${summarizeViolations(gates)}`
-      const where = html === undefined ? '' : `The HTML report is at \`${html}\` (upload it as an artifact to open it in a browser).\n\n`
+      const verdict = gates.ok ? 'All leak gates passed.' : `**Failed:** ${markdownText(escapeText(summarizeViolations(gates)))}`
+      const where = html === undefined ? '' : `The HTML report is at ${markdownCode(html)} (upload it as an artifact to open it in a browser).\n\n`
       await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n${where}`)
     }
   }
   if (!gates.ok) {
-    process.stderr.write(`leakdiff: ${summarizeViolations(gates)}\n`)
+    const line = `leakdiff: ${escapeText(summarizeViolations(gates))}\n`
+    process.stderr.write(process.env.GITHUB_ACTIONS ? withoutCommands(line, 'text', process.stderr) : line)
     process.exitCode = 1
+  }
+}
+
+/**
+ * Output for a GitHub Actions log, where the runner takes a line for a workflow command when it
+ * starts with `::` after its indentation, or holds `##[command]` anywhere (actions/runner,
+ * ActionCommand.cs): names from the heap must not make one. Text and Markdown go between
+ * `::stop-commands::` and a random end token (docs.github.com, "Stopping and starting workflow
+ * commands") unless they go to a file; JSON and JUnit stay documents that parse to the same values,
+ * with `#` after a `#` and a `:` that starts a line written as escapes.
+ * @param {string} text
+ * @param {string} format
+ * @param {NodeJS.WriteStream} [stream]
+ */
+export function withoutCommands (text, format, stream = process.stdout) {
+  if (format === 'json') return text.replaceAll('##[', '#\\u0023[')
+  if (format === 'junit') return text.replaceAll('##[', '#&#35;[').replace(/^(\s*):/gm, '$1&#58;')
+  if (isFile(stream)) return text
+  const token = randomUUID()
+  return `::stop-commands::${token}\n${text}${text.endsWith('\n') ? '' : '\n'}::${token}::\n`
+}
+
+/** @param {NodeJS.WriteStream} stream */
+function isFile (stream) {
+  try {
+    return fstatSync(/** @type {any} */ (stream).fd).isFile()
+  } catch {
+    return false
   }
 }

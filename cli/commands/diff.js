@@ -1,5 +1,5 @@
 import { realpath } from 'node:fs/promises'
-import { diffSnapshots, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
+import { diffSnapshots, escapeText, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
 import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
@@ -62,7 +62,7 @@ export async function handler (argv) {
   if (report.comparison === 'aggregates') {
     // Class totals of two processes are still worth reading, but no gate can judge them: a pipeline
     // that diffs the wrong files must not pass.
-    process.stderr.write(`leakdiff: ${report.warnings[0] ?? report.reason}\n`)
+    process.stderr.write(`leakdiff: ${escapeText(report.warnings[0] ?? report.reason)}\n`)
     process.exitCode = 2
   }
 }

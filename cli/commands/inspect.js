@@ -1,6 +1,7 @@
 import { inspectSnapshot, renderHtmlReport, renderInspectReport } from 'leakdiff'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkOutput, describeNumber, progressBar, snapshotSource, UsageError, writeReport } from '../output.js'
+import { withoutCommands } from '../report-output.js'
 
 export const command = 'inspect <snapshot>'
 export const describe = 'Show a snapshot\'s classes by retained size and its largest dominators'
@@ -33,5 +34,5 @@ export async function handler (argv) {
   const width = Math.min(100, process.stdout.columns || 80)
   const text = argv.format === 'html' ? renderHtmlReport(report) : renderInspectReport(report, { format: /** @type {'text' | 'json'} */ (argv.format), color, width })
   if (argv.output) await writeReport(argv.output, text)
-  else process.stdout.write(text)
+  else process.stdout.write(process.env.GITHUB_ACTIONS ? withoutCommands(text, argv.format) : text)
 }

@@ -1,5 +1,6 @@
 import { openByteSource } from './byte-source.js'
-import { SnapshotParser } from './snapshot-parser.js'
+import { SnapshotParser, inputLimits } from './snapshot-parser.js'
+
 /** @import {SnapshotSource} from './byte-source.js' */
 /** @import {SnapshotData} from './snapshot-data.js' */
 
@@ -20,10 +21,7 @@ import { SnapshotParser } from './snapshot-parser.js'
  */
 export async function parseSnapshot (source, { label, onProgress } = {}) {
   const input = await openByteSource(source, { label })
-  const parser = new SnapshotParser({
-    label: input.label,
-    maxBytes: input.gzip || input.totalBytes === 0 ? Infinity : input.totalBytes
-  })
+  const parser = new SnapshotParser({ label: input.label, ...inputLimits(input) })
   for await (const chunk of input.chunks) {
     parser.push(chunk)
     if (onProgress) onProgress({ bytesRead: input.bytesRead(), totalBytes: input.totalBytes })

@@ -1,6 +1,6 @@
 import { open, stat } from 'node:fs/promises'
 import { openByteSource } from './byte-source.js'
-import { SnapshotParser } from './snapshot-parser.js'
+import { SnapshotParser, inputLimits } from './snapshot-parser.js'
 
 /**
  * What the start of a snapshot file tells before it is parsed.
@@ -29,7 +29,9 @@ export async function readSnapshotCounts (path) {
   } catch {
     return undefined
   }
-  const parser = new SnapshotParser({ label: path })
+  // With the input's size limits, a header whose counts no file of this size holds is no header
+  // (the parse says why), rather than a reason to refuse for want of memory.
+  const parser = new SnapshotParser({ label: path, ...inputLimits(input) })
   try {
     for await (const chunk of input.chunks) {
       parser.push(chunk)

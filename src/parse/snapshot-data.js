@@ -5,9 +5,9 @@
  * `snapshot.meta` as V8 writes it. Field and enum tables are read from here, never hard-coded.
  * @typedef {object} SnapshotMeta
  * @property {string[]} node_fields
- * @property {[string[], ...string[]]} node_types  node_types[0] is the enum of node type names
+ * @property {[string[], ...string[]]} node_types  per node field: the enum of node type names at the `type` field (0 in V8)
  * @property {string[]} edge_fields
- * @property {[string[], ...string[]]} edge_types  edge_types[0] is the enum of edge type names
+ * @property {[string[], ...string[]]} edge_types  per edge field: the enum of edge type names at the `type` field (0 in V8)
  * @property {string[]} [location_fields]
  */
 
@@ -29,8 +29,8 @@
  *
  * @typedef {object} SnapshotData
  * @property {SnapshotMeta} meta
- * @property {string[]} nodeTypeNames  meta.node_types[0]
- * @property {string[]} edgeTypeNames  meta.edge_types[0]
+ * @property {string[]} nodeTypeNames  meta.node_types at the `type` field
+ * @property {string[]} edgeTypeNames  meta.edge_types at the `type` field
  * @property {number} nodeCount
  * @property {number} edgeCount
  * @property {Uint8Array} nodeTypes      index into nodeTypeNames

@@ -18,6 +18,8 @@ export const LOCATION_SCRIPT = 2
 export const LOCATION_LINE = 3
 export const LOCATION_COLUMN = 4
 
+const MAX_ROWS = 2 ** 32 - 1
+
 /**
  * @typedef {object} SnapshotHeader
  * @property {SnapshotMeta} meta
@@ -57,10 +59,12 @@ export function readHeader (text, { label, offset }) {
   const meta = header.meta
   const nodeFields = stringList(meta.node_fields)
   const edgeFields = stringList(meta.edge_fields)
-  const nodeTypeNames = stringList(Array.isArray(meta.node_types) ? meta.node_types[0] : undefined)
-  const edgeTypeNames = stringList(Array.isArray(meta.edge_types) ? meta.edge_types[0] : undefined)
+  // node_types[i] describes node_fields[i]: the type names are at the position of the `type`
+  // field, which is 0 only in the order V8 writes (DevTools reads them the same way).
+  const nodeTypeNames = stringList(typesOf(meta.node_types, nodeFields?.indexOf('type')))
+  const edgeTypeNames = stringList(typesOf(meta.edge_types, edgeFields?.indexOf('type')))
   if (!nodeFields || !edgeFields || !nodeTypeNames || !edgeTypeNames) {
-    throw fail('unknown snapshot.meta layout: expected string lists node_fields, edge_fields, node_types[0] and edge_types[0]')
+    throw fail('unknown snapshot.meta layout: expected string lists node_fields and edge_fields, and in node_types and edge_types the type names at the position of the "type" field')
   }
   if (nodeTypeNames.length > 255 || edgeTypeNames.length > 255) throw fail('unknown snapshot.meta layout: more than 255 node or edge types')
   const nodeFieldCodes = fieldCodes(nodeFields, {
@@ -80,6 +84,10 @@ export function readHeader (text, { label, offset }) {
     throw fail(`expected non-negative integer node_count and edge_count, got ${JSON.stringify(nodeCount)} and ${JSON.stringify(edgeCount)}`)
   }
   if (nodeCount === 0) throw fail('node_count is 0: a heap snapshot has at least its root node')
+  // Edge positions are 32-bit (firstEdge), as are node ordinals; V8 writes neither past 2^32 either.
+  if (nodeCount >= MAX_ROWS || edgeCount >= MAX_ROWS) {
+    throw fail(`node_count ${nodeCount} and edge_count ${edgeCount}: a snapshot has at most ${MAX_ROWS - 1} nodes and as many edges`)
+  }
   const rootIndex = header.root_index ?? 0
   if (!isCount(rootIndex) || rootIndex % nodeFields.length !== 0 || rootIndex / nodeFields.length >= nodeCount) {
     throw fail(`root_index ${JSON.stringify(rootIndex)} is not a node index`)
@@ -132,6 +140,15 @@ function fieldCodes (fields, codes, required, what, fail) {
   const result = new Uint8Array(fields.length)
   for (let i = 0; i < fields.length; i++) result[i] = Object.hasOwn(codes, fields[i]) ? codes[fields[i]] : SKIP
   return result
+}
+
+/**
+ * The entry of a `node_types` or `edge_types` list for the field at `at`.
+ * @param {unknown} types
+ * @param {number | undefined} at
+ */
+function typesOf (types, at) {
+  return Array.isArray(types) && at !== undefined && at >= 0 ? types[at] : undefined
 }
 
 /** @param {unknown} value @returns {value is Record<string, any>} */

@@ -61,9 +61,27 @@ const CLOSE_BRACKET = 0x5d
 // bytes in V8's output) never runs past it; the general path takes the last rows of each chunk.
 const FAST_MARGIN = 1024
 const MAX_HEADER_BYTES = 1 << 20
+const MAX_KEY_BYTES = 1024
 // Arrays sized from the file's length stay below this many entries (1 GiB); past it they grow.
 const MAX_PRESIZED = 1 << 28
 const MAX_UINT32 = 0xffffffff
+// When nothing bounds the input's length (a stream, a pipe), the header's counts are a claim
+// nothing backs yet: a few bytes can claim billions of nodes. The node and edge columns then start
+// at most this many rows long (22 and 9 bytes a row) and grow, by doubling, only as the rows
+// arrive, so memory follows the data, not the claim. Test heaps never grow. (With a bound, the
+// counts were checked against it, and columns sized from them take address space, not memory,
+// until the rows arrive.)
+const FIRST_NODE_ROWS = 1 << 20
+const FIRST_EDGE_ROWS = 1 << 22
+
+// What may follow a backslash in a JSON string, by byte: " \ / b f n r t, or u and 4 hex digits.
+const SIMPLE_ESCAPE = 1
+const UNICODE_ESCAPE = 2
+const ESCAPES = new Uint8Array(256)
+for (const c of '"\\/bfnrt') ESCAPES[c.charCodeAt(0)] = SIMPLE_ESCAPE
+ESCAPES[0x75] = UNICODE_ESCAPE
+const HEX_DIGITS = new Uint8Array(256)
+for (const c of '0123456789abcdefABCDEF') HEX_DIGITS[c.charCodeAt(0)] = 1
 
 /** @param {number} c */
 const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
@@ -71,11 +89,18 @@ const isSpace = (c) => c === 0x20 || c === 0x0a || c === 0x0d || c === 0x09
 export class SnapshotParser {
   #label
   #maxBytes
+  #exactBytes
+  #firstNodeRows
+  #firstEdgeRows
+  // Rows the node and edge columns hold now (the counts, unless the input's length is unknown).
+  #nodeCapacity = 0
+  #edgeCapacity = 0
   #offset = 0
   #state = TOP_START
   /** @type {Buffer[]} */
   #keyParts = []
   #key = ''
+  #keyBytes = 0
   /** @type {Set<string>} */
   #seenKeys = new Set()
 
@@ -106,6 +131,8 @@ export class SnapshotParser {
   #strStarts = new Uint32Array(1024)
   #strCount = 0
   #nonAscii = false
+  // Hex digits still due after a \u escape.
+  #hexLeft = 0
 
   /** @type {SnapshotHeader | undefined} */
   #header
@@ -132,12 +159,20 @@ export class SnapshotParser {
   #maxEdgeName = -1
 
   /**
-   * @param {{label?: string, maxBytes?: number}} [options] maxBytes: the most bytes the input can
-   *   have (the file size for an uncompressed file), used to reject counts no file of that size holds
+   * @param {{label?: string, maxBytes?: number, exactBytes?: boolean, firstRows?: number}} [options]
+   *   maxBytes: the most bytes the input can have (the file size for an uncompressed file, a bound
+   *   from the compressed size for gzip), used to reject counts no input of that size holds;
+   *   exactBytes: maxBytes is the input's length (default: when it is finite), so the arrays whose
+   *   length the header does not give (strings, locations) can be sized from it;
+   *   firstRows: how many node and edge rows the columns start with when nothing bounds the length
+   *   (the default suits every test heap; a small value makes the columns grow)
    */
-  constructor ({ label = '<snapshot>', maxBytes = Infinity } = {}) {
+  constructor ({ label = '<snapshot>', maxBytes = Infinity, exactBytes = Number.isFinite(maxBytes), firstRows = undefined } = {}) {
     this.#label = label
     this.#maxBytes = maxBytes
+    this.#exactBytes = exactBytes
+    this.#firstNodeRows = firstRows ?? FIRST_NODE_ROWS
+    this.#firstEdgeRows = firstRows ?? FIRST_EDGE_ROWS
   }
 
   /** Bytes consumed so far. */
@@ -238,6 +273,10 @@ export class SnapshotParser {
       const state = this.#state
       if (state === KEY) {
         const end = buf.indexOf(QUOTE, i)
+        this.#keyBytes += (end === -1 ? length : end) - i
+        // Keys are short words ("nodes", "trace_tree"): a long one is no snapshot, and would be
+        // held in memory and quoted in the error message whole.
+        if (this.#keyBytes > MAX_KEY_BYTES) throw this.#fail(`not a heap snapshot: a top-level key longer than ${MAX_KEY_BYTES} bytes`, this.#offset + i)
         if (end === -1) {
           this.#keyParts.push(Buffer.from(buf.subarray(i)))
           return length
@@ -252,6 +291,11 @@ export class SnapshotParser {
       if (isSpace(c)) continue
       switch (state) {
         case TOP_START:
+          // PowerShell's `>` and some editors write UTF-16: a byte order mark FF FE or FE FF, or
+          // a NUL after each ASCII character.
+          if (c === 0xff || c === 0xfe || (c === OPEN_BRACE && buf[i + 1] === 0) || (c === 0 && buf[i + 1] === OPEN_BRACE)) {
+            throw this.#fail('not a heap snapshot: the text is UTF-16, and heap snapshots are UTF-8 (was it saved through PowerShell\'s > or an editor?)', this.#offset + i)
+          }
           if (c !== OPEN_BRACE) {
             throw this.#fail(`not a heap snapshot: expected JSON starting with '{', got ${printable(c)}`, this.#offset + i)
           }
@@ -259,12 +303,14 @@ export class SnapshotParser {
           break
         case TOP_FIRST_KEY:
         case TOP_KEY:
-          if (c === QUOTE) this.#state = KEY
-          else if (c === CLOSE_BRACE && state === TOP_FIRST_KEY) this.#state = DONE
+          if (c === QUOTE) {
+            this.#state = KEY
+            this.#keyBytes = 0
+          } else if (c === CLOSE_BRACE && state === TOP_FIRST_KEY) this.#state = DONE
           else throw this.#fail(`invalid JSON: expected a key, got ${printable(c)}`, this.#offset + i)
           break
         case COLON:
-          if (c !== COLON_CHAR) throw this.#fail(`invalid JSON: expected ':' after "${this.#key}", got ${printable(c)}`, this.#offset + i)
+          if (c !== COLON_CHAR) throw this.#fail(`invalid JSON: expected ':' after ${JSON.stringify(this.#key)}, got ${printable(c)}`, this.#offset + i)
           this.#state = VALUE
           break
         case VALUE:
@@ -272,7 +318,7 @@ export class SnapshotParser {
         case AFTER_VALUE:
           if (c === COMMA) this.#state = TOP_KEY
           else if (c === CLOSE_BRACE) this.#state = DONE
-          else throw this.#fail(`invalid JSON: expected ',' or '}' after the "${this.#key}" value, got ${printable(c)}`, this.#offset + i)
+          else throw this.#fail(`invalid JSON: expected ',' or '}' after the ${JSON.stringify(this.#key)} value, got ${printable(c)}`, this.#offset + i)
           break
         case DONE:
           throw this.#fail(`unexpected data after the end of the snapshot: ${printable(c)}`, this.#offset + i)
@@ -288,7 +334,7 @@ export class SnapshotParser {
   #startValue (buf, i) {
     const key = this.#key
     const c = buf[i]
-    if (this.#seenKeys.has(key)) throw this.#fail(`"${key}" appears twice`, this.#offset + i)
+    if (this.#seenKeys.has(key)) throw this.#fail(`${JSON.stringify(key)} appears twice`, this.#offset + i)
     this.#seenKeys.add(key)
     if (key === 'snapshot') {
       if (c !== OPEN_BRACE) throw this.#fail(`expected "snapshot" to be an object, got ${printable(c)}`, this.#offset + i)
@@ -307,7 +353,7 @@ export class SnapshotParser {
       // upper bound: the pages past what the parser writes are never touched, so they cost address
       // space but no memory. Grown by doubling instead, their discarded copies leave freed blocks
       // that malloc keeps resident (40 to 50 MB while analysing the 1 GB bench file).
-      const remaining = this.#maxBytes - this.#offset - i
+      const remaining = this.#exactBytes ? this.#maxBytes - this.#offset - i : Infinity
       if (key === 'strings') {
         this.#state = STRINGS
         this.#strState = STR_FIRST
@@ -402,23 +448,75 @@ export class SnapshotParser {
     // Every value takes at least one digit and one separator.
     const leastBytes = 2 * (nodeCount * nodeFieldCount + edgeCount * edgeFieldCount)
     if (leastBytes > this.#maxBytes) {
-      throw this.#fail(`node_count ${nodeCount} and edge_count ${edgeCount} need at least ${leastBytes} bytes, but the file has ${this.#maxBytes}: the snapshot is cut short or its counts are wrong`, offset)
-    }
-    try {
-      this.#nodeTypes = new Uint8Array(nodeCount)
-      this.#nodeNames = new Uint32Array(nodeCount)
-      this.#nodeIds = new Uint32Array(nodeCount)
-      this.#selfSizes = new Uint32Array(nodeCount)
-      this.#detachedness = new Uint8Array(nodeCount)
-      this.#firstEdge = new Uint32Array(nodeCount + 1)
-      this.#edgeTypes = new Uint8Array(edgeCount)
-      this.#edgeNames = new Uint32Array(edgeCount)
-      this.#edgeTargets = new Uint32Array(edgeCount)
-      this.#rowValues = new Float64Array(Math.max(nodeFieldCount, edgeFieldCount))
-    } catch (error) {
-      throw new SnapshotFormatError(`cannot allocate ${nodeCount} nodes and ${edgeCount} edges (${/** @type {Error} */ (error).message})`, { file: this.#label, offset, cause: error })
+      throw this.#fail(`node_count ${nodeCount} and edge_count ${edgeCount} need at least ${leastBytes} bytes, but ${this.#exactBytes ? 'the file has' : 'the compressed file can hold at most'} ${this.#maxBytes}: the snapshot is cut short or its counts are wrong`, offset)
     }
     this.#header = header
+    this.#rowValues = new Float64Array(Math.max(nodeFieldCount, edgeFieldCount))
+    const bounded = Number.isFinite(this.#maxBytes)
+    this.#growNodes(bounded ? nodeCount : Math.min(nodeCount, this.#firstNodeRows), offset)
+    this.#growEdges(bounded ? edgeCount : Math.min(edgeCount, this.#firstEdgeRows), offset)
+  }
+
+  /**
+   * Makes the node columns `rows` long, keeping what they hold.
+   * @param {number} rows
+   * @param {number} offset for the error
+   */
+  #growNodes (rows, offset) {
+    const kept = this.#nodeCapacity
+    try {
+      this.#nodeTypes = grown(new Uint8Array(rows), this.#nodeTypes, kept)
+      this.#nodeNames = grown(new Uint32Array(rows), this.#nodeNames, kept)
+      this.#nodeIds = grown(new Uint32Array(rows), this.#nodeIds, kept)
+      this.#selfSizes = grown(new Uint32Array(rows), this.#selfSizes, kept)
+      this.#detachedness = grown(new Uint8Array(rows), this.#detachedness, kept)
+      this.#firstEdge = grown(new Uint32Array(rows + 1), this.#firstEdge, kept + 1)
+    } catch (error) {
+      throw this.#noMemory(error, offset)
+    }
+    this.#nodeCapacity = rows
+  }
+
+  /**
+   * Makes the edge columns `rows` long, keeping what they hold.
+   * @param {number} rows
+   * @param {number} offset for the error
+   */
+  #growEdges (rows, offset) {
+    const kept = this.#edgeCapacity
+    try {
+      this.#edgeTypes = grown(new Uint8Array(rows), this.#edgeTypes, kept)
+      this.#edgeNames = grown(new Uint32Array(rows), this.#edgeNames, kept)
+      this.#edgeTargets = grown(new Uint32Array(rows), this.#edgeTargets, kept)
+    } catch (error) {
+      throw this.#noMemory(error, offset)
+    }
+    this.#edgeCapacity = rows
+  }
+
+  /** @param {unknown} error @param {number} offset */
+  #noMemory (error, offset) {
+    const { nodeCount, edgeCount } = /** @type {SnapshotHeader} */ (this.#header)
+    return new SnapshotFormatError(`cannot allocate ${nodeCount} nodes and ${edgeCount} edges (${/** @type {Error} */ (error).message})`, { file: this.#label, offset, cause: error })
+  }
+
+  /**
+   * Before a chunk of \`nodes\` or \`edges\` is scanned: columns long enough for every row it can
+   * complete (each value takes a digit and a separator, the row in progress counts too).
+   * @param {number} bytes the chunk's bytes from the scan position on
+   * @param {number} offset
+   */
+  #reserveRows (bytes, offset) {
+    const header = /** @type {SnapshotHeader} */ (this.#header)
+    if (this.#array === ARRAY_NODES) {
+      if (this.#nodeCapacity === header.nodeCount) return
+      const need = Math.min(header.nodeCount, this.#row + Math.ceil(bytes / (2 * header.nodeFieldCount - 1)) + 1)
+      if (need > this.#nodeCapacity) this.#growNodes(Math.min(header.nodeCount, Math.max(need, 2 * this.#nodeCapacity)), offset)
+    } else if (this.#array === ARRAY_EDGES) {
+      if (this.#edgeCapacity === header.edgeCount) return
+      const need = Math.min(header.edgeCount, this.#row + Math.ceil(bytes / (2 * header.edgeFieldCount - 1)) + 1)
+      if (need > this.#edgeCapacity) this.#growEdges(Math.min(header.edgeCount, Math.max(need, 2 * this.#edgeCapacity)), offset)
+    }
   }
 
   /**
@@ -431,6 +529,7 @@ export class SnapshotParser {
    */
   #scanIntegers (buf, i) {
     const length = buf.length
+    this.#reserveRows(length - i, this.#offset + i)
     const fastEnd = length - FAST_MARGIN
     const array = this.#array
     while (i < length) {
@@ -923,11 +1022,25 @@ export class SnapshotParser {
     while (i < length) {
       if (this.#strState === STR_IN) {
         let escape = this.#escape
+        let hexLeft = this.#hexLeft
         let j = i
         let high = false
         for (; j < length; j++) {
           const c = buf[j]
-          if (escape) { escape = false; continue }
+          // Escapes are checked here, where the error can name its offset: the table decodes
+          // bodies with JSON.parse long after, when a bad one would be an internal error.
+          if (hexLeft > 0) {
+            if (HEX_DIGITS[c] === 0) throw this.#fail(`invalid JSON: \\u is not followed by 4 hex digits in a string, got ${printable(c)}`, this.#offset + j)
+            hexLeft--
+            continue
+          }
+          if (escape) {
+            escape = false
+            const kind = ESCAPES[c]
+            if (kind === UNICODE_ESCAPE) hexLeft = 4
+            else if (kind !== SIMPLE_ESCAPE) throw this.#fail(`invalid JSON: the escape \\${c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : ''} in a string is not one JSON knows (${printable(c)})`, this.#offset + j)
+            continue
+          }
           if (c === QUOTE) break
           if (c === BACKSLASH) escape = true
           else if (c < 0x20) throw this.#fail('invalid JSON: a control character inside a string', this.#offset + j)
@@ -936,6 +1049,7 @@ export class SnapshotParser {
         if (high) this.#nonAscii = true
         this.#appendString(buf, i, j)
         this.#escape = escape
+        this.#hexLeft = hexLeft
         if (j === length) return length
         this.#endString()
         this.#strState = STR_AFTER
@@ -947,6 +1061,7 @@ export class SnapshotParser {
       if (c === QUOTE && this.#strState !== STR_AFTER) {
         this.#strState = STR_IN
         this.#escape = false
+        this.#hexLeft = 0
       } else if (c === COMMA && this.#strState === STR_AFTER) {
         this.#strState = STR_NEXT
       } else if (c === CLOSE_BRACKET && this.#strState !== STR_NEXT) {
@@ -983,6 +1098,34 @@ export class SnapshotParser {
     }
     this.#strStarts[this.#strCount] = this.#strSize
   }
+}
+
+// Deflate expands a byte to at most 1032 (zlib's FAQ: "the limit is 1032:1"), so a gzip file of
+// n bytes holds at most 1032 n bytes of text: a tiny file cannot claim a big heap.
+const MAX_DEFLATE_RATIO = 1032
+
+/**
+ * The parser's size options for an input: a plain file's length is exact, a gzip file's length
+ * bounds its text, a stream's is unknown.
+ * @param {{totalBytes: number, gzip: boolean}} input totalBytes: 0 when unknown
+ * @returns {{maxBytes: number, exactBytes: boolean}}
+ */
+export function inputLimits ({ totalBytes, gzip }) {
+  if (totalBytes <= 0) return { maxBytes: Infinity, exactBytes: false }
+  return gzip ? { maxBytes: totalBytes * MAX_DEFLATE_RATIO, exactBytes: false } : { maxBytes: totalBytes, exactBytes: true }
+}
+
+/**
+ * `to` with the first `count` entries of `from` copied in.
+ * @template {Uint8Array | Uint32Array} T
+ * @param {T} to
+ * @param {T} from
+ * @param {number} count
+ * @returns {T}
+ */
+function grown (to, from, count) {
+  if (count > 0) to.set(from.subarray(0, count))
+  return to
 }
 
 /**

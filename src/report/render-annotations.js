@@ -1,5 +1,7 @@
 // GitHub Actions workflow commands: a finding with a source location becomes an error annotation
 // on that line of the pull request's diff.
+import { escapeStrings } from './escape/escape-text.js'
+import { commandData as data, commandProperty as property } from './escape/escape-github.js'
 /** @import {DiffReport} from './diff-report.js' */
 /** @import {GateResult} from './gates.js' */
 
@@ -14,6 +16,9 @@
  * @returns {string} lines, each ending in a newline ('' when there is nothing to annotate)
  */
 export function renderGithubAnnotations (report, gates) {
+  // The annotation shows in the log and on the pull request: no terminal escapes either.
+  report = escapeStrings(report)
+  gates = escapeStrings(gates)
   const lines = []
   for (const check of gates.checks) {
     const finding = check.finding
@@ -27,14 +32,4 @@ export function renderGithubAnnotations (report, gates) {
     if (check.gate !== 'finding') lines.push(`::error title=${property(`leakdiff: ${check.gate}`)}::${data(check.message)}`)
   }
   return lines.map((line) => line + '\n').join('')
-}
-
-/** @param {string} text */
-function data (text) {
-  return text.replaceAll('%', '%25').replaceAll('\r', '%0D').replaceAll('\n', '%0A')
-}
-
-/** @param {string} text */
-function property (text) {
-  return data(text).replaceAll(':', '%3A').replaceAll(',', '%2C')
 }

@@ -2,6 +2,8 @@ import { basename } from 'node:path'
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, formatDuration, fit } from './format.js'
 import { renderFindingCards, renderFindingCardsMarkdown } from './render-findings.js'
+import { escapeStrings } from './escape/escape-text.js'
+import { markdownCode, markdownText } from './escape/escape-markdown.js'
 /** @import {DiffReport} from './diff-report.js' */
 
 /**
@@ -14,8 +16,11 @@ import { renderFindingCards, renderFindingCardsMarkdown } from './render-finding
  */
 export function renderDiffReport (report, { format = 'text', color, width = 80 } = {}) {
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
-  if (format === 'markdown') return renderMarkdown(report)
-  return renderText(report, color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 }), width)
+  // Names from the heap hold whatever the program put in them: control characters are written as
+  // escapes before either format sees the report (escape/escape-text.js).
+  const safe = escapeStrings(report)
+  if (format === 'markdown') return renderMarkdown(safe)
+  return renderText(safe, color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 }), width)
 }
 
 /**
@@ -85,34 +90,34 @@ function renderMarkdown (report) {
   const lines = [
     `## leakdiff: ${report.verdict.toUpperCase()}`,
     '',
-    report.reason,
+    markdownText(report.reason),
     '',
-    ...(report.process || report.rate || report.capture ? [headline(report) + '.', ...rateLines(report).map((line) => `- ${line}`), ''] : []),
-    `Snapshots: ${snapshots.map((s) => `\`${basename(s.path)}\` (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
+    ...(report.process || report.rate || report.capture ? [markdownText(headline(report)) + '.', ...rateLines(report).map((line) => `- ${markdownText(line)}`), ''] : []),
+    `Snapshots: ${snapshots.map((s) => `${markdownCode(basename(s.path))} (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
       `${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}).`,
     ''
   ]
-  for (const warning of report.warnings) lines.push(`> **Warning:** ${warning}`, '')
+  for (const warning of report.warnings) lines.push(`> **Warning:** ${markdownText(warning)}`, '')
   if (report.findings.length > 0) lines.push('### Findings', '', ...renderFindingCardsMarkdown(report.findings))
   const { shown, hidden } = readableGrowth(report.growth)
   if (shown.length > 0) {
     lines.push('### Growth by owner', '', '| # | owner | owners | new objects | new bytes | retained | leak |', '| ---: | --- | ---: | ---: | ---: | --- | --- |')
     shown.forEach((g) => {
       const retained = [g.retainedBefore, ...(g.retainedMiddle === null ? [] : [g.retainedMiddle]), g.retainedAfter].map((size) => formatBytes(size)).join(' → ')
-      lines.push(`| ${rowNumber(report, g)} | \`${cell(g.owner.name)}\` @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
+      lines.push(`| ${rowNumber(report, g)} | ${markdownCode(g.owner.name, { cell: true })} @${g.owner.id} | ${formatCount(g.ownerCount)} | ${formatCount(g.leakedObjects)} | ${formatBytes(g.leakedBytes)} | ${retained} | ${g.leak ? 'yes' : 'no'} |`)
     })
     if (hidden > 0) lines.push('', `And ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (the JSON report lists them).`)
     lines.push('')
     shown.forEach((g) => {
       const shared = sharedText(g, report.growth, shown)
-      lines.push(`${rowNumber(report, g)}. \`${cell(g.pathText)}\`${shared ? ` (${shared})` : ''}`)
+      lines.push(`${rowNumber(report, g)}. ${markdownCode(g.pathText)}${shared ? ` (${markdownText(shared)})` : ''}`)
     })
     lines.push('')
   }
   if (report.classes.length === 0) return [...lines, '### Classes', '', 'No class gained or lost objects.'].join('\n') + '\n'
   lines.push('### Classes', '', '| class | new | deleted | Δcount | Δsize | Δretained |', '| --- | ---: | ---: | ---: | ---: | ---: |')
   for (const row of report.classes) {
-    lines.push(`| \`${cell(row.name)}\` | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
+    lines.push(`| ${markdownCode(row.name, { cell: true })} | ${formatCount(row.newCount)} | ${formatCount(row.deletedCount)} | ${formatCount(row.countDelta, { sign: true })} | ${formatBytes(row.sizeDelta, { sign: true })} | ${formatBytes(row.retainedSizeDelta, { sign: true })} |`)
   }
   return lines.join('\n') + '\n'
 }
@@ -219,11 +224,6 @@ function captureLine ({ capture }) {
  */
 function clock (iso) {
   return iso.slice(11, 19)
-}
-
-/** @param {string} text */
-function cell (text) {
-  return text.replaceAll('|', '\\|').replaceAll('`', "'")
 }
 
 /**

@@ -6,6 +6,7 @@ import { formatBytes, formatCount } from './format.js'
 import { mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
 import { allocatedAtParts } from './render-allocated-at.js'
+import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
 /** @import {Finding, SourceLocation} from '../signatures/finding.js' */
 
 /**
@@ -106,23 +107,24 @@ export function renderFindingCardsMarkdown (findings) {
   findings.forEach((finding, i) => {
     const { evidence, location } = finding
     const role = locationRole(finding)
-    lines.push(`#### ${i + 1}. \`${finding.signature}\` at \`${locationText(location)}\`${role === '' ? '' : ` (${role})`}`, '')
+    // The findings' text may hold names from the heap: each piece is escaped for where it goes.
+    lines.push(`#### ${i + 1}. ${markdownCode(finding.signature)} at ${markdownCode(locationText(location))}${role === '' ? '' : ` (${markdownText(role)})`}`, '')
     const mapped = mappedLocationLines(location)
-    if (mapped.snippet !== null) lines.push('```', mapped.snippet.replaceAll('```', "'''"), '```', '')
-    if (mapped.generated !== null) lines.push(`_${mapped.generated.replace(/[\\`*_[\]<>|]/g, '\\$&')}_`, '')
-    lines.push(`${finding.title} Confidence ${finding.confidence.toFixed(2)}: ${finding.reasons.join('; ')}.`, '')
-    lines.push(`- path: \`${renderFoldedPath(finding.path).replaceAll('`', "'")}\``)
+    if (mapped.snippet !== null) lines.push(...markdownFence(mapped.snippet), '')
+    if (mapped.generated !== null) lines.push(`_${markdownText(mapped.generated)}_`, '')
+    lines.push(`${markdownText(finding.title)} Confidence ${finding.confidence.toFixed(2)}: ${markdownText(finding.reasons.join('; '))}.`, '')
+    lines.push(`- path: ${markdownCode(renderFoldedPath(finding.path))}`)
     const note = evidenceNote(evidence)
-    lines.push(`- ${evidence.unit}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${note})`}`)
+    lines.push(`- ${markdownText(evidence.unit)}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${markdownText(note)})`}`)
     lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
-    for (const note of evidenceNotes(evidence)) lines.push(`- ${note}`)
+    for (const note of evidenceNotes(evidence)) lines.push(`- ${markdownText(note)}`)
     if (finding.allocatedAt) {
       const parts = allocatedAtParts(finding.allocatedAt)
-      lines.push(`- allocated at: \`${parts.site.replaceAll('`', "'")}\`${parts.via === '' ? '' : ` ${parts.via.replaceAll('`', "'")}`}; ${parts.amount}; tied by: ${parts.basis.join('; ')}`)
+      lines.push(`- allocated at: ${markdownCode(parts.site)}${parts.via === '' ? '' : ` ${markdownCode(parts.via)}`}; ${markdownText(parts.amount)}; tied by: ${markdownText(parts.basis.join('; '))}`)
     }
     lines.push('')
-    lines.push(`**Fix:** ${finding.fix.summary}`, '')
-    if (finding.fix.snippet !== '') lines.push('```js', finding.fix.snippet.replace(/\n$/, ''), '```', '')
+    lines.push(`**Fix:** ${markdownText(finding.fix.summary)}`, '')
+    if (finding.fix.snippet !== '') lines.push(...markdownFence(finding.fix.snippet.replace(/\n$/, ''), 'js'), '')
   })
   return lines
 }

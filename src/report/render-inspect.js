@@ -1,6 +1,7 @@
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, fit } from './format.js'
 import { renderPath } from './render-path.js'
+import { escapeStrings } from './escape/escape-text.js'
 /** @import {InspectReport} from './inspect-report.js' */
 
 /**
@@ -13,6 +14,8 @@ import { renderPath } from './render-path.js'
 export function renderInspectReport (report, { format = 'text', color, width = 80 } = {}) {
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
   const c = color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 })
+  // Control characters in names from the heap are written as escapes (escape/escape-text.js).
+  report = escapeStrings(report)
   const { snapshot } = report
   const facts = `${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges`
   const lines = [

@@ -5,6 +5,8 @@
 // a leak); a finding never shows as a passing case.
 import { Chalk } from 'chalk'
 import { renderFindingCards } from './render-findings.js'
+import { escapeStrings } from './escape/escape-text.js'
+import { escapeXml as xml } from './escape/escape-xml.js'
 /** @import {DiffReport} from './diff-report.js' */
 /** @import {GateResult} from './gates.js' */
 
@@ -17,6 +19,10 @@ const plain = new Chalk({ level: 0 })
  * @returns {string} an XML document
  */
 export function renderJunitReport (report, gates, { name = 'leakdiff' } = {}) {
+  // Control characters from heap names are shown as escapes rather than dropped (escape-text.js);
+  // what XML cannot hold at all is dropped by xml().
+  report = escapeStrings(report)
+  gates = escapeStrings(gates)
   const failures = gates.violations.length
   const cases = gates.checks.map((check) => {
     const open = `  <testcase classname="${xml(`${name}.${check.gate}`)}" name="${xml(check.name)}">`
@@ -41,18 +47,4 @@ export function renderJunitReport (report, gates, { name = 'leakdiff' } = {}) {
     '</testsuites>',
     ''
   ].join('\n')
-}
-
-/**
- * Escapes text for an XML attribute or element, and drops the control characters XML 1.0 forbids.
- * @param {string} text
- */
-function xml (text) {
-  return text
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\x00-\x08\x0b\x0c\x0e-\x1f]/g, '')
-    .replaceAll('&', '&amp;')
-    .replaceAll('<', '&lt;')
-    .replaceAll('>', '&gt;')
-    .replaceAll('"', '&quot;')
 }

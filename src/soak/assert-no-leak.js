@@ -10,6 +10,7 @@ import { parseBytes } from '../report/format.js'
 import { evaluateGates, summarizeViolations } from '../report/gates.js'
 import { renderDiffReport } from '../report/render-diff.js'
 import { checkSourceOptions } from '../sources/source-roots.js'
+import { escapeText } from '../report/escape/escape-text.js'
 import { settleHeap } from './settle-heap.js'
 /** @import {DiffReport} from '../report/diff-report.js' */
 
@@ -121,7 +122,7 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
     if (!gates.ok) {
       const text = renderDiffReport(shown, { format: 'text', color: false, width: 100 })
       const kept = keepSnapshots ? `\nSnapshots kept in ${keepSnapshots}.\n` : ''
-      throw new LeakAssertionError(`assertNoLeak: ${summarizeViolations(gates)}\n\n${text}${kept}`, { report: shown })
+      throw new LeakAssertionError(`assertNoLeak: ${escapeText(summarizeViolations(gates))}\n\n${text}${kept}`, { report: shown })
     }
     return shown
   } finally {

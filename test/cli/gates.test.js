@@ -104,7 +104,11 @@ test('GITHUB_ACTIONS: ::error annotations on stdout (stderr with --format json) 
     leakdiff([...files, '--fail-on', 'any', '--format', 'json'], env)
   ])
   t.is(text.code, 1)
-  const annotations = text.stdout.split('\n').filter((line) => line.startsWith('::'))
+  // The report is a block the runner reads no commands in; the annotations follow it.
+  const [, token] = /^::stop-commands::(\S+)\n/.exec(text.stdout) ?? []
+  t.truthy(token)
+  const after = text.stdout.slice(text.stdout.indexOf(`\n::${token}::\n`) + token.length + 6)
+  const annotations = after.split('\n').filter((line) => line.startsWith('::'))
   t.is(annotations.length, 1)
   t.regex(annotations[0], /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::A 'config' listener is added to bus .+ Fix: /)
   const markdown = await readFile(summary, 'utf8')

@@ -33,11 +33,17 @@ export async function makeInstallDir () {
 
 /**
  * Starts a fixture and waits for its `ready` line.
- * @param {{script: string, nodeArgs?: string[], env?: Record<string, string>, cwd: string, extraPids?: (ready: string[]) => number[]}} options
+ * @param {{script: string, nodeArgs?: string[], env?: Record<string, string>, cwd: string, extraPids?: (ready: string[]) => number[], fileSizeBlocks?: number}} options
  * @returns {Promise<ChildApp>}
  */
-export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPids = () => [] }) {
-  const child = spawn(process.execPath, [...nodeArgs, join(FIXTURES, script)], {
+export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPids = () => [], fileSizeBlocks }) {
+  const args = [...nodeArgs, join(FIXTURES, script)]
+  // A file-size limit (RLIMIT_FSIZE, in 512-byte blocks) set by the shell, which then becomes node:
+  // a write past it fails with EFBIG, as on a full disk (node ignores SIGXFSZ).
+  const [command, argv] = fileSizeBlocks === undefined
+    ? [process.execPath, args]
+    : ['/bin/sh', ['-c', `ulimit -f ${fileSizeBlocks} && exec "$0" "$@"`, process.execPath, ...args]]
+  const child = spawn(command, argv, {
     cwd,
     env: { PATH: process.env.PATH ?? '', ...env },
     stdio: ['ignore', 'pipe', 'pipe']

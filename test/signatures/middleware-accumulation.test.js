@@ -77,5 +77,5 @@ test('the text card: location first, the notes a line each, within 80 columns', 
 
 test('the markdown card lists the notes between the numbers and the fix', async (t) => {
   const markdown = renderDiffReport(await reportOf(PROGRAM), { format: 'markdown' })
-  t.regex(markdown, /- retained: [^\n]+\n- \d+ of \d+ new handlers are this function, each in a \{handle\} record\n- ~[^\n]+ per handler; they capture [^\n]*audience[^\n]*\n- every later request runs through all of them\n\n\*\*Fix:\*\*/)
+  t.regex(markdown, /- retained: [^\n]+\n- \d+ of \d+ new handlers are this function, each in a \{handle\} record\n- \\?~[^\n]+ per handler; they capture [^\n]*audience[^\n]*\n- every later request runs through all of them\n\n\*\*Fix:\*\*/)
 })

@@ -1,0 +1,179 @@
+// Names from the heap that would do harm printed as they are (fixtures/programs/report/hostile-names.js:
+// HTML, Markdown, XML, a workflow command, ANSI escapes, newlines), through every report format of
+// the fixture's real diff: each format escapes them its own way, and the JSON keeps them exact.
+import test from 'ava'
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { assertNoLeak, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { ROOT } from '../helpers/fixture-source.js'
+import { leakdiff } from '../helpers/run-cli.js'
+import { tempDir } from '../helpers/temp-dir.js'
+import { readXml } from '../helpers/xml.js'
+
+/** @type {string[]} */
+let files
+/** @type {string} */
+let hostile
+/** @type {Awaited<ReturnType<typeof diffSnapshots>>} */
+let report
+
+test.before(async () => {
+  const fixture = await captureFixture('report/hostile-names')
+  files = fixture.files
+  hostile = fixture.report.hostile
+  report = await diffSnapshots(files, { top: 0, cwd: ROOT })
+})
+
+// SGR colour codes are the renderer's own (chalk); any other control character came from the heap.
+// eslint-disable-next-line no-control-regex
+const SGR = /\u001b\[[0-9;]*m/g
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
+
+test('the fixture\'s names reach the report: the leaks are found and named by the hostile string', (t) => {
+  t.true(report.findings.length >= 2)
+  t.true(report.classes.some((row) => row.name.includes('</script>')), 'a class is named by the property')
+  t.true(report.findings.some((finding) => finding.title.includes(hostile)), 'a finding\'s title holds the name')
+  t.true(report.findings.some((finding) => finding.path.some((step) => step.edge === hostile)), 'and its path')
+})
+
+test('text: no control character from the heap reaches the terminal; the renderer keeps its colours; the names show as escapes', (t) => {
+  for (const color of [false, true]) {
+    const text = renderDiffReport(report, { format: 'text', color, width: 100 })
+    if (color) t.true(SGR.test(text), 'coloured')
+    t.false(CONTROL.test(text.replace(SGR, '')), 'only newlines and colour codes')
+    t.true(text.includes('\\u001b[31mRED\\u001b[0m\\u001b]0;title\\u0007'), 'the escape sequences are shown, escaped')
+    t.true(text.includes('line\\nbreak\\r::error'), 'the newline and the carriage return are shown, escaped')
+    t.true(text.includes('<img src=x onerror=alert(1)>'), 'printable text is kept as it is')
+  }
+})
+
+test('inspect text: the same escaping', async (t) => {
+  const inspect = await inspectSnapshot(files[2], { top: 0 })
+  const text = renderInspectReport(inspect, { format: 'text', color: true, width: 100 })
+  t.true(inspect.classes.some((row) => row.name.includes('</script>')))
+  t.false(CONTROL.test(text.replace(SGR, '')))
+  t.true(text.includes('<img'))
+})
+
+test('JSON keeps every name exactly, with control characters escaped by JSON itself', (t) => {
+  const text = renderDiffReport(report, { format: 'json' })
+  t.false(CONTROL.test(text.replaceAll('\n', '')))
+  t.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(report)))
+  t.true(JSON.parse(text).findings.some((/** @type {{title: string}} */ finding) => finding.title.includes(hostile)))
+})
+
+/**
+ * Checks Markdown for markup that came from a name: outside code spans, every `<`, `*`, `_`, `[`,
+ * `` ` ``, `|` (outside table structure) and `@` must be escaped.
+ * @param {import('ava').ExecutionContext} t
+ * @param {string} markdown
+ */
+function checkMarkdown (t, markdown) {
+  t.false(CONTROL.test(markdown.replaceAll('\n', '')), 'no control characters')
+  let fence = ''
+  for (const line of markdown.split('\n')) {
+    const fenceMark = /^(`{3,})/.exec(line)?.[1]
+    if (fenceMark && (fence === '' || fenceMark.length >= fence.length)) {
+      fence = fence === '' ? fenceMark : ''
+      continue
+    }
+    if (fence !== '') continue
+    // Code spans: a run of n backticks up to the next run of exactly n.
+    const prose = line.replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, 'CODE').replace(/\\[\\`*_[\]|~@#!<>]/g, '').replace(/&(lt|gt|amp);/g, '')
+    const table = line.startsWith('|')
+    const stripped = table ? prose.replace(/^\|| \| |\|$/g, ' ') : prose
+    t.notRegex(stripped, /[<>`[\]]|\*\*b|@(?!\d)|(?<!\s)\|(?!\s)/, `markup from a name in: ${line}`)
+    if (table) t.is(prose.split(/(?<!\\)\|/).length, line.startsWith('| ---') || line.startsWith('| #') || line.startsWith('| class') ? prose.split('|').length : tableColumns(markdown, line), `a name adds no cell: ${line}`)
+  }
+  t.true(markdown.includes('&lt;img src=x onerror=alert(1)&gt;') || markdown.includes('`<img src=x onerror=alert(1)>'))
+}
+
+/**
+ * The number of cells (plus the outer pipes) of the table a row belongs to, from its header row.
+ * @param {string} markdown
+ * @param {string} row
+ */
+function tableColumns (markdown, row) {
+  const lines = markdown.split('\n')
+  let at = lines.indexOf(row)
+  while (at > 0 && lines[at - 1].startsWith('|')) at--
+  return lines[at].split('|').length
+}
+
+test('Markdown: names cannot add emphasis, links, HTML, table cells or mentions', (t) => {
+  const markdown = renderDiffReport(report, { format: 'markdown' })
+  checkMarkdown(t, markdown)
+  t.true(markdown.includes('\\*\\*bold\\*\\* \\[link\\](http://example.invalid)'), 'Markdown in prose is escaped, not dropped')
+})
+
+test('JUnit XML: names cannot end an attribute or an element; what XML 1.0 forbids is not written', (t) => {
+  const gates = evaluateGates(report, { failOn: 'any' })
+  const xml = renderJunitReport(report, gates)
+  const elements = readXml(xml)
+  t.deepEqual([...new Set(elements.map((e) => e.name))].sort(), ['failure', 'properties', 'property', 'testcase', 'testsuite', 'testsuites'])
+  // eslint-disable-next-line no-control-regex
+  t.false(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/.test(xml))
+  const failure = elements.find((e) => e.name === 'failure' && e.text.includes('</script>'))
+  t.truthy(failure, 'the name is in the failure text, decoded')
+  t.true(failure?.text.includes(']]></failure><x a="&amp;">'))
+  t.true(failure?.text.includes('\\u001b[31mRED'), 'control characters are shown as escapes')
+  t.regex(failure?.text ?? '', /\n {10}list\.push\(record\)\n {10}if \(list\.length > 1000\)/, 'the fix\'s code keeps its lines')
+  t.true(elements.some((e) => Object.values(e.attributes).some((value) => value.includes('</script>'))), 'and in attributes')
+})
+
+test('GitHub annotations: one command per line, the name cannot end it or add properties', (t) => {
+  // The fixture's finding with a location, as if the script's path and the function's name were
+  // the hostile string too (both come from the heap): the annotation's properties hold them.
+  const located = report.findings.find((finding) => finding.location !== null)
+  const other = report.findings.find((finding) => finding.title.includes(hostile))
+  t.truthy(located && other)
+  const finding = { ...located, title: other?.title, location: { ...located?.location, file: `src/${hostile}.js`, function: hostile } }
+  const hostileReport = /** @type {typeof report} */ ({ ...report, findings: [finding] })
+  const gates = evaluateGates(hostileReport, { failOn: 'any' })
+  const text = renderGithubAnnotations(hostileReport, gates)
+  t.true(text.length > 0)
+  t.false(text.includes('\r'))
+  const lines = text.split('\n').filter((line) => line !== '')
+  t.true(lines.length >= 1)
+  for (const line of lines) {
+    const match = /^::(error|warning) ([^:]*)::(.*)$/.exec(line)
+    t.truthy(match, line)
+    const properties = (match?.[2] ?? '').split(',').map((pair) => pair.split('=')[0])
+    t.deepEqual(properties, ['file', 'line', 'col', 'title'])
+  }
+  t.true(text.includes(`file=src/${hostile.replaceAll('\u001b', '\\u001b').replaceAll('\u0007', '\\u0007').replaceAll('\n', '\\n').replaceAll('\r', '\\r').replaceAll(':', '%3A').replaceAll(',', '%2C')}.js,line=`))
+  t.true(text.includes('line\\nbreak\\r::error file=x::injected'), 'the injected command is message text')
+})
+
+test('the CLI under GitHub Actions: the report is a block without commands, the step summary escapes Markdown, the error line no escapes', async (t) => {
+  const dir = await tempDir('leakdiff-hostile-gh-')
+  const summary = join(dir, 'summary.md')
+  const [{ code, stdout, stderr }, inspect] = await Promise.all([
+    leakdiff([...files, '--fail-on', 'any'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
+    leakdiff(['inspect', files[2]], { GITHUB_ACTIONS: 'true' })
+  ])
+  t.is(inspect.code, 0)
+  t.regex(inspect.stdout, /^::stop-commands::(\S+)\n[^]*\n::\1::\n$/)
+  t.is(code, 1)
+  const [, token] = /^::stop-commands::(\S+)\n/.exec(stdout) ?? []
+  t.truthy(token)
+  const end = stdout.indexOf(`\n::${token}::\n`)
+  t.true(end > 0)
+  const outside = stdout.slice(end + token.length + 6).split('\n').filter((line) => line !== '')
+  t.true(outside.every((line) => /^::(error|warning) /.test(line)), 'only annotations are outside the block')
+  t.false(CONTROL.test(stdout.replaceAll('\n', '')))
+  const errorLines = stderr.split('\n').filter((line) => line !== '')
+  t.true(errorLines.some((line) => line.startsWith('leakdiff: leak found')))
+  t.false(CONTROL.test(stderr.replaceAll('\n', '')))
+  checkMarkdown(t, await readFile(summary, 'utf8'))
+})
+
+test('assertNoLeak: the error\'s message (the text report and the failed gate) holds no control character from the heap', async (t) => {
+  /** @type {Record<string, object[]>} */
+  const registry = { [hostile]: [] }
+  const error = await t.throwsAsync(assertNoLeak((i) => { registry[hostile].push({ [hostile]: [i] }) }, { iterations: 150, warmup: 20 }), { code: 'LEAKDIFF_LEAK' })
+  t.true(error?.message.includes('\\u001b[31mRED'), 'the name is in the message, escaped')
+  t.false(CONTROL.test((error?.message ?? '').replaceAll('\n', '')))
+})
