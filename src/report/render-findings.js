@@ -120,7 +120,7 @@ export function renderFindingCardsMarkdown (findings) {
     for (const note of evidenceNotes(evidence)) lines.push(`- ${markdownText(note)}`)
     if (finding.allocatedAt) {
       const parts = allocatedAtParts(finding.allocatedAt)
-      lines.push(`- allocated at: ${markdownCode(parts.site)}${parts.via === '' ? '' : ` ${markdownCode(parts.via)}`}; ${markdownText(parts.amount)}; tied by: ${markdownText(parts.basis.join('; '))}`)
+      lines.push(`- allocated at: ${markdownCode(parts.site)}${parts.via === '' ? '' : ` ${markdownText(parts.via)}`}; ${markdownText(parts.amount)}; tied by: ${markdownText(parts.basis.join('; '))}`)
     }
     lines.push('')
     lines.push(`**Fix:** ${markdownText(finding.fix.summary)}`, '')
