@@ -43,6 +43,8 @@
  * @property {number | null} endLine   0-based line where the function ends, from its text; null when unknown
  * @property {number | null} callLine  0-based line in this function that calls the frame below it
  *   (or constructs a class the finding holds), found in the function's text; null when not found
+ * @property {number | null} [callColumn]  0-based column of that call on its line (where a source
+ *   map finds the statement: a minified bundle is one line)
  */
 
 /**
@@ -84,6 +86,9 @@
  * @property {string} function     '' when anonymous
  * @property {'user' | 'library' | 'node' | 'native'} kind
  * @property {boolean} callLine
+ * @property {{file: string, line: number, column: number}} [generated]  where the code that ran is, when
+ *   the frame was mapped through a source map (file, line and column are then the original's)
+ * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
  */
 
 /**
@@ -295,7 +300,9 @@ export function findCallLines (stack, sourceOf, classes) {
     const callee = i > 0 ? frames[i - 1].function : ''
     const names = i > 0 ? (callee === '' ? [] : [callee]) : classes.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))
     if (names.length === 0) continue
-    frame.callLine = callLineIn(text, frame.lineNumber, frame.columnNumber, names, i === 0)
+    const call = callIn(text, frame.lineNumber, frame.columnNumber, names, i === 0)
+    frame.callLine = call?.line ?? null
+    frame.callColumn = call?.column ?? null
   }
 }
 
@@ -371,16 +378,16 @@ function lineAt (text, offset) {
 }
 
 /**
- * The 0-based line, in the function starting at (line, column), of the first call of one of
- * `names`, or null. `constructs`: only `new Name(` counts.
+ * The 0-based line and column, in the function starting at (line, column), of the first call of
+ * one of `names`, or null. `constructs`: only `new Name(` counts.
  * @param {string} text
  * @param {number} line
  * @param {number} column
  * @param {string[]} names
  * @param {boolean} constructs
- * @returns {number | null}
+ * @returns {{line: number, column: number} | null}
  */
-function callLineIn (text, line, column, names, constructs) {
+function callIn (text, line, column, names, constructs) {
   const start = offsetOf(text, line, column)
   if (start === null) return null
   const end = bodyEnd(text, start)
@@ -392,7 +399,10 @@ function callLineIn (text, line, column, names, constructs) {
   pattern.lastIndex = start
   const match = pattern.exec(text)
   if (match === null || match.index >= end) return null
-  return lineAt(text, match.index)
+  // The name itself, past the character before it that the pattern takes.
+  const at = constructs ? match.index : match.index + match[0].search(/[\w$]/)
+  const callLine = lineAt(text, at)
+  return { line: callLine, column: at - (text.lastIndexOf('\n', at - 1) + 1) }
 }
 
 /**

@@ -23,6 +23,8 @@ import { readableScriptName } from '../signatures/source-location.js'
  * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
  */
 
+/** @typedef {(url: string, position: {line: number, column: number}) => {file: string, line: number, column: number, snippet: string | null} | null} MapPosition */
+
 const MAX_STACKS_PER_FINDING = 5
 const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
 const MAX_FRAMES = 24
@@ -33,10 +35,11 @@ const MAX_FRAMES = 24
  * report's `allocations`; null otherwise (a profile that is there but unusable adds a warning).
  * @param {Array<string | unknown>} sources
  * @param {Array<SnapshotMeta | null>} metas  the sidecars
- * @param {{result: DiffResult, detail: DiffDetail | null, findings: Finding[], cwd: string, top: number}} diff
+ * @param {{result: DiffResult, detail: DiffDetail | null, findings: Finding[], cwd: string, top: number, mapPosition?: MapPosition}} diff
+ *   mapPosition: the sources layer's mapping of a script position to the original source
  * @returns {Promise<AllocationsReport | null>}
  */
-export async function allocationsFor (sources, metas, { result, detail, findings, cwd, top }) {
+export async function allocationsFor (sources, metas, { result, detail, findings, cwd, top, mapPosition }) {
   const sampled = await readAllocationProfiles(sources, metas)
   if (sampled.profiles === null) {
     if (sampled.warning) result.warnings.push(sampled.warning)
@@ -44,7 +47,7 @@ export async function allocationsFor (sources, metas, { result, detail, findings
   }
   if (result.comparison !== 'ids') return null
   const intervalBytes = metas[metas.length - 1]?.allocationInterval ?? null
-  return attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes, top, analysis: detail?.analyses.at(-1) })
+  return attachAllocations(sampled.profiles, sampled.paths, findings, result.growth, { cwd, intervalBytes, top, analysis: detail?.analyses.at(-1), mapPosition })
 }
 
 /**
@@ -133,11 +136,12 @@ function profileProblem (data) {
  * @param {string[]} paths
  * @param {Finding[]} findings  changed in place
  * @param {GrowthGroup[]} growth  the diff's rows, for the classes each owner holds
- * @param {{cwd: string, intervalBytes: number | null, top?: number, analysis?: HeapAnalysis}} options
- *   analysis: the last snapshot's, for the scripts that define the findings' classes
+ * @param {{cwd: string, intervalBytes: number | null, top?: number, analysis?: HeapAnalysis, mapPosition?: MapPosition}} options
+ *   analysis: the last snapshot's, for the scripts that define the findings' classes; mapPosition:
+ *   frames in scripts with source maps are shown in the original source
  * @returns {Promise<AllocationsReport>}
  */
-export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10, analysis }) {
+export async function attachAllocations (profiles, paths, findings, growth, { cwd, intervalBytes, top = 10, analysis, mapPosition }) {
   const stacks = findGrowingStacks(profiles)
   const sources = await readScripts(stacks)
   const sourceOf = (/** @type {string} */ url) => sources.get(url) ?? null
@@ -167,17 +171,17 @@ export async function attachAllocations (profiles, paths, findings, growth, { cw
     while (from < first.length - 1 && held.has(first[from].function)) from++
     const site = first.slice(from).find((frame) => frame.kind === 'user') ?? first[0]
     finding.allocatedAt = {
-      site: site === undefined ? null : frameLocation(site, cwd),
+      site: site === undefined ? null : frameLocation(site, cwd, mapPosition),
       bytes: tie.bytes,
       samples: tie.samples,
       basis: [...tie.basis, 'sampled objects allocated after the first snapshot and alive at the last'],
-      stacks: shown.map((stack) => stackReport(stack, cwd))
+      stacks: shown.map((stack) => stackReport(stack, cwd, mapPosition))
     }
   }
   const growing = (top === 0 ? stacks : stacks.slice(0, top)).map((stack) => {
     const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
     findCallLines(copy, sourceOf, [])
-    return stackReport(copy, cwd)
+    return stackReport(copy, cwd, mapPosition)
   })
   return { profiles: paths, intervalBytes, growing }
 }
@@ -185,11 +189,12 @@ export async function attachAllocations (profiles, paths, findings, growth, { cw
 /**
  * @param {GrowingStack} stack
  * @param {string} cwd
+ * @param {MapPosition} [mapPosition]
  * @returns {AllocationStack}
  */
-function stackReport (stack, cwd) {
+function stackReport (stack, cwd, mapPosition) {
   return {
-    frames: stack.frames.slice(0, MAX_FRAMES).map((frame) => frameLocation(frame, cwd)),
+    frames: stack.frames.slice(0, MAX_FRAMES).map((frame) => frameLocation(frame, cwd, mapPosition)),
     bytes: stack.bytes,
     samples: stack.samples,
     steps: stack.steps
@@ -201,11 +206,13 @@ function stackReport (stack, cwd) {
  * report location (source maps apply here).
  * @param {StackFrame} frame
  * @param {string} cwd
+ * @param {MapPosition} [mapPosition]
  * @returns {FrameLocation}
  */
-export function frameLocation (frame, cwd) {
+export function frameLocation (frame, cwd, mapPosition) {
   const callLine = frame.callLine !== null
-  return {
+  /** @type {FrameLocation} */
+  const location = {
     file: frame.url === '' ? '(native)' : readableScriptName(frame.url, cwd),
     line: callLine ? /** @type {number} */ (frame.callLine) + 1 : frame.lineNumber + 1,
     column: callLine ? 1 : frame.columnNumber + 1,
@@ -213,6 +220,13 @@ export function frameLocation (frame, cwd) {
     kind: frame.kind,
     callLine
   }
+  // Frames of code built from other sources (tsc, a bundler) read as the source was written, the
+  // way finding locations do: file, line and column are the original's, `generated` is what ran.
+  // A call is mapped at its own column: in a minified bundle the whole program is one line.
+  const at = callLine ? { line: location.line, column: (frame.callColumn ?? 0) + 1 } : location
+  const original = frame.kind === 'native' || mapPosition === undefined ? null : mapPosition(frame.url, at)
+  if (original === null) return location
+  return { ...location, file: original.file, line: original.line, column: original.column, generated: { file: location.file, line: at.line, column: at.column }, original }
 }
 
 /**

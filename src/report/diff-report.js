@@ -134,8 +134,11 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
   if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
   const matched = matchSignatures(result, detail, { cwd })
+  // Stacks are tied to the findings by the locations the signatures found, in the code that ran;
+  // then both are mapped to the original sources.
+  const mapPosition = locator === null ? undefined : locator.mapPosition.bind(locator)
+  const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
-  const allocations = await allocationsFor(sources, metas, { result, detail, findings, cwd, top })
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
 }
 

@@ -98,6 +98,21 @@ export class SourceLocator {
   }
 
   /**
+   * A position in a script (an allocation profile's frame) in the original source, when the
+   * script has a usable source map; null otherwise (the position stands as it ran).
+   * @param {string} url the script's URL as V8 names it
+   * @param {{line: number, column: number}} position 1-based
+   * @returns {{file: string, line: number, column: number, snippet: string | null} | null}
+   */
+  mapPosition (url, position) {
+    if (url === '' || url.startsWith('node:')) return null
+    const loaded = this.#mapOf(url, this.#files.read(url, null))
+    if (loaded.map === null) return null
+    const mapped = this.#mapPosition(loaded.map, position)
+    return 'note' in mapped ? null : mapped
+  }
+
+  /**
    * @param {Finding} finding
    * @param {SourceLocation} location
    * @param {{url: string, copy: string | null, functions: ScriptFunction[]}} script  the script's URL,
@@ -132,7 +147,7 @@ export class SourceLocator {
     if (!note.includes(`${file}:`)) return note
     const pattern = new RegExp(`${file.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}:(\\d+):(\\d+)`, 'g')
     return note.replace(pattern, (text, line, column) => {
-      const mapped = this.#mapPosition(map, { file, line: Number(line), column: Number(column), function: '' })
+      const mapped = this.#mapPosition(map, { line: Number(line), column: Number(column) })
       return 'note' in mapped ? text : `${mapped.file}:${mapped.line}:${mapped.column}`
     })
   }
@@ -163,7 +178,7 @@ export class SourceLocator {
    * at or before the column on that line, else the first after it (a function's start may fall
    * between a bundle's mappings).
    * @param {TraceMap} map
-   * @param {SourceLocation} location
+   * @param {{line: number, column: number}} location
    * @returns {{file: string, line: number, column: number, snippet: string | null} | {note: string}}
    */
   #mapPosition (map, location) {

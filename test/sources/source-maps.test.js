@@ -2,6 +2,7 @@
 // esbuild (inline and external maps), and a long plain-JS module, all run for real; the reports
 // must name the original file and the line of each leaking statement, in every output format.
 import test from 'ava'
+import { build } from 'esbuild'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { DEFAULT_GATES, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport } from 'leakdiff'
@@ -9,6 +10,7 @@ import { compiledService, SERVICE_DIR } from '../helpers/compiled-service.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition, ROOT } from '../helpers/fixture-source.js'
 import { leakdiff } from '../helpers/run-cli.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
 
 const HANDLERS = 'fixtures/sources/service/src/handlers.ts'
@@ -194,4 +196,24 @@ test('a malformed --source-root or a --source-maps that is no directory: one lin
     t.regex(stderr.split('\n')[0], /^leakdiff: --source-(root expects FROM=TO|maps expects a directory)/)
     t.notRegex(stderr, /\bat .*\.js:\d+/)
   }
+})
+
+test('allocation stacks in a minified bundle: "allocated at" names the .ts line that allocates, and the bundle position it ran at', async (t) => {
+  const dir = await tempDir('leakdiff-sampled-bundle-')
+  const source = join(ROOT, 'fixtures/sources/sampled/app.ts')
+  const bundle = join(dir, 'app.js')
+  await build({ entryPoints: [source], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'inline', logLevel: 'error' })
+  const { files } = await captureFixture('sources/sampled-bundle', { args: [bundle] })
+  const report = await diffSnapshots(files, { top: 0, cwd: ROOT })
+  const lines = readFileSync(source, 'utf8').split('\n')
+  const lineOf = (/** @type {string} */ marker) => lines.findIndex((text) => text.includes(marker)) + 1
+  const finding = report.findings.find((f) => f.signature === 'unbounded-collection')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.signature).join(', '))
+  t.like(finding.location, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// leak: cache') })
+  const site = finding.allocatedAt?.site
+  if (!site) return t.fail('no allocatedAt')
+  t.like(site, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// alloc: entry'), kind: 'user', callLine: true })
+  t.is(site.generated?.file, bundle)
+  t.is(site.generated?.line, 1, 'a minified bundle is one line')
+  t.true(site.original?.snippet?.includes('new Array(64)'))
 })
