@@ -47,7 +47,16 @@
  * @property {SourceLocation | null} location
  * @property {{summary: string, snippet: string}} fix
  * @property {AllocatedAt | null} [allocatedAt]  the allocation stacks tied to it, when the agent's
- *   allocation profiles are beside the snapshots (null: profiles there, nothing tied)
+ *   allocation profiles are beside the snapshots (null: profiles there, nothing tied) * @property {SourceLines | null} [source]  the lines around the location in the script that ran,
+ *   when its text is known and it was not mapped (a mapped location has `original.snippet`)
+ */
+
+/**
+ * Lines of a script around a location, for a report that shows the code.
+ * @typedef {object} SourceLines
+ * @property {string} file    as the location names it
+ * @property {number} start   1-based number of the first line
+ * @property {string[]} lines
  */
 
 /**

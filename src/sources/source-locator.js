@@ -124,7 +124,9 @@ export class SourceLocator {
     const loaded = this.#mapOf(url, file)
     if (loaded.map === null) {
       const note = loaded.note ?? file.note
-      return note === null ? finding : withNotes(finding, location, [note])
+      const source = linesAround(file.text, location)
+      const shown = source === null ? finding : { ...finding, source }
+      return note === null ? shown : withNotes(shown, location, [note])
     }
     const mapped = this.#mapPosition(loaded.map, location)
     if ('note' in mapped) return withNotes(finding, location, [`${describeMap(loaded, url, this.#cwd)} ${mapped.note}: locations stay in the code that ran`])
@@ -262,6 +264,26 @@ function originalName (map, location, functions) {
  */
 function describeMap (loaded, url, cwd) {
   return loaded.where === 'inline' || loaded.where === null ? `the inline source map of ${readableScriptName(url, cwd)}` : `source map ${readableScriptName(loaded.where, cwd)}`
+}
+
+/** Lines shown before and after a location's own. */
+const CONTEXT_LINES = 3
+
+/**
+ * The lines around a location in a script's text, or null when the text does not reach it. A
+ * line longer than a snippet (minified code) shows no lines at all.
+ * @param {string | null} text
+ * @param {SourceLocation} location
+ * @returns {import('../signatures/finding.js').SourceLines | null}
+ */
+function linesAround (text, location) {
+  if (text === null) return null
+  const all = text.split('\n')
+  if (location.line > all.length) return null
+  const start = Math.max(1, location.line - CONTEXT_LINES)
+  const lines = all.slice(start - 1, location.line + CONTEXT_LINES).map((line) => line.replace(/\r$/, ''))
+  if (lines.some((line) => line.length > MAX_SNIPPET * 4)) return null
+  return { file: location.file, start, lines }
 }
 
 /**

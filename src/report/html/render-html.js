@@ -207,7 +207,7 @@ function findingView (finding, cwd) {
     retainedPerStep: evidence.retained.length > 1 ? `${formatBytes((evidence.retained[evidence.retained.length - 1] - evidence.retained[0]) / (evidence.retained.length - 1), { sign: true })} per step` : '',
     note: evidenceNote(evidence),
     notes: evidenceNotes(evidence),
-    source: sourceView(location),
+    source: sourceView(location, finding.source ?? null),
     fix: { summary: finding.fix.summary, snippet: finding.fix.snippet.replace(/\n+$/, '') }
   }
 }
@@ -215,9 +215,13 @@ function findingView (finding, cwd) {
 /**
  * The source lines around a location, with the location's line marked; null when the report has none.
  * @param {Finding['location']} location
+ * @param {import('../../signatures/finding.js').SourceLines | null} around  the finding's lines of the script that ran
  */
-function sourceView (location) {
+function sourceView (location, around) {
   if (location === null) return null
+  if (around !== null && around.lines.length > 0) {
+    return { file: around.file, lines: around.lines.map((text, i) => ({ number: around.start + i, text, marked: around.start + i === location.line })) }
+  }
   /** @type {any} */
   const any = location
   for (const where of [any.original, any.generated, any]) {
