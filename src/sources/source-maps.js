@@ -47,20 +47,24 @@ export function loadSourceMap ({ scriptPath, scriptName, text, whole, mapsDir, c
   const url = text === null ? null : sourceMappingUrl(text)
   if (url !== null && url.startsWith('data:')) return parseMap(decodeDataUrl(url), 'inline', scriptName, null, cwd)
   const scriptFile = scriptPath === null ? basename(scriptName) : basename(scriptPath)
-  /** @type {string[]} */
+  /** @type {Array<[path: string, base: string]>} each map file and what its sources resolve against */
   const candidates = []
   if (mapsDir !== null) {
-    if (url !== null) candidates.push(join(mapsDir, basename(safeDecode(url))))
-    candidates.push(join(mapsDir, `${scriptFile}.map`))
+    // A map kept apart was made beside its script: its relative sources resolve from there, as
+    // error trackers that take uploaded maps read them, not from the directory it was copied to.
+    const base = scriptPath ?? (scriptName.startsWith('file://') ? safePath(scriptName) : scriptName)
+    if (url !== null) candidates.push([join(mapsDir, basename(safeDecode(url))), base])
+    candidates.push([join(mapsDir, `${scriptFile}.map`), base])
   }
   // A map beside the script on disk belongs to that build: only when that is the build that ran.
   if (scriptPath !== null && whole) {
-    if (url !== null) candidates.push(resolveMapUrl(url, scriptPath))
-    candidates.push(`${scriptPath}.map`)
+    const beside = url !== null ? resolveMapUrl(url, scriptPath) : null
+    if (beside !== null) candidates.push([beside, beside])
+    candidates.push([`${scriptPath}.map`, `${scriptPath}.map`])
   }
-  for (const candidate of candidates) {
+  for (const [candidate, base] of candidates) {
     const json = readText(candidate)
-    if (json !== null) return parseMap(json, candidate, scriptName, candidate, cwd)
+    if (json !== null) return parseMap(json, candidate, scriptName, base, cwd)
   }
   if (url !== null && (whole || mapsDir !== null)) {
     return { map: null, note: `the source map of ${readableScriptName(scriptName, cwd)} (${url}) is not on this machine: locations stay in the code that ran`, where: null }

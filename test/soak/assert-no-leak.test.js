@@ -1,10 +1,11 @@
 import test from 'ava'
+import { build } from 'esbuild'
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { mkdtemp, readdir, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { fileURLToPath, pathToFileURL } from 'node:url'
 import { assertNoLeak, LeakAssertionError } from 'leakdiff'
 import { Logger } from '../../fixtures/programs/alloc/node_modules/tiny-logger/index.js'
 
@@ -128,4 +129,23 @@ test.serial('a function that pushes onto a module-level array fails with the lin
   // Beyond the first 1,024 characters of this file: the whole source was in the snapshot.
   t.true(readFileSync(FILE, 'utf8').split('\n').slice(0, ADD_LINE - 1).join('\n').length > 1024)
   t.like(finding.location, { file: relative(process.cwd(), FILE), line: ADD_LINE, column: 3 })
+})
+
+test.serial('a bundled TypeScript module whose map is kept apart: sourceMaps leads the card and the report to the .ts line', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-assert-bundle-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const source = fileURLToPath(new URL('../../fixtures/sources/sampled/app.ts', import.meta.url))
+  const bundle = join(dir, 'app.js')
+  await build({ entryPoints: [source], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'external', logLevel: 'error' })
+  await mkdir(join(dir, 'maps'))
+  await rename(`${bundle}.map`, join(dir, 'maps', 'app.js.map'))
+  const { serveRound } = await import(pathToFileURL(bundle).href)
+  const line = readFileSync(source, 'utf8').split('\n').findIndex((text) => text.includes('// leak: cache')) + 1
+  const where = `${relative(process.cwd(), source)}:${line}:`
+  const error = await t.throwsAsync(assertNoLeak(serveRound, { iterations: 10, warmup: 2, sourceMaps: join(dir, 'maps') }), { instanceOf: LeakAssertionError })
+  t.true(error.message.split('\n')[0].includes(where), error.message.split('\n')[0])
+  t.true(error.message.includes('cache.set(id, makeEntry(id))'), 'the card shows the original line')
+  const report = /** @type {any} */ (error.report)
+  t.like(report.findings[0].location, { file: relative(process.cwd(), source), line })
+  t.is(report.findings[0].location.generated.file, relative(process.cwd(), bundle).startsWith('..') ? bundle : relative(process.cwd(), bundle))
 })
