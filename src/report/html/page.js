@@ -158,7 +158,8 @@
       ['owner', finding.owner],
       [finding.unit, counts],
       ['', finding.note],
-      ['retained', finding.retained.join(' → ') + (finding.retainedPerStep ? `   (${finding.retainedPerStep})` : '')]
+      ['retained', finding.retained.join(' → ') + (finding.retainedPerStep ? `   (${finding.retainedPerStep})` : '')],
+      ['allocated at', finding.allocated ? [finding.allocated.site, finding.allocated.via, finding.allocated.amount].filter(Boolean).join('  ') : '']
     ]))
     if (finding.notes.length > 0) card.append(el('ul', { class: 'notes' }, ...finding.notes.map((note) => el('li', null, note))))
     if (finding.source) {

@@ -11,6 +11,7 @@ import { formatBytes, formatCount, formatDuration } from '../format.js'
 import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
 import { rateLines } from '../render-diff.js'
 import { mappedLocationLines } from '../render-location.js'
+import { allocatedAtParts } from '../render-allocated-at.js'
 import { edgeText, foldPath } from '../render-path.js'
 import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
@@ -208,6 +209,7 @@ function findingView (finding, cwd) {
     note: evidenceNote(evidence),
     notes: evidenceNotes(evidence),
     source: sourceView(location, finding.source ?? null),
+    allocated: finding.allocatedAt ? allocatedAtParts(finding.allocatedAt) : null,
     fix: { summary: finding.fix.summary, snippet: finding.fix.snippet.replace(/\n+$/, '') }
   }
 }
