@@ -13,7 +13,7 @@ test('a leaking program: --format json has the contract fields and the CLI exits
   t.is(report.schemaVersion, 1)
   t.is(report.kind, 'diff')
   t.is(report.verdict, 'leak')
-  t.deepEqual(report.findings.map((f) => Object.keys(f).sort()), [['confidence', 'evidence', 'fix', 'location', 'owner', 'path', 'reasons', 'signature', 'title']])
+  t.deepEqual(report.findings.map((f) => Object.keys(f).sort()), [['confidence', 'evidence', 'fix', 'location', 'owner', 'path', 'reasons', 'signature', 'source', 'title']])
   t.is(report.snapshots.length, 3)
   for (const [i, snapshot] of report.snapshots.entries()) {
     t.deepEqual(Object.keys(snapshot).sort(), ['bytes', 'edgeCount', 'heapUsed', 'hostname', 'nodeCount', 'nodeVersion', 'path', 'pid', 'rss', 'takenAt', 'takenAtSource', 'totalSize'])
