@@ -115,7 +115,7 @@ function render (samples, { date, machine }) {
     '## Agent: the pause a capture causes in a serving process',
     '',
     `Measured ${date} on ${machine} by \`npm run bench:agent\` (bench/agent-pause.js). ` +
-      '**The machine was shared**: other engineers ran tests on its 2 cores at the same time (1-minute load ' +
+      '**The machine was shared**: other processes ran on its 2 cores at the same time (1-minute load ' +
       `average ${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} at the start of the runs), so every cell is the median of ${REPEATS} ` +
       'runs, each in a fresh process, and the single runs are listed.',
     '',

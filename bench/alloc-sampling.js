@@ -143,7 +143,7 @@ function render ({ alternations, memory }, { date, machine }) {
     '## Agent: what allocation sampling costs a serving process',
     '',
     `Measured ${date} on ${machine} by \`npm run bench:alloc\` (bench/alloc-sampling.js). ` +
-      '**The machine was shared** with other engineers\' test runs (1-minute load average ' +
+      '**The machine was shared** with other processes (1-minute load average ' +
       `${Math.min(...loads).toFixed(1)}-${Math.max(...loads).toFixed(1)} at the start of the runs).`,
     '',
     `A server answers ${RATE} requests/s (open loop, from the bench process) with a JSON API's work per request`,

@@ -62,8 +62,8 @@ export const DEFAULT_CONFIG = Object.freeze({
   memoryLimitBytes: null,
   stringLimit: null,
   allocSampling: true,
-  // bench/alloc-sampling.js (docs/benchmarks.md): at 64 KiB a JSON API spent ~7% more CPU per
-  // request (1.6% of a core at 500 requests/s), at 512 KiB no measurable more, at 16 KiB ~17%;
+  // bench/alloc-sampling.js (docs/benchmarks.md, docs/agent.md): at 64 KiB a JSON API spent 0-7%
+  // more CPU per request (at most 1.6% of a core at 500 requests/s), at 512 KiB none measurable;
   // 512 KiB leaves a leak of a few MB between snapshots with a handful of samples, 64 KiB dozens.
   allocSamplingInterval: 64 * 1024,
   watch: null
