@@ -136,7 +136,8 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const matched = matchSignatures(result, detail, { cwd })
   // Stacks are tied to the findings by the locations the signatures found, in the code that ran;
   // then both are mapped to the original sources.
-  const mapPosition = locator === null ? undefined : locator.mapPosition.bind(locator)
+  const last = analyses[analyses.length - 1]
+  const mapPosition = locator === null ? undefined : (/** @type {string} */ url, /** @type {{line: number, column: number}} */ position) => locator.mapPosition(url, position, last)
   const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })

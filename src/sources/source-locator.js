@@ -40,6 +40,8 @@ export class SourceLocator {
   #maps = new Map()
   /** @type {Map<string, string[] | null>} per original source, its lines */
   #sources = new Map()
+  /** @type {Map<string, string | null> | null} per script URL, the snapshot's copy of its text */
+  #copies = null
 
   /**
    * @param {SourceOptions & {cwd?: string}} [options]
@@ -102,14 +104,37 @@ export class SourceLocator {
    * script has a usable source map; null otherwise (the position stands as it ran).
    * @param {string} url the script's URL as V8 names it
    * @param {{line: number, column: number}} position 1-based
+   * @param {HeapAnalysis} analysis a snapshot of the process that ran it, for its copy of the script
    * @returns {{file: string, line: number, column: number, snippet: string | null} | null}
    */
-  mapPosition (url, position) {
+  mapPosition (url, position, analysis) {
     if (url === '' || url.startsWith('node:')) return null
-    const loaded = this.#mapOf(url, this.#files.read(url, null))
+    const loaded = this.#mapOf(url, this.#files.read(url, this.#copyOf(url, analysis)))
     if (loaded.map === null) return null
     const mapped = this.#mapPosition(loaded.map, position)
     return 'note' in mapped ? null : mapped
+  }
+
+  /**
+   * The snapshot's copy of a script's text (a file on disk is used only when it starts with it);
+   * every script's, found in one pass the first time one is asked for.
+   * @param {string} url
+   * @param {HeapAnalysis} analysis
+   * @returns {string | null}
+   */
+  #copyOf (url, analysis) {
+    if (this.#copies === null) {
+      this.#copies = new Map()
+      const urls = analysis.locations.scriptNames()
+      for (const [id, functions] of scriptFunctions(analysis, () => true)) {
+        const scriptUrl = urls.get(id)
+        if (scriptUrl === undefined) continue
+        let text = null
+        for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
+        this.#copies.set(scriptUrl, text)
+      }
+    }
+    return this.#copies.get(url) ?? null
   }
 
   /**
