@@ -1,112 +1,149 @@
-// What reading sources and source maps adds to a diff: `leakdiff a b c` of the demo's snapshots
-// (fixtures/demo: a service under load with the agent, captured by signal) with the sources layer
-// (src/sources/: the findings' scripts read from disk, their maps looked for) and without it
-// (`readSources: false`), run alternately in one process after a warm-up of each, so that both
-// see the same machine. On a busy machine the whole diffs swing by more than the layer costs, so
-// the layer's own work is timed too, on the same analyses: the signatures with and without the
-// scripts' text from disk, and mapping the findings. Target: at most 5 % added.
+// `npm run bench:source-maps [-- --pairs 21]`: what reading sources and source maps adds to a diff
+// of the demo's snapshots (fixtures/demo: a service under load with the agent, captured by signal),
+// in two builds of the demo's server: as written (plain JS: the layer reads the findings' scripts
+// from disk and looks for maps that are not there) and bundled and minified by esbuild with a
+// `.map` beside the bundle (the layer maps every location through it).
 //
-//   node bench/source-maps.js [--runs 7]       (npm run bench:source-maps)
+// Whole diffs run as a user runs them: each in a fresh process (bench/source-maps-diff.js), with the
+// layer and without it (`readSources: false`), in pairs whose order alternates; the figure is the
+// median over the pairs of the CPU time added, so that both halves of a pair see the same machine.
+// The layer's own work is timed too, step by step, cold as in a diff (bench/source-maps-diff.js
+// --stages): whole diffs vary by more than it costs. Target: at most 5 % added.
 //
 // Puts the figures into docs/benchmarks.md as the generated section `source-maps` (doc-sections.js).
 import { spawnSync } from 'node:child_process'
-import { readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
-import { cpus, loadavg, totalmem } from 'node:os'
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { parseArgs } from 'node:util'
-import { diffHeapsWithDetail } from '../src/diff/diff-heaps.js'
-import { diffSnapshots } from '../src/index.js'
-import { analyzeSnapshots } from '../src/report/analyze-in-parallel.js'
-import { matchSignatures } from '../src/signatures/index.js'
-import { SourceLocator } from '../src/sources/source-locator.js'
+import { build } from 'esbuild'
+import { DOC, machineName, median, option } from './bench-kit.js'
 import { replaceSection } from './doc-sections.js'
 
 const DEMO = fileURLToPath(new URL('../fixtures/demo/run-demo.js', import.meta.url))
-const DOC = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+const SERVER = fileURLToPath(new URL('../fixtures/demo/leaky-server.js', import.meta.url))
+const DIFF = fileURLToPath(new URL('source-maps-diff.js', import.meta.url))
 const TARGET = 0.05
+const PAIRS = Number(option('pairs', '21'))
 
-/** @param {number} seconds */
-function ms (seconds) {
-  return `${(seconds * 1000).toFixed(1)} ms`
+/**
+ * Runs the demo on `server` and returns the directory of its snapshots.
+ * @param {string[]} args
+ */
+function captureDemo (args) {
+  const demo = spawnSync(process.execPath, [DEMO, '--keep', ...args], { encoding: 'utf8', maxBuffer: 64 << 20 })
+  const kept = /snapshots kept in (\S+)/.exec(demo.stderr ?? '')
+  if (demo.status !== 0 || kept === null) throw new Error(`Expected the demo to keep its snapshots, got exit code ${demo.status}:\n${demo.stderr}`)
+  return kept[1]
 }
 
-const { values } = parseArgs({ options: { runs: { type: 'string', default: '7' } } })
-const runs = Number(values.runs)
+/**
+ * One diff in a fresh process.
+ * @param {string} dir
+ * @param {boolean} readSources
+ * @returns {{wallMs: number, cpuMs: number, locations: Array<string | null>}}
+ */
+function diffOnce (dir, readSources) {
+  const run = spawnSync(process.execPath, [DIFF, dir, String(readSources)], { encoding: 'utf8' })
+  if (run.status !== 0) throw new Error(`Expected a diff, got exit code ${run.status}:\n${run.stderr}`)
+  return JSON.parse(run.stdout)
+}
 
-const demo = spawnSync(process.execPath, [DEMO, '--keep'], { encoding: 'utf8', maxBuffer: 64 << 20 })
-const kept = /snapshots kept in (\S+)/.exec(demo.stderr ?? '')
-if (demo.status !== 0 || kept === null) throw new Error(`Expected the demo to keep its snapshots, got exit code ${demo.status}:\n${demo.stderr}`)
-const dir = kept[1]
-const files = readdirSync(dir).filter((name) => name.endsWith('.heapsnapshot')).sort().map((name) => join(dir, name))
-try {
-  const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0)
-  /** @type {{with: number[], without: number[]}} */
-  const times = { with: [], without: [] }
-  let findings = 0
-  for (let i = -1; i < runs; i++) {
+/**
+ * The layer's own work, cold as in a diff: per pair of fresh processes (with and without the
+ * layer, bench/source-maps-diff.js --stages), the CPU the steps it takes part in took more with it;
+ * medians over the pairs.
+ * @param {string} dir
+ * @param {number} pairs
+ */
+function layerCold (dir, pairs) {
+  /** @type {{signatures: number[], allocations: number[], mapping: number[], total: number[]}} */
+  const added = { signatures: [], allocations: [], mapping: [], total: [] }
+  for (let i = 0; i < pairs; i++) {
+    /** @type {Record<string, {signaturesMs: number, allocationsMs: number, mappingMs: number}>} */
+    const pair = {}
     for (const readSources of i % 2 === 0 ? [true, false] : [false, true]) {
-      const started = performance.now()
-      const report = await diffSnapshots(files, { readSources, parallel: false })
-      const seconds = (performance.now() - started) / 1000
-      findings = report.findings.length
-      // The first round warms both up.
-      if (i >= 0) times[readSources ? 'with' : 'without'].push(seconds)
+      const run = spawnSync(process.execPath, [DIFF, dir, String(readSources), '--stages'], { encoding: 'utf8' })
+      if (run.status !== 0) throw new Error(`Expected the stages timed, got exit code ${run.status}:\n${run.stderr}`)
+      pair[String(readSources)] = JSON.parse(run.stdout)
     }
+    const signatures = pair.true.signaturesMs - pair.false.signaturesMs
+    const allocations = pair.true.allocationsMs - pair.false.allocationsMs
+    const mapping = pair.true.mappingMs
+    added.signatures.push(signatures)
+    added.allocations.push(allocations)
+    added.mapping.push(mapping)
+    added.total.push(signatures + allocations + mapping)
   }
-  // The layer alone, on one set of analyses: the signatures with and without the scripts' text
-  // from disk (alternately, many times: each run takes milliseconds), and mapping the findings.
-  const analyses = await analyzeSnapshots(files, { parallel: false })
-  const { result, detail } = diffHeapsWithDetail(analyses)
-  /** @type {{plain: number[], sources: number[], mapping: number[]}} */
-  const parts = { plain: [], sources: [], mapping: [] }
-  const layerRuns = runs * 5
-  for (let i = -1; i < layerRuns; i++) {
-    for (const analysis of analyses) delete analysis.readScript
-    let started = performance.now()
-    matchSignatures(result, detail)
-    const plain = performance.now() - started
-    const locator = new SourceLocator()
-    for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
-    started = performance.now()
-    const found = matchSignatures(result, detail)
-    const sources = performance.now() - started
-    started = performance.now()
-    locator.mapFindings(found, analyses[analyses.length - 1])
-    const mapping = performance.now() - started
-    if (i >= 0) {
-      parts.plain.push(plain / 1000)
-      parts.sources.push(sources / 1000)
-      parts.mapping.push(mapping / 1000)
-    }
+  return { signatures: median(added.signatures), allocations: median(added.allocations), mapping: median(added.mapping), total: median(added.total) }
+}
+
+/**
+ * @param {string} name
+ * @param {string} dir
+ */
+async function measure (name, dir) {
+  const files = readdirSync(dir).filter((file) => file.endsWith('.heapsnapshot')).sort().map((file) => join(dir, file))
+  const bytes = files.reduce((sum, file) => sum + statSync(file).size, 0)
+  /** @type {{with: number[], without: number[], added: number[], wallWith: number[], wallWithout: number[]}} */
+  const runs = { with: [], without: [], added: [], wallWith: [], wallWithout: [] }
+  let locations = /** @type {Array<string | null>} */ ([])
+  for (let i = 0; i < PAIRS; i++) {
+    /** @type {Record<string, {wallMs: number, cpuMs: number, locations: Array<string | null>}>} */
+    const pair = {}
+    for (const readSources of i % 2 === 0 ? [true, false] : [false, true]) pair[String(readSources)] = diffOnce(dir, readSources)
+    locations = pair.true.locations
+    runs.with.push(pair.true.cpuMs)
+    runs.without.push(pair.false.cpuMs)
+    runs.wallWith.push(pair.true.wallMs)
+    runs.wallWithout.push(pair.false.wallMs)
+    runs.added.push(pair.true.cpuMs / pair.false.cpuMs - 1)
   }
-  const median = (/** @type {number[]} */ list) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)]
-  const withSources = median(times.with)
-  const without = median(times.without)
-  const added = withSources / without - 1
-  const layerSeconds = Math.max(0, median(parts.sources) - median(parts.plain)) + median(parts.mapping)
-  const layerShare = layerSeconds / without
-  console.log(`${files.length} snapshots, ${(bytes / 1e6).toFixed(1)} MB: without ${without.toFixed(3)} s, with ${withSources.toFixed(3)} s (${(added * 100).toFixed(1)} % added); the layer alone ${(layerSeconds * 1000).toFixed(1)} ms (${(layerShare * 100).toFixed(2)} % of a diff)`)
+  const layer = layerCold(dir, PAIRS)
+  const added = median(runs.added)
+  const sorted = [...runs.added].sort((a, b) => a - b)
+  const quartiles = [sorted[Math.floor((sorted.length - 1) / 4)], sorted[Math.ceil((sorted.length - 1) * 3 / 4)]]
+  console.log(`${name}: ${files.length} snapshots, ${(bytes / 1e6).toFixed(1)} MB; CPU per diff without ${median(runs.without).toFixed(0)} ms, with ${median(runs.with).toFixed(0)} ms; added ${(added * 100).toFixed(1)} % (median of ${PAIRS} pairs); the layer alone ${layer.total.toFixed(1)} ms; findings at ${locations.join(', ')}`)
+  return { name, files, bytes, runs, added, quartiles, layer, locations }
+}
+
+const ms = (/** @type {number} */ value) => `${value >= 0 ? '+' : ''}${value.toFixed(1)} ms`
+const percent = (/** @type {number} */ share) => `${share >= 0 ? '+' : ''}${(share * 100).toFixed(1)} %`
+const work = mkdtempSync(join(tmpdir(), 'leakdiff-bench-maps-'))
+/** @type {string[]} */
+const dirs = []
+try {
+  // The demo's server bundled and minified, its map beside it, as a release ships it.
+  const bundle = join(work, 'server.js')
+  await build({ entryPoints: [SERVER], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'external', logLevel: 'error' })
+  writeFileSync(join(work, 'package.json'), '{"type": "module"}\n')
+  dirs.push(captureDemo([]), captureDemo(['--server', bundle]))
+  const cases = [await measure('as written', dirs[0]), await measure('bundled', dirs[1])]
+  // A bundle whose findings do not reach the original file would measure a layer that did nothing.
+  const mapped = cases[1].locations.filter((file) => file !== null && file.endsWith('leaky-server.js')).length
+  if (mapped === 0) throw new Error(`Expected the bundled demo's findings to be mapped to leaky-server.js, got ${cases[1].locations.join(', ')}`)
+  const met = cases.every(({ added, layer, runs }) => added <= TARGET && layer.total / median(runs.without) <= TARGET)
   const body = [
     '## Sources and source maps: what they add to a diff',
     '',
-    `Measured ${new Date().toISOString().slice(0, 10)} on ${cpus()[0]?.model ?? 'an unknown CPU'}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node.js ${process.version}, by \`node bench/source-maps.js\`.`,
+    `Measured ${new Date().toISOString().slice(0, 10)} on ${machineName()}, by \`node bench/source-maps.js\`. Load average when the runs ended: ${loadavg()[0].toFixed(1)}.`,
     '',
-    `Load average when the runs ended: ${loadavg()[0].toFixed(1)} on ${cpus().length} cores (above the core count, other processes shared the machine and the whole-diff times below swing with them).`,
+    'A diff of the demo\'s 3 snapshots (`npm run demo`), its server run as written and bundled and minified by esbuild with a `.map` beside the bundle. Each diff runs in a fresh process, as `leakdiff a b c` does (`parallel: false`), with the sources layer and without it (`readSources: false`: no script read from disk, no map looked for), in pairs whose order alternates. "added" is the median over the pairs of the CPU time the layer added to its pair\'s other half, with the middle half of the pairs in brackets.',
     '',
-    `\`leakdiff a b c\` of the demo's ${files.length} snapshots (${(bytes / 1e6).toFixed(1)} MB together, ${findings} finding${findings === 1 ? '' : 's'}), in one process, the two variants run alternately ${runs} times each after one warm-up run of each (\`parallel: false\`). "without" passes \`readSources: false\`: no script read from disk, no map looked for.`,
+    '| server | snapshots | findings mapped | CPU without | CPU with | added (middle half) | wall without | wall with |',
+    '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
+    ...cases.map(({ name, bytes, runs, added, quartiles, locations }) => `| ${name} | ${(bytes / 1e6).toFixed(1)} MB | ${locations.map((file) => (file === null ? '-' : file.slice(file.lastIndexOf('/') + 1))).join(', ')} | ${median(runs.without).toFixed(0)} ms | ${median(runs.with).toFixed(0)} ms | ${percent(added)} (${percent(quartiles[0])} to ${percent(quartiles[1])}) | ${median(runs.wallWithout).toFixed(0)} ms | ${median(runs.wallWith).toFixed(0)} ms |`),
     '',
-    '| variant | median wall | runs (s) |',
-    '| --- | ---: | --- |',
-    `| without sources | ${without.toFixed(3)} s | ${times.without.map((t) => t.toFixed(3)).join(', ')} |`,
-    `| with sources and maps | ${withSources.toFixed(3)} s | ${times.with.map((t) => t.toFixed(3)).join(', ')} |`,
+    `The layer's own work, cold as in a diff (its steps' first run in a fresh process, timed one by one; the CPU each took more with the layer than without it, medians of ${PAIRS} pairs): the signatures, which read the findings' scripts from disk; tying the allocation stacks to the findings, which maps the stacks' frames; and mapping the findings.`,
     '',
-    `The layer alone, on one set of analyses, ${layerRuns} runs alternately (medians): the signatures take ${ms(median(parts.plain))} without the scripts' text from disk and ${ms(median(parts.sources))} with it, and mapping the findings' locations takes ${ms(median(parts.mapping))}; together ${ms(layerSeconds)}, ${(layerShare * 100).toFixed(2)} % of the diff without the layer (target ≤ ${TARGET * 100} %: ${layerShare <= TARGET ? 'met' : 'missed'}). Whole diffs: ${(added * 100).toFixed(1)} % added${Math.abs(added) > TARGET ? ', within the machine\'s noise: the runs of each variant spread wider than that' : ''}.`,
+    '| server | signatures | allocation stacks | mapping the findings | the layer\'s work | share of a diff |',
+    '| --- | ---: | ---: | ---: | ---: | ---: |',
+    ...cases.map(({ name, layer, runs }) => `| ${name} | ${ms(layer.signatures)} | ${ms(layer.allocations)} | ${ms(layer.mapping)} | ${ms(layer.total)} | ${(layer.total / median(runs.without) * 100).toFixed(1)} % |`),
     '',
-    'The layer reads only the scripts that findings name, each once, and a map only for those; the rest of the diff does not change.',
+    `Target: at most ${TARGET * 100} % added — ${met ? 'met' : 'missed'}. The layer reads only the scripts that findings name, each once, and a map only for those; the rest of the diff does not change.`,
     ''
   ].join('\n')
   writeFileSync(DOC, replaceSection(readFileSync(DOC, 'utf8'), 'source-maps', body))
 } finally {
-  rmSync(dir, { recursive: true, force: true })
+  for (const dir of [work, ...dirs]) rmSync(dir, { recursive: true, force: true })
 }

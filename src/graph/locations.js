@@ -78,6 +78,14 @@ export class NodeLocations {
   }
 
   /**
+   * The node record `record` belongs to.
+   * @param {number} record
+   */
+  recordOrdinal (record) {
+    return this.#recordOrdinals[record]
+  }
+
+  /**
    * Script id, line and column (0-based) of record `record`, straight from the columns.
    * @param {number} record
    * @returns {[scriptId: number, line: number, column: number]}

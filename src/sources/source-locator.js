@@ -40,8 +40,8 @@ export class SourceLocator {
   #maps = new Map()
   /** @type {Map<string, string[] | null>} per original source, its lines */
   #sources = new Map()
-  /** @type {Map<string, string | null> | null} per script URL, the snapshot's copy of its text */
-  #copies = null
+  /** @type {Map<string, string | null>} per script URL, the snapshot's copy of its text */
+  #copies = new Map()
 
   /**
    * @param {SourceOptions & {cwd?: string}} [options]
@@ -116,25 +116,28 @@ export class SourceLocator {
   }
 
   /**
-   * The snapshot's copy of a script's text (a file on disk is used only when it starts with it);
-   * every script's, found in one pass the first time one is asked for.
+   * The snapshot's copy of a script's text (a file on disk is used only when it starts with it),
+   * found the first time the script is asked for: the first of its closures that leads to it.
    * @param {string} url
    * @param {HeapAnalysis} analysis
    * @returns {string | null}
    */
   #copyOf (url, analysis) {
-    if (this.#copies === null) {
-      this.#copies = new Map()
-      const urls = analysis.locations.scriptNames()
-      for (const [id, functions] of scriptFunctions(analysis, () => true)) {
-        const scriptUrl = urls.get(id)
-        if (scriptUrl === undefined) continue
-        let text = null
-        for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
-        this.#copies.set(scriptUrl, text)
-      }
+    let text = this.#copies.get(url)
+    if (text !== undefined) return text
+    text = null
+    const { graph, locations } = analysis
+    const ids = new Set()
+    for (const [id, name] of locations.scriptNames()) if (name === url) ids.add(id)
+    // The location records are few next to the nodes: one per function object and constructor.
+    for (let record = 0; record < graph.locationCount && text === null && ids.size > 0; record++) {
+      const [id] = locations.recordFields(record)
+      if (!ids.has(id)) continue
+      const ordinal = locations.recordOrdinal(record)
+      if (graph.nodeTypes[ordinal] === graph.nodeType.closure) text = scriptSourceOf(graph, ordinal)
     }
-    return this.#copies.get(url) ?? null
+    this.#copies.set(url, text)
+    return text
   }
 
   /**

@@ -1,0 +1,54 @@
+// One diff of a directory's snapshots in a fresh process, as `leakdiff a b c` runs: with the sources
+// layer (`true`) or without it (`false`). Prints one JSON line: the diff's wall and CPU time, and
+// where its findings point. Run by bench/source-maps.js.
+//
+//   node bench/source-maps-diff.js DIR true|false [--stages]
+//
+// --stages times, instead of the whole diff, the steps the layer takes part in, cold (their first
+// run in the process, as in a diff): the signatures (which read the findings' scripts from disk
+// with the layer), mapping the findings, and tying the allocation stacks to them (which maps the
+// stacks' frames with the layer).
+import { readdirSync } from 'node:fs'
+import { join } from 'node:path'
+import { diffHeapsWithDetail } from '../src/diff/diff-heaps.js'
+import { diffSnapshots } from '../src/index.js'
+import { allocationsFor } from '../src/report/allocated-at.js'
+import { analyzeSnapshots } from '../src/report/analyze-in-parallel.js'
+import { readSidecar } from '../src/report/sidecars.js'
+import { matchSignatures } from '../src/signatures/index.js'
+import { SourceLocator } from '../src/sources/source-locator.js'
+
+const [dir, flag, mode] = process.argv.slice(2)
+const readSources = flag === 'true'
+const files = readdirSync(dir).filter((name) => name.endsWith('.heapsnapshot')).sort().map((name) => join(dir, name))
+const cpuMs = () => {
+  const { user, system } = process.cpuUsage()
+  return (user + system) / 1000
+}
+
+if (mode === '--stages') {
+  const analyses = await analyzeSnapshots(files, { parallel: false })
+  const metas = (await Promise.all(files.map(readSidecar))).map(({ meta }) => meta)
+  const { result, detail } = diffHeapsWithDetail(analyses)
+  const last = analyses[analyses.length - 1]
+  const locator = readSources ? new SourceLocator() : null
+  let started = cpuMs()
+  if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
+  const matched = matchSignatures(result, detail)
+  const signaturesMs = cpuMs() - started
+  started = cpuMs()
+  const mapPosition = locator === null ? undefined : (/** @type {string} */ url, /** @type {{line: number, column: number}} */ position) => locator.mapPosition(url, position, last)
+  await allocationsFor(files, metas, { result, detail, findings: matched, cwd: process.cwd(), top: 10, mapPosition })
+  const allocationsMs = cpuMs() - started
+  started = cpuMs()
+  if (locator !== null) locator.mapFindings(matched, last)
+  const mappingMs = cpuMs() - started
+  process.stdout.write(`${JSON.stringify({ signaturesMs, allocationsMs, mappingMs })}\n`)
+} else {
+  const cpu = cpuMs()
+  const started = performance.now()
+  const report = await diffSnapshots(files, { readSources, parallel: false })
+  const wallMs = performance.now() - started
+  const locations = report.findings.map(({ location }) => location?.original?.file ?? location?.file ?? null)
+  process.stdout.write(`${JSON.stringify({ wallMs, cpuMs: cpuMs() - cpu, locations })}\n`)
+}
