@@ -40,6 +40,8 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {number} id        V8 id of that node (0 for an elided step)
  * @property {string} [module]  readable paths only: the node is the module scope (top-level
  *                              variables) of this script, a URL as V8 names it
+ * @property {string} [generatedEdge]  a variable a minifier renamed: its name in the code that
+ *                              ran (`edge` is then the name its source map gives)
  */
 
 /**
@@ -262,7 +264,7 @@ function stepOf (analysis, edge, scopes) {
   const target = graph.edgeTargets[edge]
   /** @type {Step} */
   const step = {
-    edge: graph.edgeName(edge),
+    edge: graph.displayEdgeName(edge),
     edgeType: graph.edgeTypeName(edge),
     // A synthetic node's class is "(synthetic)"; its name says which root it is (a handle kind,
     // `Node / FSEventWrap`), which is what a path through it needs to say.
@@ -270,6 +272,8 @@ function stepOf (analysis, edge, scopes) {
     nodeType: graph.nodeTypeName(target),
     id: graph.nodeIds[target]
   }
+  const generated = graph.edgeName(edge)
+  if (generated !== step.edge) step.generatedEdge = generated
   const module = scopes ? moduleScriptOf(scopes, target) : null
   if (module !== null) step.module = module
   return step

@@ -86,8 +86,9 @@
  * @property {string} function     '' when anonymous
  * @property {'user' | 'library' | 'node' | 'native'} kind
  * @property {boolean} callLine
- * @property {{file: string, line: number, column: number}} [generated]  where the code that ran is, when
- *   the frame was mapped through a source map (file, line and column are then the original's)
+ * @property {{file: string, line: number, column: number, function?: string}} [generated]  where the
+ *   code that ran is, when the frame was mapped through a source map (file, line and column are then
+ *   the original's; `function` is the name that ran when the map gives the function another)
  * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
  */
 

@@ -23,7 +23,12 @@ import { readableScriptName } from '../signatures/source-location.js'
  * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
  */
 
-/** @typedef {(url: string, position: {line: number, column: number}) => {file: string, line: number, column: number, snippet: string | null} | null} MapPosition */
+/**
+ * The sources layer's mapping of a script position to the original source; with `fn` (a
+ * function's name and 0-based start), also the name the source map gives that function.
+ * @typedef {(url: string, position: {line: number, column: number}, fn?: {name: string, line: number, column: number}) =>
+ *   {file: string, line: number, column: number, snippet: string | null, function?: string} | null} MapPosition
+ */
 
 const MAX_STACKS_PER_FINDING = 5
 const MAX_SCRIPT_BYTES = 16 * 1024 * 1024
@@ -224,9 +229,14 @@ export function frameLocation (frame, cwd, mapPosition) {
   // way finding locations do: file, line and column are the original's, `generated` is what ran.
   // A call is mapped at its own column: in a minified bundle the whole program is one line.
   const at = callLine ? { line: location.line, column: (frame.callColumn ?? 0) + 1 } : location
-  const original = frame.kind === 'native' || mapPosition === undefined ? null : mapPosition(frame.url, at)
-  if (original === null) return location
-  return { ...location, file: original.file, line: original.line, column: original.column, generated: { file: location.file, line: at.line, column: at.column }, original }
+  const fn = frame.function === '' ? undefined : { name: frame.function, line: frame.lineNumber, column: frame.columnNumber }
+  const mapped = frame.kind === 'native' || mapPosition === undefined ? null : mapPosition(frame.url, at, fn)
+  if (mapped === null) return location
+  const { function: name, ...original } = mapped
+  /** @type {NonNullable<FrameLocation['generated']>} */
+  const generated = { file: location.file, line: at.line, column: at.column }
+  if (name !== undefined) generated.function = location.function
+  return { ...location, file: original.file, line: original.line, column: original.column, function: name ?? location.function, generated, original }
 }
 
 /**

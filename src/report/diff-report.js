@@ -129,6 +129,9 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const differentProcesses = differenceOf(metas)
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
+  // Variables a minifier renamed read as written wherever a report names them (paths, titles,
+  // fixes); the scans of the code that ran keep the names it has.
+  if (locator !== null) for (const analysis of analyses) locator.nameVariables(analysis)
   const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
@@ -137,7 +140,15 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   // Stacks are tied to the findings by the locations the signatures found, in the code that ran;
   // then both are mapped to the original sources.
   const last = analyses[analyses.length - 1]
-  const mapPosition = locator === null ? undefined : (/** @type {string} */ url, /** @type {{line: number, column: number}} */ position) => locator.mapPosition(url, position, last)
+  /** @type {import('./allocated-at.js').MapPosition | undefined} */
+  const mapPosition = locator === null
+    ? undefined
+    : (url, position, fn) => {
+        const mapped = locator.mapPosition(url, position, last)
+        if (mapped === null || fn === undefined) return mapped
+        const name = locator.functionName(url, fn.name, fn, last)
+        return name === null ? mapped : { ...mapped, function: name }
+      }
   const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })

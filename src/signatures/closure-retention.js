@@ -217,7 +217,7 @@ function growingScope (input, g, context) {
     if (graph.edgeTypes[e] !== graph.edgeType.context) continue
     const target = graph.edgeTargets[e]
     if (ages[target] === AGE_OLD) continue
-    variables.push({ name: graph.edgeName(e), bytes: retainedSizes.at(target) })
+    variables.push({ name: graph.displayEdgeName(e), bytes: retainedSizes.at(target) })
   }
   if (variables.length === 0) return null
   variables.sort((a, b) => b.bytes - a.bytes)
@@ -305,7 +305,7 @@ function capturedVariables (analysis, closures, ages) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
-      const name = graph.edgeName(e)
+      const name = graph.displayEdgeName(e)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
       if (retainedSizes.at(target) > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
     }

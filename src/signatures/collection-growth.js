@@ -219,7 +219,10 @@ function growingVariable (last, graphs, context, kinds) {
   const { property } = graph.edgeType
   const step = (/** @type {number} */ e) => {
     const target = graph.edgeTargets[e]
-    return { edge: graph.edgeName(e), edgeType: graph.edgeTypeName(e), node: last.classes.names[last.classOf[target]], nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
+    /** @type {Step} */
+    const made = { edge: graph.displayEdgeName(e), edgeType: graph.edgeTypeName(e), node: last.classes.names[last.classOf[target]], nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
+    if (made.edge !== graph.edgeName(e)) made.generatedEdge = graph.edgeName(e)
+    return made
   }
   /** @type {{ordinal: number, kind: CollectionKind, steps: Step[]} | null} */
   let best = null

@@ -283,7 +283,7 @@ function capturedVariables (analysis, timers) {
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
-      const name = graph.edgeName(e)
+      const name = graph.displayEdgeName(e)
       bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes.at(target) : 0))
     }
   }

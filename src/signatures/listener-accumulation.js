@@ -711,7 +711,7 @@ function endOfWork (analysis, fresh, ages, skipClass = -1) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const value = graph.edgeTargets[e]
       if (ages[value] === AGE_OLD || analysis.classOf[value] === skipClass || propertyTarget(graph, value, '_events') < 0) continue
-      const name = graph.edgeName(e)
+      const name = graph.displayEdgeName(e)
       const entry = byName.get(name) ?? { count: 0, emitter: value }
       entry.count++
       byName.set(name, entry)
@@ -787,7 +787,7 @@ function retainersOf (graph, o, type) {
   const found = []
   for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
     const e = graph.retainerEdges[slot]
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), source: graph.edgeSource(e) })
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.displayEdgeName(e), source: graph.edgeSource(e) })
   }
   return found
 }
@@ -801,7 +801,7 @@ function retainersOf (graph, o, type) {
 function edgesOf (graph, o, type) {
   const found = []
   for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), target: graph.edgeTargets[e] })
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.displayEdgeName(e), target: graph.edgeTargets[e] })
   }
   return found
 }
@@ -823,7 +823,7 @@ function bufferedGrowth (analyses, lists) {
         for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
           const value = graph.edgeTargets[e]
           if (graph.edgeTypes[e] !== graph.edgeType.context || dominators[value] !== scope) continue
-          const name = graph.edgeName(e)
+          const name = graph.displayEdgeName(e)
           const entry = byName.get(name) ?? { className: '', retained: analyses.map(() => 0) }
           entry.retained[i] += retainedSizes.at(value)
           if (i === analyses.length - 1) entry.className = analysis.classes.names[analysis.classOf[value]]
@@ -857,7 +857,7 @@ function closerIn (analysis, scopes) {
   for (const scope of scopes.slice(-ENDING_SAMPLE)) {
     for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context || graph.nodeTypes[graph.edgeTargets[e]] !== graph.nodeType.closure) continue
-      const name = graph.edgeName(e)
+      const name = graph.displayEdgeName(e)
       if (CLOSER.test(name)) counts.set(name, (counts.get(name) ?? 0) + 1)
     }
   }

@@ -201,7 +201,7 @@ function capturedVariables (analysis, functions) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
-      const name = graph.edgeName(e)
+      const name = graph.displayEdgeName(e)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
     }
   }

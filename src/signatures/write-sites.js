@@ -49,14 +49,23 @@ export const WRITE_ROLE = 'adds to it'
  */
 export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE, cwd = process.cwd() } = {}) {
   const step = path[path.length - 1]
-  if (!step || !NAME.test(step.edge)) return null
+  if (!step || !NAME.test(codeName(step))) return null
   if (holder === null) return globalWriteSites(analysis, path, { offsetsOf, role, cwd })
   if (holder.scriptId === undefined || !isProgramFile(holder.location.file)) return null
   const member = step.edgeType === 'property'
   if (!member && step.edgeType !== 'context') return null
   const scriptId = holder.scriptId
   const functions = scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? []
-  return sitesIn(analysis, holder.location.file, functions, (code) => offsetsOf(code, step.edge, member), role)
+  return sitesIn(analysis, holder.location.file, functions, (code) => offsetsOf(code, codeName(step), member), role)
+}
+
+/**
+ * A step's name in the code that ran, which the scans read: a variable a minifier renamed has
+ * the original name in `edge` for reports.
+ * @param {Step} step
+ */
+export function codeName (step) {
+  return step.generatedEdge ?? step.edge
 }
 
 /**
@@ -71,7 +80,7 @@ function globalWriteSites (analysis, path, { offsetsOf, role, cwd }) {
   const step = path[path.length - 1]
   if (path.length < 2 || step.edgeType !== 'property') return null
   if (!analysis.userRoots.includes(analysis.graph.findOrdinalById(path[path.length - 2].id))) return null
-  const offsets = (/** @type {string} */ code) => [...new Set([...offsetsOf(code, step.edge, true), ...offsetsOf(code, step.edge, false)])].sort((a, b) => a - b)
+  const offsets = (/** @type {string} */ code) => [...new Set([...offsetsOf(code, codeName(step), true), ...offsetsOf(code, codeName(step), false)])].sort((a, b) => a - b)
   for (const functions of scriptFunctions(analysis, () => true).values()) {
     const location = sourceLocation(analysis, functions[0].ordinal, cwd)
     if (location === null || !isProgramFile(location.file)) continue

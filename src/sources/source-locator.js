@@ -10,10 +10,12 @@
 
 import { isAbsolute, resolve } from 'node:path'
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping'
+import { findModuleScopes, moduleScriptOf } from '../analysis/module-scopes.js'
 import { scriptFunctions } from '../signatures/script-functions.js'
 import { scriptSourceOf } from '../signatures/script-source.js'
 import { readableScriptName } from '../signatures/source-location.js'
 import { pathOfUrl, readText, ScriptFiles } from './script-files.js'
+import { PROGRAM, ScriptNames } from './original-names.js'
 import { loadSourceMap, sourceMappingUrl } from './source-maps.js'
 import { parseSourceRoot } from './source-roots.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -21,6 +23,10 @@ import { parseSourceRoot } from './source-roots.js'
 /** @import {LoadedMap} from './source-maps.js' */
 /** @import {ScriptFunction} from '../signatures/script-functions.js' */
 /** @import {TraceMap} from '@jridgewell/trace-mapping' */
+
+/** Closures of one Context looked at to find the function it belongs to. */
+const CONTEXT_CLOSURES = 64
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
 /** A snippet longer than this is cut: a minified line is no snippet. */
 const MAX_SNIPPET = 160
@@ -42,6 +48,8 @@ export class SourceLocator {
   #sources = new Map()
   /** @type {Map<string, string | null>} per script URL, the snapshot's copy of its text */
   #copies = new Map()
+  /** @type {Map<string, ScriptNames | null>} per script URL, its map's names */
+  #names = new Map()
 
   /**
    * @param {SourceOptions & {cwd?: string}} [options]
@@ -95,8 +103,132 @@ export class SourceLocator {
       const location = finding.location
       const script = location === null ? undefined : byFile.get(location.file)
       if (location === null || script === undefined) return finding
-      return this.#mapFinding(finding, location, { url: script.url, copy: copies.get(script.id) ?? null, functions: functionsOf.get(script.id) ?? [] })
+      return this.#mapFinding(finding, location, { url: script.url, copy: copies.get(script.id) ?? null, functions: functionsOf.get(script.id) ?? [] }, analysis)
     })
+  }
+
+  /**
+   * Gives the analysis's graph the names people wrote for the variables a minifier renamed
+   * (HeapGraph.originalName), found when a report first shows a variable: the Context's script
+   * and its map are read then, once.
+   * @param {HeapAnalysis} analysis
+   */
+  nameVariables (analysis) {
+    const { graph } = analysis
+    /** @type {Map<number, {names: ScriptNames, scope: number} | null>} per Context ordinal */
+    const scopes = new Map()
+    /** @type {Map<number, string | null>} per edge asked for */
+    const named = new Map()
+    /** @type {import('../analysis/module-scopes.js').ModuleScopes | undefined} */
+    let modules
+    graph.originalName = (edge) => {
+      let name = named.get(edge)
+      if (name !== undefined) return name
+      name = null
+      const token = graph.edgeName(edge)
+      if (IDENTIFIER.test(token)) {
+        const context = graph.edgeSource(edge)
+        let scope = scopes.get(context)
+        if (scope === undefined) {
+          modules ??= findModuleScopes(graph, analysis.locations)
+          scopes.set(context, (scope = this.#contextScope(analysis, context, modules)))
+        }
+        const original = scope === null ? null : scope.names.bindingName(token, scope.scope)
+        if (original !== token) name = original
+      }
+      named.set(edge, name)
+      return name
+    }
+  }
+
+  /**
+   * The script and the function a Context belongs to: a module scope's script at its top level;
+   * else the function around every closure made with the Context, when the map's code has each
+   * of them starting where V8 says and the Context's variables all appear in that function's
+   * own code (a function that captures nothing has no Context: its closures get the outer one).
+   * @param {HeapAnalysis} analysis
+   * @param {number} context
+   * @param {import('../analysis/module-scopes.js').ModuleScopes} modules
+   * @returns {{names: ScriptNames, scope: number} | null}
+   */
+  #contextScope (analysis, context, modules) {
+    const { graph, locations } = analysis
+    const moduleUrl = moduleScriptOf(modules, context)
+    if (moduleUrl !== null) {
+      const names = this.#namesOf(moduleUrl, analysis)
+      return names === null ? null : { names, scope: PROGRAM }
+    }
+    if (!graph.hasRetainers) return null
+    const contextEdge = graph.strings.indexOf('context')
+    /** @type {ScriptNames | null} */
+    let names = null
+    let url = null
+    let scope = null
+    let looked = 0
+    for (let slot = graph.firstRetainer[context], end = graph.firstRetainer[context + 1]; slot < end && looked < CONTEXT_CLOSURES; slot++) {
+      const e = graph.retainerEdges[slot]
+      const closure = graph.retainerSource(slot)
+      if (graph.nodeTypes[closure] !== graph.nodeType.closure || graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== contextEdge) continue
+      const record = locations.recordOf(closure)
+      if (record < 0) continue
+      looked++
+      const [scriptId, line, column] = locations.recordFields(record)
+      const script = locations.scriptName(scriptId)
+      if (script === null || (url !== null && script !== url)) return null
+      if (url === null) {
+        url = script
+        if ((names = this.#namesOf(url, analysis)) === null) return null
+      }
+      const at = /** @type {ScriptNames} */ (names).offsetOf(line, column)
+      const own = at < 0 ? -1 : /** @type {ScriptNames} */ (names).functionAt(at)
+      if (own < 0) return null
+      const parent = /** @type {ScriptNames} */ (names).parentOf(own)
+      scope = scope === null ? parent : /** @type {ScriptNames} */ (names).commonScope(scope, parent)
+    }
+    if (names === null || scope === null) return null
+    const variables = []
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+      const variable = graph.edgeName(e)
+      if (IDENTIFIER.test(variable)) variables.push(variable)
+    }
+    return names.declaresAll(variables, scope) ? { names, scope } : null
+  }
+
+  /**
+   * The original name of a function (or class) a minifier renamed, or null: `name` as the heap
+   * has it, starting at the 0-based position V8 records.
+   * @param {string} url
+   * @param {string} name
+   * @param {{line: number, column: number}} start 0-based
+   * @param {HeapAnalysis} analysis
+   */
+  functionName (url, name, start, analysis) {
+    if (!IDENTIFIER.test(name)) return null
+    const names = this.#namesOf(url, analysis)
+    const at = names === null ? -1 : names.offsetOf(start.line, start.column)
+    const original = at < 0 ? null : /** @type {ScriptNames} */ (names).functionName(name, at)
+    return original === name ? null : original
+  }
+
+  /**
+   * The names of a script's map, once per script; null for Node's own scripts, a script without
+   * a usable map, and one whose whole text is not here.
+   * @param {string} url
+   * @param {HeapAnalysis} analysis
+   */
+  #namesOf (url, analysis) {
+    let names = this.#names.get(url)
+    if (names === undefined) {
+      names = null
+      if (url !== '' && !url.startsWith('node:')) {
+        const file = this.#files.read(url, this.#copyOf(url, analysis))
+        const loaded = this.#mapOf(url, file)
+        if (loaded.map !== null && file.text !== null) names = ScriptNames.of(file.text, loaded.map)
+      }
+      this.#names.set(url, names)
+    }
+    return names
   }
 
   /**
@@ -145,9 +277,10 @@ export class SourceLocator {
    * @param {SourceLocation} location
    * @param {{url: string, copy: string | null, functions: ScriptFunction[]}} script  the script's URL,
    *   the snapshot's copy of its text and the functions the heap has closures of
+   * @param {HeapAnalysis} analysis
    * @returns {Finding}
    */
-  #mapFinding (finding, location, { url, copy, functions }) {
+  #mapFinding (finding, location, { url, copy, functions }, analysis) {
     const file = this.#files.read(url, copy)
     const loaded = this.#mapOf(url, file)
     if (loaded.map === null) {
@@ -158,9 +291,13 @@ export class SourceLocator {
     }
     const mapped = this.#mapPosition(loaded.map, location)
     if ('note' in mapped) return withNotes(finding, location, [`${describeMap(loaded, url, this.#cwd)} ${mapped.note}: locations stay in the code that ran`])
+    /** @type {NonNullable<SourceLocation['generated']>} */
     const generated = { file: file.path !== null && file.matches && this.#files.rooted ? readableScriptName(file.path, this.#cwd) : location.file, line: location.line, column: location.column }
+    const start = functionStart(location, functions)
+    const name = start === null ? null : this.functionName(url, location.function, start, analysis)
+    if (name !== null) generated.function = location.function
     /** @type {SourceLocation} */
-    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: originalName(loaded.map, location, functions), generated, original: mapped }
+    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: name ?? location.function, generated, original: mapped }
     // Other sites in the same script that the signature named in its notes are mapped too.
     const before = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
     const notes = before.map((note) => this.#mapNote(note, location.file, /** @type {TraceMap} */ (loaded.map)))
@@ -265,24 +402,21 @@ export class SourceLocator {
 }
 
 /**
- * The name the map gives the function around a location (a minifier renames `cachedQuote` to `S`):
- * the mapping at the start of the nearest function of that name that starts before the
- * location, where V8 starts a function (its parameters' `(`) and a minifier keeps the name's
- * mapping. The name as it ran when the map has none there.
- * @param {TraceMap} map
+ * Where the function around a location starts (0-based): the nearest function of the location's
+ * function name that starts before it. Null for an anonymous function or none found.
  * @param {SourceLocation} location
  * @param {ScriptFunction[]} functions
+ * @returns {{line: number, column: number} | null}
  */
-function originalName (map, location, functions) {
-  if (location.function === '') return ''
+function functionStart (location, functions) {
+  if (location.function === '') return null
   let nearest = null
   for (const f of functions) {
     const before = f.line + 1 < location.line || (f.line + 1 === location.line && f.column + 1 <= location.column)
     if (f.name !== location.function || !before) continue
     if (nearest === null || f.line > nearest.line || (f.line === nearest.line && f.column > nearest.column)) nearest = f
   }
-  if (nearest === null) return location.function
-  return originalPositionFor(map, { line: nearest.line + 1, column: nearest.column, bias: GREATEST_LOWER_BOUND }).name ?? location.function
+  return nearest === null ? null : { line: nearest.line, column: nearest.column }
 }
 
 /**
