@@ -68,6 +68,10 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {(scriptName: string, snapshotText: string | null) => string | null} [readScript]
  *   a script's whole text given its name and the snapshot's (cut) copy; set by the layer that
  *   reads sources from disk (src/sources/), absent when nothing may be read
+ * @property {(scriptName: string, name: string, line: number, column: number) => string | null} [nameFunction]
+ *   the name people wrote for a function (or class) a minifier renamed, given its name in the
+ *   code that ran and its 0-based start; null to keep that name. Set by src/sources/, which reads
+ *   the script's source map
  */
 
 /**

@@ -86,9 +86,10 @@
  * @property {string} function     '' when anonymous
  * @property {'user' | 'library' | 'node' | 'native'} kind
  * @property {boolean} callLine
- * @property {{file: string, line: number, column: number, function?: string}} [generated]  where the
- *   code that ran is, when the frame was mapped through a source map (file, line and column are then
- *   the original's; `function` is the name that ran when the map gives the function another)
+ * @property {string} [generatedFunction]  the function's name in the code that ran, when a minifier
+ *   renamed it (`function` is then the name the script's source map gives)
+ * @property {{file: string, line: number, column: number}} [generated]  where the code that ran is, when
+ *   the frame was mapped through a source map (file, line and column are then the original's)
  * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
  */
 

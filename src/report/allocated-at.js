@@ -233,10 +233,10 @@ export function frameLocation (frame, cwd, mapPosition) {
   const mapped = frame.kind === 'native' || mapPosition === undefined ? null : mapPosition(frame.url, at, fn)
   if (mapped === null) return location
   const { function: name, ...original } = mapped
-  /** @type {NonNullable<FrameLocation['generated']>} */
-  const generated = { file: location.file, line: at.line, column: at.column }
-  if (name !== undefined) generated.function = location.function
-  return { ...location, file: original.file, line: original.line, column: original.column, function: name ?? location.function, generated, original }
+  /** @type {FrameLocation} */
+  const shown = { ...location, file: original.file, line: original.line, column: original.column, generated: { file: location.file, line: at.line, column: at.column }, original }
+  if (name === undefined) return shown
+  return { ...shown, function: name, generatedFunction: location.function }
 }
 
 /**
@@ -255,7 +255,7 @@ function tieTarget (finding, growth) {
   }
   if (typeof evidence.holderClass === 'string') classes.add(evidence.holderClass)
   const module = finding.path.findLast((step) => typeof step.module === 'string')?.module ?? null
-  const location = finding.location === null ? null : { file: finding.location.file, line: finding.location.line, function: finding.location.function }
+  const location = finding.location === null ? null : { file: finding.location.file, line: finding.location.line, function: finding.location.generatedFunction ?? finding.location.function }
   return { classes: [...classes], location, module }
 }
 

@@ -131,7 +131,12 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
   // Variables a minifier renamed read as written wherever a report names them (paths, titles,
   // fixes); the scans of the code that ran keep the names it has.
-  if (locator !== null) for (const analysis of analyses) locator.nameVariables(analysis)
+  if (locator !== null) {
+    for (const analysis of analyses) {
+      locator.nameVariables(analysis)
+      analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
+    }
+  }
   const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })

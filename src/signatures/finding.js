@@ -12,10 +12,10 @@
  * @property {number} line      1-based
  * @property {number} column    1-based
  * @property {string} function  the function's name, '' when anonymous
- * @property {{file: string, line: number, column: number, function?: string}} [generated]  with
- *   `original`: where the code that ran is (a compiled or bundled script); file, line and column
- *   above are the original's; `function` is the function's name in that code when a minifier
- *   renamed it (`function` above is then the name its source map gives)
+ * @property {string} [generatedFunction]  the function's name in the code that ran, when a
+ *   minifier renamed it: `function` is then the name the script's source map gives
+ * @property {{file: string, line: number, column: number}} [generated]  with `original`: where the
+ *   code that ran is (a compiled or bundled script); file, line and column above are the original's
  * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
  *   present when the location was mapped through a source map: the source people wrote, and its
  *   line (trimmed) when the map or the disk has the text

@@ -14,12 +14,12 @@ import { fileURLToPath } from 'node:url'
 export function sourceLocation (analysis, ordinal, cwd) {
   const location = analysis.locations.locationOf(ordinal)
   if (location === null || location.scriptName === null || location.scriptName === '') return null
-  return {
-    file: readableScriptName(location.scriptName, cwd),
-    line: location.line + 1,
-    column: location.column + 1,
-    function: readableFunctionName(analysis.locations.functionName(ordinal))
-  }
+  const name = readableFunctionName(analysis.locations.functionName(ordinal))
+  const original = name === '' || analysis.nameFunction === undefined ? null : analysis.nameFunction(location.scriptName, name, location.line, location.column)
+  /** @type {SourceLocation} */
+  const found = { file: readableScriptName(location.scriptName, cwd), line: location.line + 1, column: location.column + 1, function: original ?? name }
+  if (original !== null) found.generatedFunction = name
+  return found
 }
 
 /**

@@ -291,13 +291,14 @@ export class SourceLocator {
     }
     const mapped = this.#mapPosition(loaded.map, location)
     if ('note' in mapped) return withNotes(finding, location, [`${describeMap(loaded, url, this.#cwd)} ${mapped.note}: locations stay in the code that ran`])
-    /** @type {NonNullable<SourceLocation['generated']>} */
     const generated = { file: file.path !== null && file.matches && this.#files.rooted ? readableScriptName(file.path, this.#cwd) : location.file, line: location.line, column: location.column }
-    const start = functionStart(location, functions)
-    const name = start === null ? null : this.functionName(url, location.function, start, analysis)
-    if (name !== null) generated.function = location.function
     /** @type {SourceLocation} */
-    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: name ?? location.function, generated, original: mapped }
+    const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: location.function, generated, original: mapped }
+    // A location found in the text (a write site) names the function around it as it ran.
+    const start = location.generatedFunction === undefined ? functionStart(location, functions) : null
+    const name = start === null ? null : this.functionName(url, location.function, start, analysis)
+    if (name !== null) Object.assign(result, { function: name, generatedFunction: location.function })
+    else if (location.generatedFunction !== undefined) result.generatedFunction = location.generatedFunction
     // Other sites in the same script that the signature named in its notes are mapped too.
     const before = Array.isArray(finding.evidence.notes) ? finding.evidence.notes : []
     const notes = before.map((note) => this.#mapNote(note, location.file, /** @type {TraceMap} */ (loaded.map)))

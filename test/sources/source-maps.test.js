@@ -90,15 +90,64 @@ test('tsc with separate .map files: each leak at its .ts line, the generated dis
   t.false(notes.some((note) => note.includes('dist/handlers.js')), notes.join('; '))
 })
 
+/**
+ * The names a minified bundle's report shows are the ones tsc's (whose names are not minified)
+ * shows: each finding's title, fix and the variable that holds the leak, with the minified name
+ * kept beside it in the JSON.
+ * @param {import('ava').ExecutionContext} t
+ * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
+ */
+async function assertOriginalNames (t, report) {
+  const tsc = await reportOf('tsc')
+  for (const signature of ['unbounded-collection', 'closure-retention']) {
+    const bundled = findingOf(report, signature)
+    const written = findingOf(tsc, signature)
+    t.is(bundled.title, written.title)
+    t.deepEqual(bundled.fix, written.fix)
+    t.deepEqual(bundled.evidence.notes.map(withoutPositions), written.evidence.notes.map(withoutPositions))
+    // The path's last hop is the module variable that holds the leak, as in tsc's build.
+    const [last, lastWritten] = [bundled.path.at(-1), written.path.at(-1)]
+    t.like(last, { edge: lastWritten?.edge, edgeType: 'context', node: lastWritten?.node })
+    t.true(typeof last?.generatedEdge === 'string' && last.generatedEdge !== last.edge, JSON.stringify(last))
+  }
+  t.deepEqual(findingOf(report, 'closure-retention').evidence.notes, findingOf(tsc, 'closure-retention').evidence.notes)
+  // tsc's build holds `prices` through its module's namespace, the bundle as a module variable:
+  // the paths differ, the name does not.
+  const listener = findingOf(report, 'listener-accumulation')
+  t.is(listener.title, "A 'change' listener is added to prices (EventEmitter) over and over and never removed.")
+  t.like(listener.path.at(-3), { edge: 'prices', edgeType: 'context', node: 'EventEmitter' })
+  t.is(listener.fix.snippet, "const onEvent = () => { /* ... */ }\nprices.on('change', onEvent)\nres.once('close', () => prices.off('change', onEvent))")
+  const map = findingOf(report, 'unbounded-collection')
+  t.is(map.location?.function, 'cachedQuote')
+  t.regex(String(map.location?.generatedFunction), /^[\w$]+$/)
+  t.not(map.location?.generatedFunction, 'cachedQuote')
+  t.true(report.growth.some((row) => row.pathText.endsWith(' → quotesByUrl (Map)')), report.growth.map((row) => row.pathText).join('\n'))
+  const text = renderDiffReport(report, { format: 'text', color: false, width: 400 })
+  for (const name of ['quotesByUrl (Map)', 'auditTrail (Array)', 'prices (EventEmitter)', 'capture trace', 'prices.on(']) t.true(text.includes(name), name)
+}
+
+/**
+ * A note with its places (`file:line:column`) left out: the function a name starts at maps to
+ * another column in a bundle than in tsc's output.
+ * @param {string} note
+ */
+function withoutPositions (note) {
+  return note.replace(/:\d+:\d+/g, '')
+}
+
 test('an esbuild bundle, minified, with an inline map', async (t) => {
-  assertMapped(t, await reportOf('inline'), 'inline/server.js')
+  const report = await reportOf('inline')
+  assertMapped(t, report, 'inline/server.js')
+  await assertOriginalNames(t, report)
 })
 
 test('an external-map bundle moved since it ran, its map kept apart: leakdiff --source-root and --source-maps find them, without them a note says how', async (t) => {
   const { external, maps } = await compiledService()
   const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json'])
   t.is(code, 1)
-  assertMapped(t, JSON.parse(stdout), 'checkout/server.js')
+  const report = JSON.parse(stdout)
+  assertMapped(t, report, 'checkout/server.js')
+  await assertOriginalNames(t, report)
   const lost = await reportOf('external')
   for (const { signature } of LEAKS) {
     const finding = findingOf(lost, signature)
@@ -106,6 +155,29 @@ test('an external-map bundle moved since it ran, its map kept apart: leakdiff --
     t.is(finding.location?.original, undefined)
     t.true(finding.evidence.notes.some((note) => note.includes('is not on this machine') && note.includes('--source-root')), finding.evidence.notes.join('; '))
   }
+})
+
+test('a map without names (stripped from a copy of the real one): locations are mapped, names stay as they ran', async (t) => {
+  const { dir, external, maps } = await compiledService()
+  const bare = join(dir, 'maps-without-names')
+  mkdirSync(bare, { recursive: true })
+  const { names, ...nameless } = JSON.parse(readFileSync(join(maps, 'server.js.map'), 'utf8'))
+  t.true(names.length > 0)
+  writeFileSync(join(bare, 'server.js.map'), JSON.stringify(nameless))
+  const report = await diffSnapshots(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: bare })
+  const named = await reportOf('inline')
+  for (const { signature, marker } of LEAKS) {
+    const finding = findingOf(report, signature)
+    t.like(finding.location, { file: HANDLERS, line: lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), marker) }, signature)
+    t.false(finding.path.some((step) => step.generatedEdge !== undefined), signature)
+  }
+  // The same esbuild run over the same sources names alike: what the named map renamed is shown as it ran.
+  const map = findingOf(report, 'unbounded-collection')
+  const renamed = findingOf(named, 'unbounded-collection')
+  t.is(map.path.at(-1)?.edge, renamed.path.at(-1)?.generatedEdge)
+  t.true(map.title.startsWith(`${renamed.path.at(-1)?.generatedEdge} (Map) gains entries`), map.title)
+  t.is(map.location?.function, renamed.location?.generatedFunction)
+  t.is(map.location?.generatedFunction, undefined)
 })
 
 test('a broken map: the generated location and a one-line note', async (t) => {
@@ -216,4 +288,8 @@ test('allocation stacks in a minified bundle: "allocated at" names the .ts line 
   t.is(site.generated?.file, bundle)
   t.is(site.generated?.line, 1, 'a minified bundle is one line')
   t.true(site.original?.snippet?.includes('new Array(64)'))
+  // The allocating function as the source names it; the minified name is kept beside it.
+  t.is(site.function, 'makeEntry')
+  t.regex(String(site.generatedFunction), /^[\w$]+$/)
+  t.not(site.generatedFunction, 'makeEntry')
 })
