@@ -12,6 +12,8 @@ import { markedPosition, ROOT } from '../helpers/fixture-source.js'
 import { leakdiff } from '../helpers/run-cli.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
+import { PROGRAM, ScriptNames } from '../../src/sources/original-names.js'
+import { TraceMap } from '@jridgewell/trace-mapping'
 
 const HANDLERS = 'fixtures/sources/service/src/handlers.ts'
 /** Each leak: the signature that names it and the marker on its line. */
@@ -178,6 +180,32 @@ test('a map without names (stripped from a copy of the real one): locations are 
   t.true(map.title.startsWith(`${renamed.path.at(-1)?.generatedEdge} (Map) gains entries`), map.title)
   t.is(map.location?.function, renamed.location?.generatedFunction)
   t.is(map.location?.generatedFunction, undefined)
+})
+
+test('a minifier reuses a short name in every scope: each binding gets the name its own scope\'s segments give', async (t) => {
+  const built = await build({ entryPoints: [join(ROOT, 'fixtures/demo/leaky-server.js')], write: false, outfile: 'server.js', bundle: true, minify: true, platform: 'node', format: 'esm', sourcemap: 'external', logLevel: 'error' })
+  const code = built.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? ''
+  const map = new TraceMap(built.outputFiles.find((file) => file.path.endsWith('.map'))?.text ?? '{}')
+  const names = ScriptNames.of(code, map)
+  if (names === null) return t.fail('no names')
+  // handleProduct(request, response) and the listen callback's `address` share short names.
+  const handler = /function ([\w$]+)\(([\w$]+),([\w$]+)\)\{/.exec(code)
+  const listen = /\(\)=>\{let ([\w$]+)=/.exec(code)
+  if (handler === null || listen === null) return t.fail(code)
+  const [, fn, request, response] = handler
+  t.is(listen[1], request, 'the bundle reuses the name')
+  const open = handler.index + handler[0].indexOf('(')
+  t.is(names.functionName(fn, open), 'handleProduct')
+  const scope = names.functionAt(open)
+  t.is(names.bindingName(request, scope), 'request')
+  t.is(names.bindingName(response, scope), 'response')
+  t.is(names.bindingName(listen[1], names.functionAt(listen.index)), 'address')
+  t.is(names.bindingName(request, PROGRAM), null, 'no top-level binding of that name')
+  const cache = /var ([\w$]+)=new Map/.exec(code)
+  t.is(names.bindingName(String(cache?.[1]), PROGRAM), 'responseCache')
+  // A map that names nothing vouches for nothing; nor does a text shorter than the map (a copy cut at 1,024 characters).
+  t.is(ScriptNames.of(code, new TraceMap({ ...JSON.parse(built.outputFiles.find((file) => file.path.endsWith('.map'))?.text ?? '{}'), names: [] })), null)
+  t.is(ScriptNames.of(code.slice(0, 1024), map), null)
 })
 
 test('a broken map: the generated location and a one-line note', async (t) => {
