@@ -72,6 +72,8 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  *   the name people wrote for a function (or class) a minifier renamed, given its name in the
  *   code that ran and its 0-based start; null to keep that name. Set by src/sources/, which reads
  *   the script's source map
+ * @property {(ordinal: number, name: string) => string | null} [nameClass]  likewise for the
+ *   class of an object whose constructor a minifier renamed (shownClassName reads it)
  */
 
 /**

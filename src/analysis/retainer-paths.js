@@ -42,6 +42,8 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  *                              variables) of this script, a URL as V8 names it
  * @property {string} [generatedEdge]  a variable a minifier renamed: its name in the code that
  *                              ran (`edge` is then the name its source map gives)
+ * @property {string} [generatedNode]  likewise for a class a minifier renamed (`node` is then
+ *                              the name its source map gives)
  */
 
 /**
@@ -54,6 +56,7 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {NodeLocations} [locations]  needed for readable paths (module scopes)
  * @property {number[]} [userRoots]       needed for readable paths
  * @property {Uint32Array} [rootSteps]     computeRootSteps, when the analysis made them
+ * @property {(ordinal: number, name: string) => string | null} [nameClass]  see HeapAnalysis
  */
 
 /**
@@ -199,6 +202,17 @@ function rootSteps (analysis) {
 }
 
 /**
+ * A node's class as reports show it: the class table's name, or the name people wrote when a
+ * minifier renamed the class and the analysis knows the original (HeapAnalysis.nameClass).
+ * @param {PathSource} analysis
+ * @param {number} ordinal
+ */
+export function shownClassName (analysis, ordinal) {
+  const name = analysis.classes.names[analysis.classOf[ordinal]]
+  return analysis.nameClass?.(ordinal, name) ?? name
+}
+
+/**
  * A path cut to `limit` steps around one `elided` step. The cut keeps the first steps and the
  * end; when the path has a module scope, the end kept starts at the last one if it fits.
  * @param {Step[]} steps
@@ -268,12 +282,13 @@ function stepOf (analysis, edge, scopes) {
     edgeType: graph.edgeTypeName(edge),
     // A synthetic node's class is "(synthetic)"; its name says which root it is (a handle kind,
     // `Node / FSEventWrap`), which is what a path through it needs to say.
-    node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : classes.names[classOf[target]],
+    node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : shownClassName(analysis, target),
     nodeType: graph.nodeTypeName(target),
     id: graph.nodeIds[target]
   }
   const generated = graph.edgeName(edge)
   if (generated !== step.edge) step.generatedEdge = generated
+  if (step.node !== classes.names[classOf[target]] && graph.nodeTypes[target] !== graph.nodeType.synthetic) step.generatedNode = classes.names[classOf[target]]
   const module = scopes ? moduleScriptOf(scopes, target) : null
   if (module !== null) step.module = module
   return step

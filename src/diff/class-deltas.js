@@ -5,6 +5,8 @@ import { markPresent } from './match-ids.js'
  * One row of the Comparison view (heapsnapshot-format.md section 5), plus the retained-size delta.
  * @typedef {object} ClassDelta
  * @property {string} name
+ * @property {string} [generatedName]   the class's name in the code that ran, when a minifier
+ *   renamed it (`name` is then the one its source map gives)
  * @property {number} newCount          objects of the class only in the later snapshot
  * @property {number} deletedCount      objects of the class only in the earlier snapshot
  * @property {number} countDelta

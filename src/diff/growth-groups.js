@@ -1,4 +1,4 @@
-import { retainerPath } from '../analysis/retainer-paths.js'
+import { retainerPath, shownClassName } from '../analysis/retainer-paths.js'
 import { AGE_LEAKED, AGE_OLD, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
 import { markEngineNoise } from './node-ages.js'
 import { countRootHeld, markGcRoots } from './root-held.js'
@@ -8,7 +8,8 @@ import { countRootHeld, markGcRoots } from './root-held.js'
 /**
  * Growth held by owners whose retainer paths have one shape (design.md's `growth` rows).
  * @typedef {object} GrowthGroup
- * @property {{id: number, name: string, type: string}} owner  the group's largest owner
+ * @property {{id: number, name: string, type: string, generatedName?: string}} owner  the group's
+ *   largest owner (`generatedName`: its class's name in the code that ran, when a minifier renamed it)
  * @property {Step[]} path             that owner's retainer path
  * @property {number} ownerCount
  * @property {number} leakedObjects    allocated after the baseline (before the middle snapshot, with three) and alive in the last
@@ -18,7 +19,8 @@ import { countRootHeld, markGcRoots } from './root-held.js'
  * @property {number} retainedBefore   owners' retained sizes in the baseline
  * @property {number | null} retainedMiddle  in the middle snapshot (null with two)
  * @property {number} retainedAfter    in the last snapshot
- * @property {Array<{name: string, count: number, size: number}>} classes  leaked objects by class, largest first
+ * @property {Array<{name: string, count: number, size: number, generatedName?: string}>} classes  leaked
+ *   objects by class, largest first (`generatedName` as for ClassDelta)
  * @property {number} entries          new objects held as entries of the owners themselves: their
  *                                     elements, table slots or properties, directly or through the
  *                                     owner's backing store (what accumulation adds); an owner that
@@ -346,7 +348,11 @@ function retainedOf (analysis, id) {
  */
 function ownerOf (analysis, o) {
   const { graph } = analysis
-  return { id: graph.nodeIds[o], name: analysis.classes.names[analysis.classOf[o]], type: graph.nodeTypeName(o) }
+  /** @type {GrowthGroup['owner']} */
+  const owner = { id: graph.nodeIds[o], name: shownClassName(analysis, o), type: graph.nodeTypeName(o) }
+  const generated = analysis.classes.names[analysis.classOf[o]]
+  if (owner.name !== generated) owner.generatedName = generated
+  return owner
 }
 
 /**

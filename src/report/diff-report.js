@@ -134,6 +134,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   if (locator !== null) {
     for (const analysis of analyses) {
       locator.nameVariables(analysis)
+      locator.nameClasses(analysis)
       analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
     }
   }
@@ -156,7 +157,35 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
       }
   const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
+  if (locator !== null) nameClassRows(result, findings, locator, last, top)
   return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
+}
+
+/** The evidence fields that list class names (collections' keys and values, arrays' elements). */
+const CLASS_LISTS = ['keyClasses', 'valueClasses', 'elementClasses']
+
+/**
+ * The class rows a report shows (the class table and the classes each growth row holds), and the
+ * classes a finding's evidence lists, under the names people wrote for classes a minifier
+ * renamed; a row keeps the name that ran beside.
+ * @param {DiffResult} result
+ * @param {Finding[]} findings
+ * @param {SourceLocator} locator
+ * @param {HeapAnalysis} last
+ * @param {number} top
+ */
+function nameClassRows (result, findings, locator, last, top) {
+  const rows = [...(top === 0 ? result.classes : result.classes.slice(0, top)), ...result.growth.flatMap((group) => group.classes)]
+  const lists = findings.flatMap(({ evidence }) => CLASS_LISTS.map((key) => evidence[key]).filter((list) => Array.isArray(list)))
+  const renamed = locator.classNames(new Set([...rows.map((row) => row.name), ...lists.flat()]), last)
+  if (renamed.size === 0) return
+  for (const row of rows) {
+    const original = renamed.get(row.name)
+    if (original === undefined) continue
+    row.generatedName = row.name
+    row.name = original
+  }
+  for (const list of lists) list.forEach((name, i) => (list[i] = renamed.get(name) ?? name))
 }
 
 /**

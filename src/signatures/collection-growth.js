@@ -1,6 +1,7 @@
 // The part unbounded-collection and growing-array share: does a growth row's owner count more
 // entries in every snapshot, and what are they.
 
+import { shownClassName } from '../analysis/retainer-paths.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
@@ -24,7 +25,7 @@ const MAX_KEY_CHARS = 80
 /**
  * @typedef {object} CollectionGrowth
  * @property {CollectionKind} kind
- * @property {{id: number, name: string, type: string}} owner  the largest collection of the row
+ * @property {{id: number, name: string, type: string, generatedName?: string}} owner  the largest collection of the row
  * @property {Step[]} path         its retainer path, ending at the collection
  * @property {number} ownerCount   collections of the row that grew
  * @property {number[]} counts     entries per snapshot, summed over those collections
@@ -93,7 +94,7 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   if (field !== null) {
     first = field.ordinal
     kind = field.kind
-    path = [...path, { edge: field.edge, edgeType: field.edgeType, node: last.classes.names[last.classOf[first]], nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
+    path = [...path, { edge: field.edge, edgeType: field.edgeType, node: shownClassName(last, first), nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
   }
   // A scope owns the growth when two leaks keep the same new objects (a Set of every instance, and
   // a listener per instance): neither collection dominates them. The collection that grew is then
@@ -161,7 +162,7 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   if (field === null && first !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[first]) path = path.slice(0, -1)
   return {
     kind,
-    owner: { id: graph.nodeIds[first], name: last.classes.names[last.classOf[first]], type: graph.nodeTypeName(first) },
+    owner: { id: graph.nodeIds[first], name: shownClassName(last, first), type: graph.nodeTypeName(first) },
     path,
     ownerCount,
     counts,
@@ -220,8 +221,9 @@ function growingVariable (last, graphs, context, kinds) {
   const step = (/** @type {number} */ e) => {
     const target = graph.edgeTargets[e]
     /** @type {Step} */
-    const made = { edge: graph.displayEdgeName(e), edgeType: graph.edgeTypeName(e), node: last.classes.names[last.classOf[target]], nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
+    const made = { edge: graph.displayEdgeName(e), edgeType: graph.edgeTypeName(e), node: shownClassName(last, target), nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
     if (made.edge !== graph.edgeName(e)) made.generatedEdge = graph.edgeName(e)
+    if (made.node !== last.classes.names[last.classOf[target]]) made.generatedNode = last.classes.names[last.classOf[target]]
     return made
   }
   /** @type {{ordinal: number, kind: CollectionKind, steps: Step[]} | null} */

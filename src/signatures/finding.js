@@ -43,7 +43,7 @@
  * @property {string} title          one sentence a person reads first
  * @property {number} confidence     0..1
  * @property {string[]} reasons      why this confidence, one short clause each
- * @property {{id: number, name: string, type: string}} owner
+ * @property {{id: number, name: string, type: string, generatedName?: string}} owner
  * @property {Step[]} path           the owner's retainer path from the GC roots
  * @property {FindingEvidence & Record<string, unknown>} evidence
  * @property {SourceLocation | null} location

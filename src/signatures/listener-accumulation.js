@@ -17,6 +17,7 @@
 // last Listener that existed in the baseline); the list is found from there, and its listeners are
 // counted again in every snapshot through ids that do not change.
 
+import { shownClassName } from '../analysis/retainer-paths.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, followEdge } from './collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
@@ -137,7 +138,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const share = rowBytes > 0 ? Math.min(1, held.bytes / rowBytes) : 0
 
   const { location, fromLocation } = dominantLocation(last, fresh, cwd)
-  const emitterClass = last.classes.names[last.classOf[list.emitter]]
+  const emitterClass = shownClassName(last, list.emitter)
   let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? innerName(graph, row.path, list.emitter) ?? retainerName(graph, list.emitter) ?? emitterClass
   // The object that offers the way out: the emitter, or for an event map the object holding the Map
   // (mitt's `emitter.all`); a list entry that is a record may carry its own (a Subscription).

@@ -24,7 +24,7 @@ const IDENTIFIER_CHAR = /[\w$]/
 /** Words before `(...) {` that start a statement, not a method. */
 const NOT_METHODS = new Set(['if', 'for', 'while', 'switch', 'catch', 'with', 'function', 'return', 'typeof', 'await', 'yield', 'new', 'in', 'of', 'instanceof', 'void', 'delete', 'else', 'do'])
 /** How far from a function's start (in characters) the segment that names it may be. */
-const NAME_REACH = 24
+const NAME_REACH = 128
 /** The scope of a module's (or a script's) top level. */
 export const PROGRAM = -1
 
@@ -189,28 +189,24 @@ export class ScriptNames {
 
   /**
    * The original name of the function (or class) named `token` whose start V8 records at
-   * `offset`: the named segment of that token nearest to the start, in the scope that declares
-   * the function (its name stands before its parameters) or in the function's own span (a
-   * class's name follows `class`). Null when no such segment is near or two nearest disagree.
+   * `offset` (its parameters' `(`; a constructor's, for a class): the nearest named segment of
+   * that token before the start, in the scope around the function. A function's name stands
+   * just before its parameters (`function h(`, `h=function(`, `class h{constructor(`), never in
+   * them: a parameter of the same short name is another binding. Null when none is that near.
    * @param {string} token
    * @param {number} offset
    */
   functionName (token, offset) {
     const list = this.#segments.get(token)
-    if (list === undefined) return null
-    let best = Infinity
-    /** @type {string | null} */
-    let found = null
+    const own = this.functionAt(offset)
+    if (list === undefined || own < 0) return null
+    const around = this.#parents[own]
+    let nearest = null
     for (const segment of list) {
-      // A function's name stands before its parameters: a segment after the start (a
-      // parameter's) is half a character further than one as far before it.
-      const distance = segment.offset <= offset ? offset - segment.offset : segment.offset - offset + 0.5
-      if (distance > NAME_REACH || distance > best) continue
-      if (distance === best && found !== segment.name) found = null
-      else found = segment.name
-      best = distance
+      if (segment.offset >= offset || offset - segment.offset > NAME_REACH || segment.scope !== around) continue
+      if (nearest === null || segment.offset > nearest.offset) nearest = segment
     }
-    return found
+    return nearest === null ? null : nearest.name
   }
 
   /**

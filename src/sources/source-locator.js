@@ -142,6 +142,73 @@ export class SourceLocator {
   }
 
   /**
+   * Gives the analysis the names people wrote for the classes a minifier renamed
+   * (HeapAnalysis.nameClass), found from the constructor's start that V8 records for each of its
+   * objects, when a report first shows an object of the class.
+   * @param {HeapAnalysis} analysis
+   */
+  nameClasses (analysis) {
+    const { graph, locations, classOf } = analysis
+    /** @type {Map<number, string | null>} per class */
+    const named = new Map()
+    analysis.nameClass = (ordinal, name) => {
+      if (graph.nodeTypes[ordinal] !== graph.nodeType.object) return null
+      let original = named.get(classOf[ordinal])
+      if (original !== undefined) return original
+      original = null
+      const record = locations.recordOf(ordinal)
+      if (record >= 0) {
+        const [scriptId, line, column] = locations.recordFields(record)
+        const url = locations.scriptName(scriptId)
+        if (url !== null) original = this.functionName(url, name, { line, column }, analysis)
+      }
+      named.set(classOf[ordinal], original)
+      return original
+    }
+  }
+
+  /**
+   * The class table's names that stand for classes a minifier renamed, with the names people
+   * wrote: a name is taken when every class of that name in the snapshot (two scripts may have
+   * an `a`) has the same original, found from one object of each (nameClasses).
+   * @param {Iterable<string>} shown the names a report shows
+   * @param {HeapAnalysis} analysis with nameClasses set
+   * @returns {Map<string, string>}
+   */
+  classNames (shown, analysis) {
+    const { graph, classes, classOf, locations } = analysis
+    const wanted = new Set([...shown].filter((name) => IDENTIFIER.test(name)))
+    /** @type {Map<string, string>} */
+    const renamed = new Map()
+    if (wanted.size === 0 || analysis.nameClass === undefined) return renamed
+    const sample = new Int32Array(classes.names.length).fill(-2)
+    let missing = 0
+    classes.names.forEach((name, k) => {
+      if (!wanted.has(name)) return
+      sample[k] = -1
+      missing++
+    })
+    // One object of each class, with its constructor's location: a single pass that stops once
+    // every class has one.
+    for (let o = 0; o < graph.nodeCount && missing > 0; o++) {
+      const k = classOf[o]
+      if (sample[k] !== -1 || graph.nodeTypes[o] !== graph.nodeType.object || locations.recordOf(o) < 0) continue
+      sample[k] = o
+      missing--
+    }
+    /** @type {Map<string, string | null>} */
+    const agreed = new Map()
+    classes.names.forEach((name, k) => {
+      if (sample[k] === -2 || agreed.get(name) === null) return
+      const original = sample[k] < 0 ? null : /** @type {NonNullable<HeapAnalysis['nameClass']>} */ (analysis.nameClass)(sample[k], name)
+      const before = agreed.get(name)
+      agreed.set(name, original === null || (before !== undefined && before !== original) ? null : original)
+    })
+    for (const [name, original] of agreed) if (original !== null) renamed.set(name, original)
+    return renamed
+  }
+
+  /**
    * The script and the function a Context belongs to: a module scope's script at its top level;
    * else the function around every closure made with the Context, when the map's code has each
    * of them starting where V8 says and the Context's variables all appear in that function's

@@ -124,6 +124,13 @@ async function assertOriginalNames (t, report) {
   t.regex(String(map.location?.generatedFunction), /^[\w$]+$/)
   t.not(map.location?.generatedFunction, 'cachedQuote')
   t.true(report.growth.some((row) => row.pathText.endsWith(' → quotesByUrl (Map)')), report.growth.map((row) => row.pathText).join('\n'))
+  // The class the cache holds, renamed by the minifier: in the evidence, the class table and the growth rows.
+  t.deepEqual(map.evidence.valueClasses, findingOf(tsc, 'unbounded-collection').evidence.valueClasses)
+  t.true(map.evidence.valueClasses.includes('PricedQuote'))
+  const row = report.classes.find((c) => c.name === 'PricedQuote')
+  t.like(row, { newCount: tsc.classes.find((c) => c.name === 'PricedQuote')?.newCount })
+  t.true(typeof row?.generatedName === 'string' && row.generatedName !== 'PricedQuote', JSON.stringify(row))
+  t.true(report.growth.some((g) => g.classes.some((c) => c.name === 'PricedQuote')))
   const text = renderDiffReport(report, { format: 'text', color: false, width: 400 })
   for (const name of ['quotesByUrl (Map)', 'auditTrail (Array)', 'prices (EventEmitter)', 'capture trace', 'prices.on(']) t.true(text.includes(name), name)
 }
@@ -145,7 +152,7 @@ test('an esbuild bundle, minified, with an inline map', async (t) => {
 
 test('an external-map bundle moved since it ran, its map kept apart: leakdiff --source-root and --source-maps find them, without them a note says how', async (t) => {
   const { external, maps } = await compiledService()
-  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json'])
+  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json', '--top', '0'])
   t.is(code, 1)
   const report = JSON.parse(stdout)
   assertMapped(t, report, 'checkout/server.js')
