@@ -50,6 +50,8 @@ export class SourceLocator {
   #copies = new Map()
   /** @type {Map<string, ScriptNames | null>} per script URL, its map's names */
   #names = new Map()
+  /** @type {WeakMap<HeapAnalysis, Map<number, number[]>>} per analysis, a few closures of each script id */
+  #closures = new WeakMap()
 
   /**
    * @param {SourceOptions & {cwd?: string}} [options]
@@ -220,10 +222,19 @@ export class SourceLocator {
    */
   #contextScope (analysis, context, modules) {
     const { graph, locations } = analysis
+    const variables = []
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+      const variable = graph.edgeName(e)
+      if (IDENTIFIER.test(variable)) variables.push(variable)
+    }
+    // A module's scope is its script's top level, unless the script wraps its code in a function
+    // (an IIFE bundle): then the closures tell which function, as for any other Context.
     const moduleUrl = moduleScriptOf(modules, context)
     if (moduleUrl !== null) {
       const names = this.#namesOf(moduleUrl, analysis)
-      return names === null ? null : { names, scope: PROGRAM }
+      if (names === null) return null
+      if (names.declaresAll(variables, PROGRAM)) return { names, scope: PROGRAM }
     }
     if (!graph.hasRetainers) return null
     const contextEdge = graph.strings.indexOf('context')
@@ -253,12 +264,6 @@ export class SourceLocator {
       scope = scope === null ? parent : /** @type {ScriptNames} */ (names).commonScope(scope, parent)
     }
     if (names === null || scope === null) return null
-    const variables = []
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-      const variable = graph.edgeName(e)
-      if (IDENTIFIER.test(variable)) variables.push(variable)
-    }
     return names.declaresAll(variables, scope) ? { names, scope } : null
   }
 
@@ -325,15 +330,11 @@ export class SourceLocator {
     let text = this.#copies.get(url)
     if (text !== undefined) return text
     text = null
-    const { graph, locations } = analysis
-    const ids = new Set()
-    for (const [id, name] of locations.scriptNames()) if (name === url) ids.add(id)
-    // The location records are few next to the nodes: one per function object and constructor.
-    for (let record = 0; record < graph.locationCount && text === null && ids.size > 0; record++) {
-      const [id] = locations.recordFields(record)
-      if (!ids.has(id)) continue
-      const ordinal = locations.recordOrdinal(record)
-      if (graph.nodeTypes[ordinal] === graph.nodeType.closure) text = scriptSourceOf(graph, ordinal)
+    let closures = this.#closures.get(analysis)
+    if (closures === undefined) this.#closures.set(analysis, (closures = firstClosures(analysis)))
+    for (const [id, name] of analysis.locations.scriptNames()) {
+      if (name !== url) continue
+      for (const ordinal of closures.get(id) ?? []) if (text === null) text = scriptSourceOf(analysis.graph, ordinal)
     }
     this.#copies.set(url, text)
     return text
@@ -467,6 +468,30 @@ export class SourceLocator {
     const local = this.#files.localPath(path)
     return readableScriptName(isAbsolute(local) ? local : path, this.#cwd)
   }
+}
+
+/** Closures kept per script to find its copy: the first one nearly always leads to it. */
+const CLOSURES_PER_SCRIPT = 4
+
+/**
+ * A few closures of each script, by script id, in one pass over the location records (few next
+ * to the nodes: one per function object and constructor).
+ * @param {HeapAnalysis} analysis
+ * @returns {Map<number, number[]>}
+ */
+function firstClosures (analysis) {
+  const { graph, locations } = analysis
+  /** @type {Map<number, number[]>} */
+  const closures = new Map()
+  for (let record = 0; record < graph.locationCount; record++) {
+    const ordinal = locations.recordOrdinal(record)
+    if (graph.nodeTypes[ordinal] !== graph.nodeType.closure) continue
+    const [id] = locations.recordFields(record)
+    let list = closures.get(id)
+    if (list === undefined) closures.set(id, (list = []))
+    if (list.length < CLOSURES_PER_SCRIPT) list.push(ordinal)
+  }
+  return closures
 }
 
 /**
