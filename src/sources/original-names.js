@@ -16,7 +16,7 @@
 // generated name: a wrong name is worse than a short one.
 
 import { decodedMappings } from '@jridgewell/trace-mapping'
-import { blankNonCode, lineStarts } from '../signatures/write-site-scan.js'
+import { blankNonCode, isIdentifierCode, isSpace, lineStarts } from '../signatures/write-site-scan.js'
 /** @import {TraceMap} from '@jridgewell/trace-mapping' */
 
 const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
@@ -84,15 +84,17 @@ export class ScriptNames {
     if (lines.length > starts.length) return null
     const code = blankNonCode(text)
     const names = new ScriptNames(code, starts, functionSpans(code))
+    const usable = map.names.map((name) => typeof name === 'string' && IDENTIFIER.test(name))
     for (let line = 0; line < lines.length; line++) {
       const lineEnd = line + 1 < starts.length ? starts[line + 1] : text.length
       for (const segment of lines[line]) {
         if (segment.length !== 5) continue
         const offset = starts[line] + segment[0]
         if (offset >= lineEnd) return null
+        if (usable[segment[4]] !== true) continue
         const token = names.#tokenAt(offset)
         const name = map.names[segment[4]]
-        if (token === null || typeof name !== 'string' || !IDENTIFIER.test(name)) continue
+        if (token === null) continue
         let list = names.#segments.get(token)
         if (list === undefined) names.#segments.set(token, (list = []))
         list.push({ offset, scope: names.scopeAt(offset), name })
@@ -216,12 +218,13 @@ export class ScriptNames {
    */
   #tokenAt (offset) {
     const code = this.#code
-    if (offset > 0 && IDENTIFIER_CHAR.test(code[offset - 1])) return null
-    let end = offset
-    while (end < code.length && IDENTIFIER_CHAR.test(code[end])) end++
-    if (end === offset || !IDENTIFIER.test(code.slice(offset, end))) return null
+    if (offset > 0 && isIdentifierCode(code.charCodeAt(offset - 1))) return null
+    const first = code.charCodeAt(offset)
+    if (!isIdentifierCode(first) || (first >= 0x30 && first <= 0x39)) return null
+    let end = offset + 1
+    while (end < code.length && isIdentifierCode(code.charCodeAt(end))) end++
     let before = offset - 1
-    while (before >= 0 && /\s/.test(code[before])) before--
+    while (before >= 0 && isSpace(code.charCodeAt(before))) before--
     if (before >= 0 && code[before] === '.' && code[before - 1] !== '.') return null
     return code.slice(offset, end)
   }
@@ -272,13 +275,13 @@ export function functionSpans (code) {
     return code[body] === '{' && match[body] > body ? match[body] + 1 : -1
   }
   for (let i = 0; i < code.length; i++) {
-    const c = code[i]
-    if (c === '(' && match[i] > i) {
+    const c = code.charCodeAt(i)
+    if (c === OPEN_PAREN && match[i] > i) {
       // `name(...) {`: a function declaration or expression, or a method.
       let before = i - 1
-      while (before >= 0 && /\s/.test(code[before])) before--
+      while (before >= 0 && isSpace(code.charCodeAt(before))) before--
       let wordStart = before
-      while (wordStart >= 0 && IDENTIFIER_CHAR.test(code[wordStart])) wordStart--
+      while (wordStart >= 0 && isIdentifierCode(code.charCodeAt(wordStart))) wordStart--
       const word = code.slice(wordStart + 1, before + 1)
       const named = word !== '' || code[before] === '*' || code[before] === ']'
       if (!named || NOT_METHODS.has(word)) {
@@ -286,9 +289,9 @@ export function functionSpans (code) {
       }
       const end = bodyEnd(match[i])
       if (end > 0) spans.set(i, end)
-    } else if (c === '=' && code[i + 1] === '>') {
+    } else if (c === EQUALS && code.charCodeAt(i + 1) === GREATER) {
       let before = i - 1
-      while (before >= 0 && /\s/.test(code[before])) before--
+      while (before >= 0 && isSpace(code.charCodeAt(before))) before--
       let start
       if (code[before] === ')') {
         start = match[before]
@@ -315,9 +318,9 @@ function matchBrackets (code) {
   /** @type {number[]} */
   const open = []
   for (let i = 0; i < code.length; i++) {
-    const c = code[i]
-    if (c === '(' || c === '[' || c === '{') open.push(i)
-    else if (c === ')' || c === ']' || c === '}') {
+    const c = code.charCodeAt(i)
+    if (c === OPEN_PAREN || c === 0x5b || c === 0x7b) open.push(i)
+    else if (c === 0x29 || c === 0x5d || c === 0x7d) {
       const at = open.pop()
       if (at === undefined) continue
       match[at] = i
@@ -347,6 +350,10 @@ function expressionEnd (code, start, match) {
  * @param {number} i
  */
 function skipSpace (code, i) {
-  while (i < code.length && /\s/.test(code[i])) i++
+  while (i < code.length && isSpace(code.charCodeAt(i))) i++
   return i
 }
+
+const OPEN_PAREN = 0x28
+const EQUALS = 0x3d
+const GREATER = 0x3e
