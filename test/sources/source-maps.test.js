@@ -132,7 +132,12 @@ async function assertOriginalNames (t, report) {
   t.true(typeof row?.generatedName === 'string' && row.generatedName !== 'PricedQuote', JSON.stringify(row))
   t.true(report.growth.some((g) => g.classes.some((c) => c.name === 'PricedQuote')))
   const text = renderDiffReport(report, { format: 'text', color: false, width: 400 })
-  for (const name of ['quotesByUrl (Map)', 'auditTrail (Array)', 'prices (EventEmitter)', 'capture trace', 'prices.on(']) t.true(text.includes(name), name)
+  for (const name of ['quotesByUrl (Map)', 'auditTrail (Array)', 'prices (EventEmitter)', 'capture trace', 'prices.on(', 'PricedQuote']) t.true(text.includes(name), name)
+  const markdown = renderDiffReport(report, { format: 'markdown' })
+  for (const name of ['quotesByUrl (Map)', 'auditTrail (Array)', 'prices (EventEmitter)']) t.true(markdown.includes(name), name)
+  const gates = evaluateGates(report, DEFAULT_GATES)
+  t.true(renderJunitReport(report, gates).includes('quotesByUrl (Map) gains entries'))
+  t.true(renderGithubAnnotations(report, gates).includes('quotesByUrl (Map) gains entries'))
 }
 
 /**
