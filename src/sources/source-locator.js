@@ -7,6 +7,11 @@
 //   finding.location (generated) --script URL--> ScriptFiles (disk, --source-root, checked
 //   against the snapshot's copy) --> loadSourceMap (comment, data: URL, beside, --source-maps)
 //   --> TraceMap.originalPositionFor --> {file, line, column, function, generated, original}
+//
+// Names a minifier gave go back to the names people wrote through the same maps' `names`
+// (original-names.js): hooks on each analysis (HeapGraph.originalName for variables,
+// nameFunction, nameClass) answer when a report first shows a name, before the diff builds its
+// paths and the signatures their titles and fixes; the scans of the code that ran keep its names.
 
 import { isAbsolute, resolve } from 'node:path'
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping'
