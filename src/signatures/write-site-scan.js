@@ -19,6 +19,19 @@ const CLOSERS = ')]}'
  * @returns {string}
  */
 export function blankNonCode (text) {
+  // The scans of one report ask for the same script again and again (each signature, then the
+  // names of a bundle): the last one is kept.
+  if (text === lastBlanked.text) return lastBlanked.code
+  const code = blankText(text)
+  lastBlanked = { text, code }
+  return code
+}
+
+/** @type {{text: string | null, code: string}} */
+let lastBlanked = { text: null, code: '' }
+
+/** @param {string} text */
+function blankText (text) {
   // Pieces of the text and blanks, joined once: a character array of a bundle of megabytes
   // costs a second. Blanked runs come in ascending order and never overlap.
   /** @type {string[]} */

@@ -44,8 +44,14 @@ export class ScriptNames {
   #spanEnds
   /** @type {Int32Array} the innermost span around each span, PROGRAM for none */
   #parents
-  /** @type {Map<string, NamedSegment[]>} per generated token */
+  /** @type {Map<string, NamedSegment[]>} per generated token asked for */
   #segments = new Map()
+  /** @type {readonly (readonly number[])[][]} the map's decoded segments, per generated line */
+  #lines = []
+  /** @type {readonly string[]} */
+  #names = []
+  /** @type {boolean[]} per name, whether it is an identifier */
+  #usable = []
   /** @type {Map<number, Set<string>>} per scope, the identifiers in its own span */
   #tokens = new Map()
 
@@ -82,25 +88,44 @@ export class ScriptNames {
     const lines = decodedMappings(map)
     const starts = lineStarts(text)
     if (lines.length > starts.length) return null
+    // Segments are sorted by column on each line: the last one tells whether the line is whole.
+    for (let line = 0; line < lines.length; line++) {
+      const segments = lines[line]
+      if (segments.length === 0) continue
+      const lineEnd = line + 1 < starts.length ? starts[line + 1] : text.length
+      if (starts[line] + segments[segments.length - 1][0] >= lineEnd) return null
+    }
     const code = blankNonCode(text)
     const names = new ScriptNames(code, starts, functionSpans(code))
-    const usable = map.names.map((name) => typeof name === 'string' && IDENTIFIER.test(name))
-    for (let line = 0; line < lines.length; line++) {
-      const lineEnd = line + 1 < starts.length ? starts[line + 1] : text.length
-      for (const segment of lines[line]) {
-        if (segment.length !== 5) continue
-        const offset = starts[line] + segment[0]
-        if (offset >= lineEnd) return null
-        if (usable[segment[4]] !== true) continue
-        const token = names.#tokenAt(offset)
-        const name = map.names[segment[4]]
-        if (token === null) continue
-        let list = names.#segments.get(token)
-        if (list === undefined) names.#segments.set(token, (list = []))
-        list.push({ offset, scope: names.scopeAt(offset), name })
+    names.#lines = lines
+    names.#names = map.names
+    names.#usable = map.names.map((name) => typeof name === 'string' && IDENTIFIER.test(name))
+    return names
+  }
+
+  /**
+   * The named segments of one generated token, gathered the first time it is asked for: a report
+   * asks for a few tokens, a bundle's map has hundreds of thousands of named segments.
+   * @param {string} token
+   * @returns {NamedSegment[]}
+   */
+  #segmentsOf (token) {
+    let list = this.#segments.get(token)
+    if (list !== undefined) return list
+    list = []
+    const code = this.#code
+    const first = token.charCodeAt(0)
+    for (let line = 0; line < this.#lines.length; line++) {
+      const start = this.#starts[line]
+      for (const segment of this.#lines[line]) {
+        if (segment.length !== 5 || this.#usable[segment[4]] !== true) continue
+        const offset = start + segment[0]
+        if (code.charCodeAt(offset) !== first || !code.startsWith(token, offset) || this.#tokenAt(offset) !== token) continue
+        list.push({ offset, scope: this.scopeAt(offset), name: this.#names[segment[4]] })
       }
     }
-    return names
+    this.#segments.set(token, list)
+    return list
   }
 
   /**
@@ -167,8 +192,7 @@ export class ScriptNames {
    * @param {number} scope
    */
   bindingName (token, scope) {
-    const list = this.#segments.get(token)
-    if (list === undefined) return null
+    const list = this.#segmentsOf(token)
     let found = null
     for (const segment of list) {
       if (segment.scope !== scope) continue
@@ -199,9 +223,9 @@ export class ScriptNames {
    * @param {number} offset
    */
   functionName (token, offset) {
-    const list = this.#segments.get(token)
     const own = this.functionAt(offset)
-    if (list === undefined || own < 0) return null
+    if (own < 0) return null
+    const list = this.#segmentsOf(token)
     const around = this.#parents[own]
     let nearest = null
     for (const segment of list) {
