@@ -5,9 +5,10 @@
 //   node bench/source-maps-diff.js DIR true|false [--stages]
 //
 // --stages times, instead of the whole diff, the steps the layer takes part in, cold (their first
-// run in the process, as in a diff): the signatures (which read the findings' scripts from disk
-// with the layer), mapping the findings, and tying the allocation stacks to them (which maps the
-// stacks' frames with the layer).
+// run in the process, as in a diff), as diffSnapshots runs them: the comparison (whose paths and
+// owners name variables, classes and functions as written, with the layer), the signatures (which
+// read the findings' scripts from disk), tying the allocation stacks to the findings (which maps
+// the stacks' frames), and mapping the findings.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
 import { diffHeapsWithDetail } from '../src/diff/diff-heaps.js'
@@ -29,10 +30,19 @@ const cpuMs = () => {
 if (mode === '--stages') {
   const analyses = await analyzeSnapshots(files, { parallel: false })
   const metas = (await Promise.all(files.map(readSidecar))).map(({ meta }) => meta)
-  const { result, detail } = diffHeapsWithDetail(analyses)
   const last = analyses[analyses.length - 1]
   const locator = readSources ? new SourceLocator() : null
   let started = cpuMs()
+  if (locator !== null) {
+    for (const analysis of analyses) {
+      locator.nameVariables(analysis)
+      locator.nameClasses(analysis)
+      analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
+    }
+  }
+  const { result, detail } = diffHeapsWithDetail(analyses)
+  const diffMs = cpuMs() - started
+  started = cpuMs()
   if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
   const matched = matchSignatures(result, detail)
   const signaturesMs = cpuMs() - started
@@ -43,7 +53,7 @@ if (mode === '--stages') {
   started = cpuMs()
   if (locator !== null) locator.mapFindings(matched, last)
   const mappingMs = cpuMs() - started
-  process.stdout.write(`${JSON.stringify({ signaturesMs, allocationsMs, mappingMs })}\n`)
+  process.stdout.write(`${JSON.stringify({ diffMs, signaturesMs, allocationsMs, mappingMs })}\n`)
 } else {
   const cpu = cpuMs()
   const started = performance.now()

@@ -1,4 +1,4 @@
-// `npm run bench:source-maps [-- --pairs 15]`: what reading sources and source maps adds to a diff
+// `npm run bench:source-maps [-- --pairs 25]`: what reading sources and source maps adds to a diff
 // of the demo's snapshots (fixtures/demo: a service under load with the agent, captured by signal),
 // in three builds of the demo's server: as written (plain JS: the layer reads the findings' scripts
 // from disk and looks for maps that are not there), bundled and minified by esbuild with a `.map`
@@ -26,7 +26,7 @@ const DEMO = fileURLToPath(new URL('../fixtures/demo/run-demo.js', import.meta.u
 const SERVER = fileURLToPath(new URL('../fixtures/demo/leaky-server.js', import.meta.url))
 const DIFF = fileURLToPath(new URL('source-maps-diff.js', import.meta.url))
 const TARGET = 0.05
-const PAIRS = Number(option('pairs', '15'))
+const PAIRS = Number(option('pairs', '25'))
 
 /**
  * Runs the demo on `server` and returns the directory of its snapshots.
@@ -59,25 +59,27 @@ function diffOnce (dir, readSources) {
  * @param {number} pairs
  */
 function layerCold (dir, pairs) {
-  /** @type {{signatures: number[], allocations: number[], mapping: number[], total: number[]}} */
-  const added = { signatures: [], allocations: [], mapping: [], total: [] }
+  /** @type {{diff: number[], signatures: number[], allocations: number[], mapping: number[], total: number[]}} */
+  const added = { diff: [], signatures: [], allocations: [], mapping: [], total: [] }
   for (let i = 0; i < pairs; i++) {
-    /** @type {Record<string, {signaturesMs: number, allocationsMs: number, mappingMs: number}>} */
+    /** @type {Record<string, {diffMs: number, signaturesMs: number, allocationsMs: number, mappingMs: number}>} */
     const pair = {}
     for (const readSources of i % 2 === 0 ? [true, false] : [false, true]) {
       const run = spawnSync(process.execPath, [DIFF, dir, String(readSources), '--stages'], { encoding: 'utf8' })
       if (run.status !== 0) throw new Error(`Expected the stages timed, got exit code ${run.status}:\n${run.stderr}`)
       pair[String(readSources)] = JSON.parse(run.stdout)
     }
+    const diff = pair.true.diffMs - pair.false.diffMs
     const signatures = pair.true.signaturesMs - pair.false.signaturesMs
     const allocations = pair.true.allocationsMs - pair.false.allocationsMs
     const mapping = pair.true.mappingMs
+    added.diff.push(diff)
     added.signatures.push(signatures)
     added.allocations.push(allocations)
     added.mapping.push(mapping)
-    added.total.push(signatures + allocations + mapping)
+    added.total.push(diff + signatures + allocations + mapping)
   }
-  return { signatures: median(added.signatures), allocations: median(added.allocations), mapping: median(added.mapping), total: median(added.total) }
+  return { diff: median(added.diff), signatures: median(added.signatures), allocations: median(added.allocations), mapping: median(added.mapping), total: median(added.total) }
 }
 
 /**
@@ -134,7 +136,9 @@ try {
   for (const { name, locations } of cases.slice(1)) {
     if (!locations.some((file) => file !== null && file.endsWith('leaky-server.js'))) throw new Error(`Expected the findings of the demo ${name} to be mapped to leaky-server.js, got ${locations.join(', ')}`)
   }
-  const met = cases.slice(0, 2).every(({ added, layer, runs }) => added <= TARGET && layer.total / median(runs.without) <= TARGET)
+  const demo = cases.slice(0, 2)
+  const layerMet = demo.every(({ layer, runs }) => layer.total / median(runs.without) <= TARGET)
+  const wholeMet = demo.every(({ added }) => added <= TARGET)
   const big = cases[2]
   const body = [
     '## Sources and source maps: what they add to a diff',
@@ -147,13 +151,13 @@ try {
     '| --- | ---: | --- | ---: | ---: | ---: | ---: | ---: |',
     ...cases.map(({ name, bytes, runs, added, quartiles, locations }) => `| ${name} | ${(bytes / 1e6).toFixed(1)} MB | ${locations.map((file) => (file === null ? '-' : file.slice(file.lastIndexOf('/') + 1))).join(', ')} | ${median(runs.without).toFixed(0)} ms | ${median(runs.with).toFixed(0)} ms | ${percent(added)} (${percent(quartiles[0])} to ${percent(quartiles[1])}) | ${median(runs.wallWithout).toFixed(0)} ms | ${median(runs.wallWith).toFixed(0)} ms |`),
     '',
-    `The layer's own work, cold as in a diff (its steps' first run in a fresh process, timed one by one; the CPU each took more with the layer than without it, medians of ${PAIRS} pairs): the signatures, which read the findings' scripts from disk; tying the allocation stacks to the findings, which maps the stacks' frames; and mapping the findings.`,
+    `The layer's own work, cold as in a diff (its steps' first run in a fresh process, timed one by one; the CPU each took more with the layer than without it, medians of ${PAIRS} pairs): the comparison, whose paths and owners name variables, classes and functions as written; the signatures, which read the findings' scripts from disk; tying the allocation stacks to the findings, which maps the stacks' frames; and mapping the findings.`,
     '',
-    '| server | signatures | allocation stacks | mapping the findings | the layer\'s work | share of a diff |',
-    '| --- | ---: | ---: | ---: | ---: | ---: |',
-    ...cases.map(({ name, layer, runs }) => `| ${name} | ${ms(layer.signatures)} | ${ms(layer.allocations)} | ${ms(layer.mapping)} | ${ms(layer.total)} | ${(layer.total / median(runs.without) * 100).toFixed(1)} % |`),
+    '| server | comparison | signatures | allocation stacks | mapping the findings | the layer\'s work | share of a diff |',
+    '| --- | ---: | ---: | ---: | ---: | ---: | ---: |',
+    ...cases.map(({ name, layer, runs }) => `| ${name} | ${ms(layer.diff)} | ${ms(layer.signatures)} | ${ms(layer.allocations)} | ${ms(layer.mapping)} | ${ms(layer.total)} | ${(layer.total / median(runs.without) * 100).toFixed(1)} % |`),
     '',
-    `Target, on the demo's snapshots: at most ${TARGET * 100} % added — ${met ? 'met' : 'missed'}. The layer reads only the scripts that findings name, each once, and a map only for those; the rest of the diff does not change.`,
+    `Target, on the demo's snapshots: at most ${TARGET * 100} % added. The layer's own work: ${layerMet ? 'met' : 'missed'}. Whole diffs: ${wholeMet ? 'met' : `missed by the median of ${demo.filter(({ added }) => added > TARGET).map(({ name }) => name).join(' and ')} (the table gives the middle half of the pairs)`}. The layer reads only the scripts the report names (findings' locations and frames, the hops of paths), each once, and a map only for those; the rest of the diff does not change.`,
     '',
     `With a large bundle the map is the cost: one finding in it has the whole map read, parsed and decoded (@jridgewell/trace-mapping decodes every segment), and the names resolved over the bundle's scopes. On the demo bundled with the TypeScript compiler that adds ${percent(big.added)} to a diff of a small heap (${median(big.runs.without).toFixed(0)} ms of CPU without the layer); the time is the map's, about the same whatever the heap, so it weighs less against the diffs of larger heaps that real services with such bundles have.`,
     ''
