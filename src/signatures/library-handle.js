@@ -60,18 +60,31 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
   let start = path.length - 2
   /** @type {SourceLocation | null} */
   let location = null
-  for (let i = path.length - 2; i >= 1; i--) {
+  // Past the last function of the program whose own scope the path goes through, the path is in
+  // the library's objects: a variable before that function holds the program's code (an ES module
+  // reaches an import through its module scope, which a path folds), not the library's object.
+  let from = 1
+  for (let i = path.length - 2; i >= 2 && from === 1; i--) {
+    if (path[i].edgeType !== 'internal' || path[i].edge !== 'context') continue
+    const fn = graph.findOrdinalById(path[i - 1].id)
+    const own = fn < 0 || graph.nodeTypes[fn] !== graph.nodeType.closure ? null : sourceLocation(analysis, fn, cwd)
+    if (own !== null && isProgram(own)) from = i + 1
+  }
+  for (let i = path.length - 2; i >= from; i--) {
     const step = path[i]
     if (step.edgeType !== 'context') continue
     const context = graph.findOrdinalById(path[i - 1].id)
     if (context < 0) continue
     const closure = closureOverContext(analysis, context, i >= 2 ? path[i - 2].id : 0)
     const found = closure < 0 ? null : sourceLocation(analysis, closure, cwd)
-    if (found === null || packageOf(found.file) !== null || found.file.startsWith('node:')) continue
+    if (found === null || !isProgram(found)) continue
     start = i
     location = found
     break
   }
+  // No variable of the program holds the library's object, and the collection is a variable of the
+  // library's own scope: the collection is the library's, found at its own code.
+  if (location === null && path[start].edgeType === 'internal') return null
   // The object that offers the removal methods may sit between the variable and the collection
   // (a memoized function's `.cache`): follow plain property names down the path.
   let accessor = path[start].edge
@@ -96,6 +109,14 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
   return ownLibrary === null
     ? { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
     : { library: ownLibrary, name: path[start].edge, accessor, ordinal, className: own.name, location }
+}
+
+/**
+ * Whether code is the program's own: neither a package's nor Node's.
+ * @param {SourceLocation} location
+ */
+function isProgram (location) {
+  return packageOf(location.file) === null && !location.file.startsWith('node:')
 }
 
 /**
