@@ -314,17 +314,9 @@ export function configFromEnv (env) {
    * @param {string} expected
    */
   const read = (key, parse, expected) => {
-    const name = ENV_NAMES[key]
-    const text = env[name]
-    if (text === undefined || text.trim() === '') return
-    const value = parse(text.trim())
-    const problem = value === undefined ? expected : checkValue(key, value)
-    if (problem) {
-      const fallback = key === 'dir' ? 'the current directory' : formatDefault(key)
-      problems.push(`ignoring ${name}=${JSON.stringify(text)}: expected ${problem}; using ${fallback}`)
-      return
-    }
-    Object.assign(options, { [key]: value })
+    const fallback = key === 'dir' ? 'the current directory' : formatDefault(key)
+    const found = readSetting(env, ENV_NAMES[key], parse, (value) => checkValue(key, value), expected, fallback, problems)
+    if (found) Object.assign(options, { [key]: found.value })
   }
   read('dir', (text) => text, 'a directory path')
   read('signal', (text) => (/^(none|off)$/i.test(text) ? null : normalizeSignal(text)), 'a signal name such as SIGUSR2')
@@ -360,16 +352,8 @@ function watchFromEnv (env, problems) {
    * @param {string} fallback
    */
   const read = (key, parse, expected, fallback) => {
-    const name = WATCH_ENV_NAMES[key]
-    const text = env[name]
-    if (text === undefined || text.trim() === '') return
-    const value = parse(text.trim())
-    const problem = value === undefined ? expected : checkWatchValue(key, value)
-    if (problem) {
-      problems.push(`ignoring ${name}=${JSON.stringify(text)}: expected ${problem}; using ${fallback}`)
-      return
-    }
-    Object.assign(watch, { [key]: value })
+    const found = readSetting(env, WATCH_ENV_NAMES[key], parse, (value) => checkWatchValue(key, value), expected, fallback, problems)
+    if (found) Object.assign(watch, { [key]: found.value })
   }
   const off = (/** @type {(text: string) => number | undefined} */ parse) => (/** @type {string} */ text) => (/^(0|off|none)$/i.test(text) ? 0 : parse(text))
   read('windowMs', parseDuration, 'a duration such as 10m or 30s', '10m')
@@ -379,6 +363,30 @@ function watchFromEnv (env, problems) {
   read('limitFraction', (text) => (/^(off|none)$/i.test(text) ? null : /^\d*\.\d+$|^\d+%$/.test(text) ? (text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text)) : undefined), 'a fraction such as 0.9 or 90%, or off', 'off')
   read('cooldownMs', parseDuration, 'a duration such as 1h', '1h')
   return watch
+}
+
+/**
+ * One setting from the environment: its parsed value, or nothing when it is unset or bad (a bad
+ * one adds a problem line naming the value and what is used instead).
+ * @param {Record<string, string | undefined>} env
+ * @param {string} name
+ * @param {(text: string) => unknown} parse   undefined for text it does not read
+ * @param {(value: any) => string | undefined} check  what was expected, when the value is out of range
+ * @param {string} expected
+ * @param {string} fallback
+ * @param {string[]} problems  added to
+ * @returns {{value: unknown} | undefined}
+ */
+function readSetting (env, name, parse, check, expected, fallback, problems) {
+  const text = env[name]
+  if (text === undefined || text.trim() === '') return undefined
+  const value = parse(text.trim())
+  const problem = value === undefined ? expected : check(value)
+  if (problem) {
+    problems.push(`ignoring ${name}=${JSON.stringify(text)}: expected ${problem}; using ${fallback}`)
+    return undefined
+  }
+  return { value }
 }
 
 /**
