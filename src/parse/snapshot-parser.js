@@ -1021,35 +1021,36 @@ export class SnapshotParser {
     const length = buf.length
     while (i < length) {
       if (this.#strState === STR_IN) {
-        let escape = this.#escape
-        let hexLeft = this.#hexLeft
+        // One test per byte for both kinds of escape: -1 after a backslash, 1 to 4 for the hex
+        // digits still due after \u, 0 in plain text.
+        let pending = this.#escape ? -1 : this.#hexLeft
         let j = i
         let high = false
         for (; j < length; j++) {
           const c = buf[j]
           // Escapes are checked here, where the error can name its offset: the table decodes
           // bodies with JSON.parse long after, when a bad one would be an internal error.
-          if (hexLeft > 0) {
-            if (HEX_DIGITS[c] === 0) throw this.#fail(`invalid JSON: \\u is not followed by 4 hex digits in a string, got ${printable(c)}`, this.#offset + j)
-            hexLeft--
-            continue
-          }
-          if (escape) {
-            escape = false
+          if (pending !== 0) {
+            if (pending > 0) {
+              if (HEX_DIGITS[c] === 0) throw this.#fail(`invalid JSON: \\u is not followed by 4 hex digits in a string, got ${printable(c)}`, this.#offset + j)
+              pending--
+              continue
+            }
             const kind = ESCAPES[c]
-            if (kind === UNICODE_ESCAPE) hexLeft = 4
-            else if (kind !== SIMPLE_ESCAPE) throw this.#fail(`invalid JSON: the escape \\${c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : ''} in a string is not one JSON knows (${printable(c)})`, this.#offset + j)
+            if (kind === UNICODE_ESCAPE) pending = 4
+            else if (kind === SIMPLE_ESCAPE) pending = 0
+            else throw this.#fail(`invalid JSON: the escape \\${c >= 0x20 && c < 0x7f ? String.fromCharCode(c) : ''} in a string is not one JSON knows (${printable(c)})`, this.#offset + j)
             continue
           }
           if (c === QUOTE) break
-          if (c === BACKSLASH) escape = true
+          if (c === BACKSLASH) pending = -1
           else if (c < 0x20) throw this.#fail('invalid JSON: a control character inside a string', this.#offset + j)
           else if (c > 0x7f) high = true
         }
         if (high) this.#nonAscii = true
         this.#appendString(buf, i, j)
-        this.#escape = escape
-        this.#hexLeft = hexLeft
+        this.#escape = pending === -1
+        this.#hexLeft = pending > 0 ? pending : 0
         if (j === length) return length
         this.#endString()
         this.#strState = STR_AFTER
