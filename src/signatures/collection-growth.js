@@ -6,6 +6,7 @@ import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
 import { variableName } from './heap-values.js'
+import { cutMiddle } from '../cut-text.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -18,9 +19,9 @@ const MAX_OWNERS = 100
 const MIN_NEW_ENTRIES = 10
 /** Entries sampled for their key and value classes. */
 const MAX_SAMPLES = 10_000
-/** Keys shown to a person, and how much of each. */
+/** Keys shown to a person, and how much of each (cut in the middle: keys differ at their end). */
 const MAX_SAMPLE_KEYS = 3
-const MAX_KEY_CHARS = 80
+export const MAX_KEY_CHARS = 80
 
 /**
  * @typedef {object} CollectionGrowth
@@ -35,7 +36,8 @@ const MAX_KEY_CHARS = 80
  * @property {number[]} newValues  ordinals of values of new entries, sampled
  * @property {number} freshShare   of the entries the largest collection gained, the share whose key or
  *                                 value was allocated after the baseline (0..1)
- * @property {string[]} sampleKeys a few string keys of new entries, as the program wrote them
+ * @property {string[]} keyTexts   a few string keys of new entries, whole (as whole as the snapshot has them)
+ * @property {string[]} sampleKeys the same keys as a person is shown them: a long one cut in the middle
  */
 
 /** Path steps looked back from a new owner for the collection that holds it. */
@@ -145,14 +147,14 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   const newValues = []
   let freshEntries = 0
   /** @type {string[]} */
-  const sampleKeys = []
+  const keyTexts = []
   forEachEntry(graph, first, kind, (key, value, name) => {
     const fresh = (key >= 0 && ages[key] !== AGE_OLD) || (value >= 0 && ages[value] !== AGE_OLD)
     if (!fresh) return
     freshEntries++
-    if (sampleKeys.length < MAX_SAMPLE_KEYS) {
+    if (keyTexts.length < MAX_SAMPLE_KEYS) {
       const text = name ?? (key >= 0 && isString(graph, key) ? graph.nodeName(key) : null)
-      if (text !== null && text !== '') sampleKeys.push(text.length > MAX_KEY_CHARS ? `${text.slice(0, MAX_KEY_CHARS - 1)}…` : text)
+      if (text !== null && text !== '') keyTexts.push(text)
     }
     if (newKeys.length + newValues.length >= MAX_SAMPLES) return
     if (key >= 0) newKeys.push(key)
@@ -171,7 +173,8 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
     newKeys,
     newValues,
     freshShare: firstAdded > 0 ? Math.min(1, freshEntries / firstAdded) : 0,
-    sampleKeys
+    keyTexts,
+    sampleKeys: keyTexts.map((text) => cutMiddle(text, MAX_KEY_CHARS))
   }
 }
 

@@ -18,6 +18,8 @@ import { END_METHODS } from './unclosed-makers.js'
 import { packageOf } from './library-handle.js'
 import { readableScriptName, sourceLocation } from './source-location.js'
 import { blankNonCode, lineStarts, positionOf } from './write-site-scan.js'
+import { MAX_KEY_CHARS } from './collection-growth.js'
+import { cutMiddle, mayBeCutBySnapshot } from '../cut-text.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -79,30 +81,38 @@ export function nodeOwner (analysis, path, cwd) {
 /**
  * The specifier a module key stands for, without the query or hash that made it new and without
  * the resolve cache's attribute suffix (`./a.mjs?v=3::` → `./a.mjs`), or null when the key does not
- * look like a module specifier.
- * @param {string} key
+ * look like a module specifier or the snapshot may have cut it (a long path loses its end, and with
+ * it which module the key names).
+ * @param {string} key whole, as the snapshot holds it
  */
 export function moduleSpecifier (key) {
-  const bare = key.replace(/::.*$/, '')
-  if (!/^(?:file:|data:|https?:|\.{1,2}\/|\/)/.test(bare)) return null
-  return bare.replace(/[?#].*$/, '')
+  if (!isModuleKey(key) || mayBeCutBySnapshot(key)) return null
+  return key.replace(/::.*$/, '').replace(/[?#].*$/, '')
+}
+
+/**
+ * Whether a key starts the way a module loader's keys do (a URL or a relative or absolute path).
+ * @param {string} key
+ */
+function isModuleKey (key) {
+  return /^(?:file:|data:|https?:|\.{1,2}\/|\/)/.test(key)
 }
 
 /**
  * Whether a Node-owned collection is the module loader's: its keys are module specifiers that
  * differ only in a query or hash, so one module was imported under many URLs.
  * @param {NodeOwner} owner
- * @param {string[]} sampleKeys
+ * @param {string[]} keys  whole keys of new entries, as the snapshot holds them
  */
-export function isModuleCache (owner, sampleKeys) {
-  if (!owner.module.startsWith('node:internal/modules/') || sampleKeys.length === 0) return false
-  return sampleKeys.every((key) => moduleSpecifier(key) !== null)
+export function isModuleCache (owner, keys) {
+  if (!owner.module.startsWith('node:internal/modules/') || keys.length === 0) return false
+  return keys.every(isModuleKey)
 }
 
 /**
  * The card of a module loader cache that grows: each new URL is a new module, and ES modules are
  * never unloaded.
- * @param {string[]} sampleKeys
+ * @param {string[]} sampleKeys  whole keys: the specifier is read from them, and they are cut for showing here
  * @param {string} cwd
  * @param {string | null} [importer] the importing file as the card shows it, to spell the specifier from
  * @returns {{subject: string, summary: string, snippet: string}}
@@ -112,7 +122,7 @@ export function moduleCacheFix (sampleKeys, cwd, importer = null) {
   const specifiers = [...new Set(sampleKeys.map((key) => moduleSpecifier(key)).filter((s) => s !== null))]
     .sort((a, b) => Number(a.startsWith('file:')) - Number(b.startsWith('file:')))
   const target = specifiers.length === 0 ? './module.mjs' : readableSpecifier(specifiers[0], cwd, importer)
-  const shown = [...sampleKeys].sort((a, b) => Number(a.startsWith('file:')) - Number(b.startsWith('file:'))).slice(0, 2).map((key) => JSON.stringify(key.replace(/::.*$/, ''))).join(', ')
+  const shown = [...sampleKeys].sort((a, b) => Number(a.startsWith('file:')) - Number(b.startsWith('file:'))).slice(0, 2).map((key) => JSON.stringify(cutMiddle(key.replace(/::.*$/, ''), MAX_KEY_CHARS))).join(', ')
   return {
     subject: 'Node\'s ES module loader keeps a new module per import',
     summary: `the program imports ${new Set(specifiers.map((s) => s.replace(/^.*[\\/]/, ''))).size === 1 ? target : 'a module'} under a new specifier each time (${shown}, ...): every distinct URL is a new module, and ES modules are never unloaded, so Node's loader keeps each one (its code, its scope and everything that scope holds) for the life of the process. Import it once and reuse it; for code that must really be reloaded, run it in a Worker and terminate the old one, or in a vm context the program can drop.`,

@@ -54,8 +54,9 @@ export function matchUnboundedCollection (input) {
     const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
     if (node !== null) {
       const match = nodeOwnedMatch(g, growth, node, keyClasses, valueClasses, cwd)
-      const moduleCache = isModuleCache(node, growth.sampleKeys)
-      nodeMatches.push({ match, node, moduleCache, keys: growth.sampleKeys, importer: moduleCache ? enclosingMapKey(last, path) : null })
+      // Modules are told apart by whole keys: the printed ones may have lost the query that differs.
+      const moduleCache = isModuleCache(node, growth.keyTexts)
+      nodeMatches.push({ match, node, moduleCache, keys: growth.keyTexts, importer: moduleCache ? enclosingMapKey(last, path) : null })
       matches.push(match)
       continue
     }
@@ -186,13 +187,13 @@ function mergeLibraryCollections (handles) {
  * @returns {Match}
  */
 function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
-  const { kind, owner, path, counts, retained, share, sampleKeys } = growth
+  const { kind, owner, path, counts, retained, share, sampleKeys, keyTexts } = growth
   const added = counts[counts.length - 1] - counts[0]
   const name = holderName(path) ?? `${owner.name} @${owner.id}`
-  const moduleCache = isModuleCache(node, sampleKeys)
+  const moduleCache = isModuleCache(node, keyTexts)
   const fresh = growth.freshShare
   const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
-  const card = moduleCache ? moduleCacheFix(sampleKeys, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
+  const card = moduleCache ? moduleCacheFix(keyTexts, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
   const range = `${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])}`
   return {
     group: g,
@@ -276,7 +277,7 @@ function mergeNodeOwned (nodeMatches, input) {
  * @property {Match} match
  * @property {NodeOwner} node
  * @property {boolean} moduleCache
- * @property {string[]} keys          sample keys of the collection's new entries
+ * @property {string[]} keys          sample keys of the collection's new entries, whole
  * @property {string | null} importer the key of the Map entry the collection is (a per-importer cache)
  */
 
