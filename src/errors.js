@@ -1,6 +1,8 @@
 // Every error leakdiff throws. The `code` is the contract: `instanceof` fails across two installed
 // copies of the package, so callers (and our CLI) test `error.code`.
 
+import { cutMiddle } from './cut-text.js'
+
 export class LeakdiffError extends Error {
   /**
    * @param {string} message
@@ -106,6 +108,7 @@ export function describeValue (value) {
   } catch {
     text = Object.prototype.toString.call(value)
   }
-  if (text.length > 60) text = text.slice(0, 57) + '...'
+  // A long value is mostly a path or a URL, told apart by its end.
+  text = cutMiddle(text, 60)
   return `\`${text}\` (${value === null ? 'null' : typeof value})`
 }

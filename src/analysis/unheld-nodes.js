@@ -11,6 +11,7 @@
 // reads: then the snapshot has likely lost edges (a writer other than V8, a damaged file).
 
 import { formatBytes, formatCount } from '../units.js'
+import { cutMiddle } from '../cut-text.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
@@ -92,7 +93,7 @@ export function describeUnheldNodes (graph, { count, flags }, shallowSizes, tota
   }
   if (count === 0 || bytes < MIN_WARNING_SHARE * totalSize) return null
   const share = totalSize > 0 ? (100 * bytes / totalSize).toFixed(1) : '100'
-  const names = listed.map((o) => `@${graph.nodeIds[o]} ${graph.nodeTypeName(o)} ${JSON.stringify(graph.nodeName(o).slice(0, 40))}`)
+  const names = listed.map((o) => `@${graph.nodeIds[o]} ${graph.nodeTypeName(o)} ${JSON.stringify(cutMiddle(graph.nodeName(o), 40))}`)
   return `${formatCount(count)} nodes holding ${formatBytes(bytes)} (${share}% of the heap) have no path from the root, not even ` +
     'through weak edges: the snapshot may have lost edges; they are counted under the root: ' +
     names.join(', ') + (count > listed.length ? `, and ${count - listed.length} more` : '')

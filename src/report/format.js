@@ -1,15 +1,18 @@
 // Number formatting shared by the text and markdown renderers.
 
+import { cutMiddle } from '../cut-text.js'
+
 export { formatBytes, formatCount } from '../units.js'
 
 /**
- * Pads or cuts `text` to `width` columns (cut text ends in …).
+ * Pads or cuts `text` to `width` columns. Cut text loses its middle (cutMiddle): two long class
+ * names that differ at their end stay apart in a table.
  * @param {string} text
  * @param {number} width
  * @param {'left' | 'right'} [align]
  */
 export function fit (text, width, align = 'left') {
-  if (text.length > width) return width <= 1 ? text.slice(0, width) : text.slice(0, width - 1) + '…'
+  if (text.length > width) return cutMiddle(text, Math.max(1, width))
   return align === 'left' ? text.padEnd(width) : text.padStart(width)
 }
 

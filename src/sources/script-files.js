@@ -9,12 +9,11 @@ import { isAbsolute } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { readableScriptName } from '../signatures/source-location.js'
 import { localPath } from './source-roots.js'
+import { mayBeCutBySnapshot } from '../cut-text.js'
 /** @import {SourceRoot} from './source-roots.js' */
 
 /** Files larger than this are not read: no script of a service is, and it bounds the memory. */
 export const MAX_FILE_BYTES = 64 << 20
-/** V8's default --heap-snapshot-string-limit: a copy this long is most likely cut. */
-const DEFAULT_STRING_LIMIT = 1024
 
 /**
  * @typedef {object} ScriptFile
@@ -82,7 +81,7 @@ export class ScriptFiles {
     if (disk === null) {
       // Worth a line only when the file would have told more: the copy is (likely) cut, or the
       // user pointed at a checkout that lacks it.
-      const cut = snapshotText === null || snapshotText.length >= DEFAULT_STRING_LIMIT
+      const cut = snapshotText === null || mayBeCutBySnapshot(snapshotText)
       const note = rooted
         ? `${shown} is not at ${readableScriptName(path, this.#cwd)} (--source-root): locations stay in the code that ran`
         : cut ? `${shown} is not on this machine (the snapshot holds its first ${snapshotText?.length ?? 0} characters): --source-root FROM=TO reads it from a checkout` : null

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { formatDuration, parseBytes } from '../../src/report/format.js'
+import { fit, formatDuration, parseBytes } from '../../src/report/format.js'
 
 test('durations read in two units at most', (t) => {
   t.is(formatDuration(0.5), '30 s')
@@ -18,4 +18,13 @@ test('sizes as people write them: SI units are powers of 1000, KiB/MiB/GiB of 10
   t.is(parseBytes('1.5GiB'), 1.5 * 1024 ** 3)
   for (const text of ['12 parsecs', '-5', '', 'MB']) t.true(Number.isNaN(parseBytes(text)), text)
   t.true(Number.isNaN(parseBytes(-1)))
+})
+
+test('a table cell too narrow for its text keeps the text\'s start and end: two names that differ at their end stay apart', (t) => {
+  const names = ['Object { alpha, beta, gamma, delta, epsilon, zeta }', 'Object { alpha, beta, gamma, delta, epsilon, theta }']
+  const cells = names.map((name) => fit(name, 24))
+  t.not(cells[0], cells[1])
+  t.true(cells.every((cell) => cell.length === 24 && cell.startsWith('Object') && cell.includes('…')), cells.join('\n'))
+  t.is(fit('Map', 6), 'Map   ')
+  t.is(fit('12', 6, 'right'), '    12')
 })
