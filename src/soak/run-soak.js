@@ -18,6 +18,8 @@ import { startService } from './service.js'
 const REGISTER = new URL('../register.js', import.meta.url).href
 const WATCH_PARENT = new URL('./watch-parent.js', import.meta.url).href
 const SIGNAL = 'SIGUSR2'
+/** How long the agent may take to start a series, at least: it answers a signal at once on an idle machine. */
+const SERIES_START_MS = 15_000
 
 /**
  * @typedef {object} SoakOptions
@@ -28,7 +30,8 @@ const SIGNAL = 'SIGUSR2'
  * @property {number} [warmup]        requests before the baseline (default a tenth of `count`)
  * @property {string} [load]          the load as a shell command, run once per round (instead of `requests`)
  * @property {string} [ready]         a URL that answers once the service is ready (default `requests`)
- * @property {number} [readyTimeoutMs]  default 30000
+ * @property {number} [readyTimeoutMs]  default 30000; also how long the agent may take to start each
+ *   snapshot's series (at least 15000)
  * @property {2 | 3} [series]         snapshots: 3 (baseline, after round 1, after round 2) or 2
  * @property {number} [intervalMs]    pause after each load round before its snapshot, so that
  *   in-flight work and closed connections finish (default 500)
@@ -101,8 +104,10 @@ export async function runSoak (options) {
 
     /** @type {string[]} */
     const snapshots = []
+    // A machine slow enough to need a longer --ready-timeout is slow to start a series as well.
+    const seriesStartMs = Math.max(SERIES_START_MS, settings.readyTimeoutMs)
     const snapshot = async (/** @type {string} */ label) => {
-      const series = await guard(requestSeries(pid, { dir, signal: SIGNAL, timeoutMs: 15_000, pollMs: 100, abortSignal: signal }), `while writing the ${label} snapshot`)
+      const series = await guard(requestSeries(pid, { dir, signal: SIGNAL, timeoutMs: seriesStartMs, pollMs: 100, abortSignal: signal }), `while writing the ${label} snapshot`)
       snapshots.push(series.snapshots[0])
       onProgress(`${label} snapshot written (${snapshots.length} of ${settings.series})`)
     }
