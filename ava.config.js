@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { scaledSeconds } from './test/helpers/load-deadline.js'
 
 // AVA loads this file once, in its main process. Fixture programs write their snapshots into this
 // directory, shared by all test processes, so that each program runs once per AVA run however many
@@ -16,7 +17,8 @@ const V8_MAJOR = Number(process.versions.v8.split('.')[0])
 export default {
   files: ['test/**/*.test.js'],
   nodeArguments: V8_MAJOR <= 12 ? ['--no-concurrent-osr'] : [],
-  timeout: '2m',
+  // A test that does nothing for this long has hung; a busy machine gets longer.
+  timeout: scaledSeconds(120_000),
   workerThreads: false,
   environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir }
 }

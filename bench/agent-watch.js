@@ -168,7 +168,7 @@ async function countTriggers ({ name, leak, nodeArgs, seconds, dir }) {
     buffered = lines.pop() ?? ''
     for (const line of lines) if (line.startsWith('leakdiff: watch: ')) triggers.push((Date.now() - started) / 1000)
   })
-  // The fixture exits by itself after 60 s (a safety net for tests), so a long run is several.
+  // Ended here after `seconds`, or earlier when the fixture exits.
   await new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), seconds * 1000)
     child.once('exit', () => { clearTimeout(timer); resolve(undefined) })
@@ -177,7 +177,7 @@ async function countTriggers ({ name, leak, nodeArgs, seconds, dir }) {
 }
 
 /**
- * The fixture stops itself after 60 s; a long run chains fresh processes until `seconds` passed.
+ * A long run chains fresh processes of about a minute each (as the published runs did) until `seconds` passed.
  * @param {{name: string, leak: boolean, nodeArgs: string[], seconds: number, dir: string}} run
  * @returns {Promise<TriggerRun>}
  */

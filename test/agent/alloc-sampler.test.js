@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { configFromEnv, startAgent } from 'leakdiff/agent'
 import { AllocationSampler } from '../../src/agent/alloc-sampler.js'
+import { pollUntil } from '../helpers/load-deadline.js'
 
 /** @param {import('ava').ExecutionContext} t */
 async function tempDir (t) {
@@ -61,9 +62,14 @@ test.serial('allocSampling "always": two series share one sampling run, stopped 
   const runs = await Promise.all([first, second].map(async ({ sidecars }) => JSON.parse(await readFile(sidecars[0], 'utf8')).allocationProfile.run))
   t.is(runs[0], runs[1])
   agent.stop()
-  // Stopped: a new session may start the profiler again (it would refuse while it ran).
-  await new Promise((resolve) => setTimeout(resolve, 50))
-  const again = await AllocationSampler.start({ intervalBytes: 65536, run: 'after' })
+  // Stopped: a new session may start the profiler again (it would refuse while it ran). The stop
+  // reaches the inspector a moment later.
+  /** @type {Awaited<ReturnType<typeof AllocationSampler.start>>} */
+  let again = { reason: 'not tried' }
+  await pollUntil(async () => {
+    again = await AllocationSampler.start({ intervalBytes: 65536, run: 'after' })
+    return 'sampler' in again
+  }, 5000, 50)
   t.true('sampler' in again, 'reason' in again ? again.reason : '')
   if ('sampler' in again) await again.sampler.stop()
 })

@@ -5,6 +5,7 @@ import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { makeInstallDir, startApp, get, listDir, FIXTURES } from '../helpers/agent-child.js'
+import { pollUntil } from '../helpers/load-deadline.js'
 
 /**
  * Reads a snapshot (gzip or not) and checks that it is whole: valid JSON whose arrays have the
@@ -213,14 +214,9 @@ test('a process killed mid-write leaves no file under a final name; the next ser
   })
   const out = join(cwd, 'out')
   process.kill(/** @type {number} */ (app.child.pid), 'SIGUSR2')
-  const deadline = Date.now() + 10_000
-  let names = await listDir(out)
-  while (!names.some((n) => n.endsWith('.heapsnapshot.partial')) && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 10))
-    names = await listDir(out)
-  }
+  await pollUntil(async () => (await listDir(out)).some((n) => n.endsWith('.heapsnapshot.partial')), 10_000, 10)
   await app.stop()
-  names = await listDir(out)
+  let names = await listDir(out)
   const partial = names.find((n) => n.endsWith('.heapsnapshot.partial'))
   t.truthy(partial, `expected a partial file, found ${names.join(' ')}`)
   t.regex(/** @type {string} */ (partial), new RegExp(`^\\.leakdiff-${app.child.pid}-[0-9a-f]+\\.heapsnapshot\\.partial$`))
@@ -252,10 +248,7 @@ test('under nodemon the agent leaves SIGUSR2 alone, so a restart still stops the
   let stderr = ''
   parent.stdout.setEncoding('utf8').on('data', (chunk) => { stdout += chunk })
   parent.stderr.setEncoding('utf8').on('data', (chunk) => { stderr += chunk })
-  const until = async (/** @type {() => boolean} */ check) => {
-    const deadline = Date.now() + 10_000
-    while (!check() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
-  }
+  const until = (/** @type {() => boolean} */ check) => pollUntil(check, 10_000)
   await until(() => /ready \d+/.test(stdout))
   t.regex(stderr, /^leakdiff: not listening on SIGUSR2: this process runs under nodemon/m)
   t.regex(stderr, /^leakdiff: ready \(pid (\d+), no signal\)/m)

@@ -7,6 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { makeInstallDir, startApp, get, listDir } from '../helpers/agent-child.js'
+import { pollUntil, scaledMs } from '../helpers/load-deadline.js'
 
 /**
  * @param {import('ava').ExecutionContext} t
@@ -87,7 +88,7 @@ test('signals in quick succession: one series, the others ignored with a line ea
   t.is(lines.slice(0, end).filter((line) => /series .* started/.test(line)).length, 1)
   t.true(app.stderr().split('\n').some((line) => /SIGUSR2 ignored: series .* still running/.test(line)))
   // A signal after the end started another series: the files are looked at once none runs.
-  await new Promise((resolve) => setTimeout(resolve, 300))
+  await new Promise((resolve) => setTimeout(resolve, scaledMs(300)))
   const started = app.stderr().split('\n').filter((line) => /series .* started/.test(line)).length
   await app.waitForStderr(/series .* (complete|failed)/, started)
   const names = await checkFinalFiles(t, out)
@@ -104,8 +105,7 @@ test('the app exiting between the snapshots of a series leaves whole files and a
   process.kill(/** @type {number} */ (app.child.pid), 'SIGUSR2')
   await app.waitForStderr(/wrote .*1of3/)
   // Once its sidecar is in place too (the exit in the middle of a write is capture.test.js's).
-  const deadline = Date.now() + 10_000
-  while (!(await listDir(out)).some((n) => n.endsWith('1of3.meta.json')) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+  await pollUntil(async () => (await listDir(out)).some((n) => n.endsWith('1of3.meta.json')), 10_000)
   const exited = new Promise((resolve) => app.child.once('exit', resolve))
   process.kill(/** @type {number} */ (app.child.pid), 'SIGTERM')
   await exited

@@ -5,6 +5,7 @@ import { mkdir } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { makeInstallDir, startApp, get, listDir } from '../helpers/agent-child.js'
+import { pollUntil, scaledMs, scaledSeconds } from '../helpers/load-deadline.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 
@@ -42,7 +43,7 @@ async function appIn (t, { agent = true, env = {} } = {}) {
 test('capture finds the agent\'s directory from the process, waits for the series and prints the diff command', async (t) => {
   const { app, cwd, pid } = await appIn(t, { env: { LEAKDIFF_DIR: 'snaps', LEAKDIFF_SERIES: '2', LEAKDIFF_INTERVAL: '300ms' } })
   // Run from elsewhere: the directory comes from the target's environment and working directory.
-  const { stdout, stderr, code } = await leakdiff(['capture', String(pid)], { cwd: '/' })
+  const { stdout, stderr, code } = await leakdiff(['capture', String(pid), '--timeout', scaledSeconds(10_000)], { cwd: '/' })
   t.is(code, 0, stderr)
   const dir = join(cwd, 'snaps')
   const names = (await listDir(dir)).filter((name) => name.endsWith('.heapsnapshot'))
@@ -55,7 +56,7 @@ test('capture finds the agent\'s directory from the process, waits for the serie
 
 test('capture --diff --dir --timeout prints the report of a 3-snapshot series; the exit code follows the verdict', async (t) => {
   const { pid, cwd } = await appIn(t, { env: { LEAKDIFF_DIR: 'out', LEAKDIFF_SERIES: '3', LEAKDIFF_INTERVAL: '300ms' } })
-  const { stdout, stderr, code } = await leakdiff(['capture', String(pid), '--dir', join(cwd, 'out'), '--timeout', '20s', '--diff'])
+  const { stdout, stderr, code } = await leakdiff(['capture', String(pid), '--dir', join(cwd, 'out'), '--timeout', scaledSeconds(20_000), '--diff'])
   t.regex(stdout, /^leakdiff 3 snapshots\b/)
   t.regex(stderr, new RegExp(`^leakdiff: series ${pid}-\\S+ started: 3 snapshots 300 ms apart$`, 'm'))
   const verdict = /^(LEAK|CLEAN|INCONCLUSIVE) {2}/m.exec(stdout)?.[1]
@@ -89,21 +90,18 @@ test('capture watching a directory the agent does not write to times out naming 
   const started = Date.now()
   const { stderr, code } = await leakdiff(['capture', String(pid), '--dir', watched, '--timeout', '700ms'])
   t.is(code, 2)
-  t.true(Date.now() - started < 10_000)
+  t.true(Date.now() - started < scaledMs(10_000))
   t.is(stderr.split('\n').filter((line) => line.startsWith('leakdiff: No series')).length, 1)
   t.regex(stderr, new RegExp(`^leakdiff: No series from pid ${pid} appeared in ${watched} within 700 ms after SIGUSR2: is the agent loaded \\(node --import leakdiff/register app\\.js`, 'm'))
   // The agent did get the signal and wrote where it was told.
   let names = await listDir(join(cwd, 'real'))
-  for (let i = 0; i < 100 && !names.some((n) => n.endsWith('.series.json')); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 100))
-    names = await listDir(join(cwd, 'real'))
-  }
+  await pollUntil(async () => (names = await listDir(join(cwd, 'real'))).some((n) => n.endsWith('.series.json')), 10_000, 100)
   t.true(names.some((n) => n.endsWith('.series.json')), names.join(' '))
 })
 
 test('capture of a series the agent refuses prints the agent\'s reason, exit 2', async (t) => {
   const { app, pid } = await appIn(t, { env: { LEAKDIFF_DIR: 'snaps', LEAKDIFF_SERIES: '2', LEAKDIFF_MIN_FREE: '1000000GB' } })
-  const { stdout, stderr, code } = await leakdiff(['capture', String(pid)], { cwd: '/' })
+  const { stdout, stderr, code } = await leakdiff(['capture', String(pid), '--timeout', scaledSeconds(10_000)], { cwd: '/' })
   t.is(code, 2)
   t.is(stdout, '')
   t.regex(stderr, new RegExp(`^leakdiff: Series ${pid}-\\S+ of pid ${pid} failed after 0 of 2 snapshots: Refused snapshot 1 of 2: not enough disk space in .*LEAKDIFF_MIN_FREE`, 'm'))
@@ -112,7 +110,7 @@ test('capture of a series the agent refuses prints the agent\'s reason, exit 2',
 
 test('capture notices a process that dies mid-series (an OOM kill, a deploy)', async (t) => {
   const { app, pid, cwd } = await appIn(t, { env: { LEAKDIFF_DIR: 'snaps', LEAKDIFF_SERIES: '3', LEAKDIFF_INTERVAL: '20s' } })
-  const capture = leakdiff(['capture', String(pid)], { cwd: '/' })
+  const capture = leakdiff(['capture', String(pid), '--timeout', scaledSeconds(10_000)], { cwd: '/' })
   await app.waitForStderr(/wrote .*1of3\.heapsnapshot/)
   await app.stop()
   const { stdout, stderr, code } = await capture

@@ -1,17 +1,16 @@
 import test from 'ava'
-import { execFile, spawn } from 'node:child_process'
+import { spawn } from 'node:child_process'
 import { readFileSync } from 'node:fs'
 import { mkdtemp, readFile, readdir, rm } from 'node:fs/promises'
 import { createServer, get } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { promisify } from 'node:util'
 import { fileURLToPath } from 'node:url'
 import { readXml } from '../helpers/xml.js'
+import { execFileWithin, pollUntil, scaledSeconds } from '../helpers/load-deadline.js'
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 const CLI = join(ROOT, 'cli', 'leakdiff.js')
-const run = promisify(execFile)
 const LEAK_LINE = readFileSync(join(ROOT, 'fixtures', 'soak', 'leaky-server.js'), 'utf8').split('\n').findIndex((line) => line.endsWith('// leak: listener')) + 1
 
 /** @returns {Promise<number>} a port free on 127.0.0.1 a moment ago */
@@ -35,9 +34,10 @@ async function soak (t, args, extraEnv = {}) {
   const temp = await mkdtemp(join(tmpdir(), 'leakdiff-soak-test-'))
   t.teardown(() => rm(temp, { recursive: true, force: true }))
   const { FORCE_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, NODE_OPTIONS, ...env } = process.env
-  const result = await run(process.execPath, [CLI, 'soak', ...args(port)], { cwd: ROOT, env: { ...env, NO_COLOR: '1', TMPDIR: temp, PORT: String(port), ...extraEnv }, timeout: 60_000 })
-    .then(({ stdout, stderr }) => ({ stdout, stderr, code: 0 }), (/** @type {any} */ error) => ({ stdout: error.stdout, stderr: error.stderr, code: error.code }))
-  return { ...result, port, leftovers: await readdir(temp) }
+  // The service's start and each snapshot's series may take as long as --ready-timeout.
+  const { stdout, stderr, code } = await execFileWithin(process.execPath, [CLI, 'soak', '--ready-timeout', scaledSeconds(30_000), ...args(port)],
+    { cwd: ROOT, env: { ...env, NO_COLOR: '1', TMPDIR: temp, PORT: String(port), ...extraEnv } }, 90_000)
+  return { stdout, stderr, code, port, leftovers: await readdir(temp) }
 }
 
 /**
@@ -146,15 +146,15 @@ test('leakdiff SIGKILLed during a soak: the service, in its own process group, e
     { cwd: ROOT, env: { ...env, TMPDIR: temp, PORT: String(port), PID_FILE: pidFile }, stdio: 'ignore' })
   t.teardown(() => leakdiff.kill('SIGKILL'))
   let pid = 0
-  for (let i = 0; i < 200 && !(pid > 0 && await answers(port)); i++) {
-    await new Promise((resolve) => setTimeout(resolve, 50))
+  await pollUntil(async () => {
     pid = Number(await readFile(pidFile, 'utf8').catch(() => '0'))
-  }
+    return pid > 0 && await answers(port)
+  }, 10_000, 50)
   if (!(pid > 0)) return t.fail('the service did not start')
   t.teardown(() => { if (isRunning(pid)) process.kill(pid, 'SIGKILL') })
   leakdiff.kill('SIGKILL')
-  const deadline = Date.now() + 5000
-  while (isRunning(pid) && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50))
-  t.false(isRunning(pid), `service ${pid} still runs 5 s after leakdiff was killed`)
+  // It notices within a quarter of a second on an idle machine.
+  await pollUntil(() => !isRunning(pid), 5000, 50)
+  t.false(isRunning(pid), `service ${pid} still runs 5 s (stretched by the load) after leakdiff was killed`)
   t.false(await answers(port))
 })

@@ -7,6 +7,12 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import http from 'node:http'
+import { loadTimeout, scaledMs } from './load-deadline.js'
+
+/** How long a wait for the child's next line may take on an idle machine (stretched by the load). */
+const LINE_MS = 30_000
+/** How long an HTTP request to the child may go without an answer on an idle machine. */
+const REQUEST_MS = 10_000
 
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url))
 export const FIXTURES = join(ROOT, 'fixtures', 'agent')
@@ -58,11 +64,11 @@ export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPid
 
   /**
    * @param {() => string | undefined} check
-   * @param {number} timeoutMs
+   * @param {number} baseMs  limit on an idle machine, stretched by the load
    * @param {string} what
    * @returns {Promise<string>}
    */
-  const waitFor = (check, timeoutMs, what) => new Promise((resolve, reject) => {
+  const waitFor = (check, baseMs, what) => new Promise((resolve, reject) => {
     const poll = () => {
       const found = check()
       if (found !== undefined) return finish(() => resolve(found))
@@ -70,10 +76,10 @@ export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPid
         finish(() => reject(new Error(`child exited (${child.exitCode ?? child.signalCode}) before ${what}; stderr:\n${stderr}`)))
       }
     }
-    const timer = setTimeout(() => finish(() => reject(new Error(`timed out waiting for ${what}; stderr:\n${stderr}`))), timeoutMs)
+    const cancel = loadTimeout(() => finish(() => reject(new Error(`timed out waiting for ${what}; stderr:\n${stderr}`))), baseMs)
     /** @param {() => void} settle */
     const finish = (settle) => {
-      clearTimeout(timer)
+      cancel()
       listeners.delete(poll)
       settle()
     }
@@ -89,7 +95,7 @@ export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPid
     stderr: () => stderr,
     /** @param {RegExp} pattern @param {number} [nth] */
     waitForStderr: (pattern, nth = 1) =>
-      waitFor(() => stderr.split('\n').filter((line) => pattern.test(line))[nth - 1], 15_000, `stderr line ${nth} matching ${pattern}`),
+      waitFor(() => stderr.split('\n').filter((line) => pattern.test(line))[nth - 1], LINE_MS, `stderr line ${nth} matching ${pattern}`),
     stop: async () => {
       for (const pid of pids) {
         try { process.kill(pid, 'SIGKILL') } catch {}
@@ -102,7 +108,7 @@ export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPid
     }
   }
   try {
-    const line = await waitFor(() => stdout.split('\n').find((l) => l.startsWith('ready ')), 15_000, 'the ready line')
+    const line = await waitFor(() => stdout.split('\n').find((l) => l.startsWith('ready ')), LINE_MS, 'the ready line')
     app.ready = line.split(' ').slice(1)
     pids = extraPids(app.ready)
   } catch (error) {
@@ -122,7 +128,7 @@ export function get (port) {
     http.get({ host: '127.0.0.1', port: Number(port), path: '/', agent: false }, (response) => {
       let body = ''
       response.setEncoding('utf8').on('data', (chunk) => { body += chunk }).on('end', () => resolve(body))
-    }).on('error', reject).setTimeout(5000, function () { this.destroy(new Error('request timed out')) })
+    }).on('error', reject).setTimeout(scaledMs(REQUEST_MS), function () { this.destroy(new Error('request timed out')) })
   })
 }
 

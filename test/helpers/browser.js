@@ -4,6 +4,10 @@
 import { mkdirSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { chromium } from 'playwright-core'
+import { scaledMs } from './load-deadline.js'
+
+/** Playwright's limit for one step on a page (30 s by default), on an idle machine. */
+export const PAGE_STEP_MS = 30_000
 
 /** Where the tests leave what a person may want to look at (screenshots); ignored by git. */
 export const TEST_OUTPUT = fileURLToPath(new URL('../output/', import.meta.url))
@@ -25,7 +29,7 @@ export async function launchBrowser () {
       // Software GL draws nothing a report needs and costs seconds of CPU per full-page screenshot.
       args = [...sparticuz.args.filter((arg) => !RELAXED.has(arg)), '--disable-gpu']
     }
-    const browser = await chromium.launch({ executablePath, args, headless: true })
+    const browser = await chromium.launch({ executablePath, args, headless: true, timeout: scaledMs(60_000) })
     mkdirSync(TEST_OUTPUT, { recursive: true })
     return { browser, reason: '' }
   } catch (error) {

@@ -6,7 +6,7 @@
 import { execFile } from 'node:child_process'
 import { availableParallelism, loadavg } from 'node:os'
 
-/** How often pollUntil looks, in ms. */
+/** How often pollUntil looks by default, in ms. */
 const POLL_MS = 20
 
 /**
@@ -59,35 +59,20 @@ export function loadTimeout (onExpire, baseMs) {
 }
 
 /**
- * Rejects with `new Error(message())` when `promise` has not settled within `baseMs` stretched by
- * the load; else settles as it does.
- * @template T
- * @param {Promise<T>} promise
- * @param {number} baseMs
- * @param {() => string} message says what did not happen, and what was seen instead
- * @returns {Promise<T>}
- */
-export function withinLoadTime (promise, baseMs, message) {
-  return new Promise((resolve, reject) => {
-    const cancel = loadTimeout(() => reject(new Error(`${message()} (waited ${Math.round(scaledMs(baseMs) / 1000)} s, ${baseMs / 1000} s stretched by the load)`)), baseMs)
-    promise.then((value) => { cancel(); resolve(value) }, (error) => { cancel(); reject(error) })
-  })
-}
-
-/**
- * Asks `check` every 20 ms until it returns true, or `baseMs` stretched by the load have passed.
+ * Asks `check` every `everyMs` until it returns true, or `baseMs` stretched by the load have passed.
  * @param {() => boolean | Promise<boolean>} check
  * @param {number} baseMs
+ * @param {number} [everyMs]
  * @returns {Promise<boolean>} the last answer of `check`
  */
-export async function pollUntil (check, baseMs) {
+export async function pollUntil (check, baseMs, everyMs = POLL_MS) {
   let expired = false
   const cancel = loadTimeout(() => { expired = true }, baseMs)
   try {
     while (true) {
       if (await check()) return true
       if (expired) return false
-      await new Promise((resolve) => setTimeout(resolve, POLL_MS))
+      await new Promise((resolve) => setTimeout(resolve, everyMs))
     }
   } finally {
     cancel()

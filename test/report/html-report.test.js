@@ -8,7 +8,8 @@ import { pathToFileURL } from 'node:url'
 import { diffSnapshots, renderHtmlReport } from 'leakdiff'
 import { buildChart } from '../../src/report/html/chart.js'
 import { foldPath } from '../../src/report/render-path.js'
-import { launchBrowser, TEST_OUTPUT } from '../helpers/browser.js'
+import { launchBrowser, PAGE_STEP_MS, TEST_OUTPUT } from '../helpers/browser.js'
+import { scaledMs } from '../helpers/load-deadline.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { leakdiff } from '../helpers/run-cli.js'
@@ -35,6 +36,7 @@ const hostile = captureFixture('report/hostile-names')
 async function open (t, file, { colorScheme = 'light', hooks = false } = {}) {
   const page = await /** @type {import('playwright-core').Browser} */ (browser).newPage({ viewport: { width: 1100, height: 900 }, colorScheme, permissions: ['clipboard-read', 'clipboard-write'] })
   t.teardown(() => page.close())
+  page.setDefaultTimeout(scaledMs(PAGE_STEP_MS))
   const problems = /** @type {string[]} */ ([])
   const url = pathToFileURL(file).href
   page.on('console', (message) => { if (message.type() === 'error') problems.push(`console: ${message.text()}`) })

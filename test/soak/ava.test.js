@@ -6,9 +6,12 @@ import { symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { makeInstallDir, ROOT } from '../helpers/agent-child.js'
+import { scaledMs, scaledSeconds } from '../helpers/load-deadline.js'
 
 const run = promisify(execFile)
 
+// The inner AVA's and the macro's time limits (2 min each by default) stretch with the load, as ours do.
+const LIMIT_MS = scaledMs(120_000)
 const TEST_FILE = `import test from 'ava'
 import { EventEmitter } from 'node:events'
 import { noLeak } from 'leakdiff/ava'
@@ -19,20 +22,20 @@ bus.setMaxListeners(0)
 test('handler does not leak', noLeak, async (i) => {
   const state = { i }
   bus.on('reload', () => state.i)
-}, { iterations: 200, warmup: 20 })
+}, { iterations: 200, warmup: 20, timeout: ${LIMIT_MS} })
 
 test('clean handler', noLeak, async (i) => {
   const local = new EventEmitter()
   local.on('reload', () => i)
   return local.listenerCount('reload')
-}, { iterations: 200, warmup: 20 })
+}, { iterations: 200, warmup: 20, timeout: ${LIMIT_MS} })
 `
 
 test('a failing noLeak test shows the finding card with its source line; passing ones pass; AVA exits 1', async (t) => {
   const { dir, cleanup } = await makeInstallDir()
   t.teardown(cleanup)
   await symlink(join(ROOT, 'node_modules', 'ava'), join(dir, 'node_modules', 'ava'), 'dir')
-  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', ava: { files: ['leak.test.js'], timeout: '2m' } }))
+  await writeFile(join(dir, 'package.json'), JSON.stringify({ type: 'module', ava: { files: ['leak.test.js'], timeout: scaledSeconds(120_000) } }))
   await writeFile(join(dir, 'leak.test.js'), TEST_FILE)
   const { FORCE_COLOR, ...env } = process.env
   const result = await run(process.execPath, [join(dir, 'node_modules', 'ava', 'entrypoints', 'cli.mjs')], { cwd: dir, env: { ...env, NO_COLOR: '1' } })
