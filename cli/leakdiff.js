@@ -10,6 +10,9 @@ import { tuneV8 } from './tune-v8.js'
 
 tuneV8()
 
+const COMMANDS = [inspect, capture, soak].map((module) => module.command.split(' ')[0])
+const NO_SNAPSHOTS = `Expected two or three snapshots of one process, oldest first: leakdiff a.heapsnapshot b.heapsnapshot [c.heapsnapshot]; or a command: ${COMMANDS.join(', ')}`
+
 const argv = protectDashes(hideBin(process.argv))
 const debug = argv.includes('--debug')
 
@@ -36,6 +39,9 @@ const cli = yargs(argv)
   .version()
   .wrap(Math.min(100, process.stdout.columns || 80))
   .fail((message, error) => {
+    // Run bare, yargs counts the default command's positionals ("got 0, need at least 1"), which
+    // tells a first-time user neither what to give nor that it takes two.
+    if (!error && !COMMANDS.some((name) => argv.includes(name)) && /^Not enough non-option arguments/.test(message)) throw new UsageError(NO_SNAPSHOTS)
     // yargs spreads some messages (invalid choices) over several lines; an error is one line.
     throw error ?? new UsageError(message.replace(/\s*\n\s*/g, ' '))
   })

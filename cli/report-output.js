@@ -3,7 +3,7 @@
 import { randomUUID } from 'node:crypto'
 import { fstatSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
-import { escapeText, evaluateGates, markdownCode, markdownText, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { escapeText, evaluateGates, gatesFor, markdownCode, markdownText, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizePass, summarizeViolations, SIGNATURES } from 'leakdiff'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
@@ -61,17 +61,17 @@ export function checkGateOptions ({ failOn, maxGrowth, allow }) {
 
 /**
  * Writes the report (to --output or stdout), applies the gates, writes CI output and sets the exit
- * code: 1 when a gate fails, with its reason as one line on stderr.
+ * code: 1 when a gate fails, with its reason as one line on stderr; a pass that rests on an allow
+ * or a threshold gets one line too.
  * @param {DiffReport} report
  * @param {{format: string, output?: string, color?: boolean, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[]}} argv
- * @param {{defaultGates: Gates, suiteName?: string, htmlOnFailure?: string}} options  defaultGates: when neither
- *   --fail-on nor --max-growth is given; --allow applies to either; htmlOnFailure: a file for the
+ * @param {{defaultGates: Gates, suiteName?: string, htmlOnFailure?: string}} options  defaultGates: the gates
+ *   that --fail-on and --max-growth do not set (gatesFor); htmlOnFailure: a file for the
  *   HTML report when a gate fails (named on stderr and in the GitHub step summary)
  */
 export async function emitReport (report, argv, { defaultGates, suiteName = 'leakdiff', htmlOnFailure }) {
-  const given = argv.failOn !== undefined || argv.maxGrowth !== undefined
-  const allow = argv.allow ?? []
-  const gates = evaluateGates(report, given ? { failOn: argv.failOn, maxGrowth: argv.maxGrowth, allow } : { ...defaultGates, allow: [...(defaultGates.allow ?? []), ...allow] })
+  const inForce = gatesFor({ failOn: argv.failOn, maxGrowth: argv.maxGrowth, allow: argv.allow }, defaultGates)
+  const gates = evaluateGates(report, inForce)
   const color = argv.output ? false : argv.color
   const text = argv.format === 'junit'
     ? renderJunitReport(report, gates, { name: suiteName })
@@ -99,11 +99,13 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
       await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n${where}`)
     }
   }
-  if (!gates.ok) {
-    const line = `leakdiff: ${escapeText(summarizeViolations(gates))}\n`
+  // A pass that rests on an allow or a threshold says so: a leak let through is never silent.
+  const reason = gates.ok ? summarizePass(report, gates, inForce) : summarizeViolations(gates)
+  if (reason !== '') {
+    const line = `leakdiff: ${escapeText(reason)}\n`
     process.stderr.write(process.env.GITHUB_ACTIONS ? withoutCommands(line, 'text', process.stderr) : line)
-    process.exitCode = 1
   }
+  if (!gates.ok) process.exitCode = 1
 }
 
 /**

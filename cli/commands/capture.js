@@ -16,13 +16,14 @@ export function builder (yargs) {
     .option('timeout', { type: 'string', default: '10s', describe: 'How long to wait for the series to start (500ms, 10s, 2m); the series itself may take longer' })
     .option('signal', { type: 'string', describe: 'Signal to send (default: the process\'s LEAKDIFF_SIGNAL where readable, else SIGUSR2)' })
     .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report' })
+    .option('force', { type: 'boolean', default: false, describe: 'Send the signal even when the process left no agent marker in the directory (it may not run the agent)' })
     .options(SOURCE_OPTIONS)
     .options(SKIP_OPTION)
     .check(checkSourceOptions)
 }
 
 /**
- * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, skipMemoryCheck?: boolean, sourceMaps?: string, sourceRoot?: string[]}} argv
+ * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, force: boolean, skipMemoryCheck?: boolean, sourceMaps?: string, sourceRoot?: string[]}} argv
  */
 export async function handler (argv) {
   const pid = /^\d+$/.test(String(argv.pid)) ? Number(argv.pid) : NaN
@@ -35,6 +36,7 @@ export async function handler (argv) {
     dir: argv.dir ?? settings.dir,
     signal: signal ?? settings.signal,
     timeoutMs,
+    force: argv.force,
     onProgress: ({ message }) => process.stderr.write(`leakdiff: ${message}\n`)
   })
   const files = pickForDiff(snapshots)

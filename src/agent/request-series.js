@@ -5,6 +5,7 @@ import { join, resolve as resolvePath } from 'node:path'
 import { CaptureError, InvalidArgumentError } from '../errors.js'
 import { parseFileName } from './file-names.js'
 import { DEFAULT_CONFIG, ENV_NAMES } from './config.js'
+import { checkMarker } from './agent-marker.js'
 
 /**
  * The series file as the agent writes it (start-agent.js): `planned` when it starts, then the
@@ -129,26 +130,36 @@ function isAlive (pid) {
 }
 
 /**
- * Asks the agent in another process for a series: sends it the agent's signal and waits, watching
+ * Asks the agent in another process for a series: checks that the process is that agent's (its
+ * marker in `dir`, unless `force`), sends it the agent's signal and waits, watching
  * `dir`, for a new series file of that pid to reach a final status. Resolves with the files of a
  * complete series. Rejects with a CaptureError when there is no such process (ESRCH), it may not
- * be signalled (EPERM), no series starts within `timeoutMs` (no agent, another directory, another
+ * be signalled (EPERM), it runs no agent that writes to `dir` (no marker), no series starts within `timeoutMs` (no agent, another directory, another
  * signal), the series fails or is stopped (with the agent's reason), or the process exits mid-series.
  * Once a series has started there is no time limit: writes of big heaps take minutes, and the
  * process's exit is noticed.
  * @param {number} pid
  * @param {{dir: string, signal?: NodeJS.Signals, timeoutMs?: number, pollMs?: number,
- *   onProgress?: (progress: SeriesProgress) => void, abortSignal?: AbortSignal}} options
- *   pollMs: how often the directory is listed besides fs.watch events (which some file systems lack)
+ *   onProgress?: (progress: SeriesProgress) => void, abortSignal?: AbortSignal, force?: boolean}} options
+ *   pollMs: how often the directory is listed besides fs.watch events (which some file systems lack);
+ *   force: send even without the agent's marker in `dir` (agent-marker.js) naming this process
  * @returns {Promise<RequestedSeries>}
  */
-export async function requestSeries (pid, { dir, signal = 'SIGUSR2', timeoutMs = 10_000, pollMs = 1000, onProgress = () => {}, abortSignal }) {
+export async function requestSeries (pid, { dir, signal = 'SIGUSR2', timeoutMs = 10_000, pollMs = 1000, onProgress = () => {}, abortSignal, force = false }) {
   if (!Number.isSafeInteger(pid) || pid <= 0) throw new InvalidArgumentError(`Expected a process id (an integer > 0), got \`${pid}\``)
   if (typeof dir !== 'string' || dir === '') throw new InvalidArgumentError(`Expected \`dir\` to be a directory path, got \`${dir}\``)
   if (!(timeoutMs > 0)) throw new InvalidArgumentError(`Expected \`timeoutMs\` to be a number > 0, got \`${timeoutMs}\``)
   dir = resolvePath(dir)
   const before = new Set(await seriesFilesOf(dir, pid))
   sendSignal(pid, 0)
+  // Many programs catch SIGUSR2 to do something else with it (a shell's trap, nginx's binary
+  // upgrade, gunicorn's re-exec): only a process whose agent left its marker gets the signal.
+  const notAgent = force ? null : await checkMarker(pid, dir, signal)
+  if (notAgent !== null) {
+    throw new CaptureError(
+      `Nothing was sent to pid ${pid}: ${notAgent}. Check the pid and the agent's directory (LEAKDIFF_DIR, --dir); ` +
+      `a service needs the agent (node --import leakdiff/register app.js, or -r leakdiff/register); --force sends ${signal} anyway`)
+  }
   if (await catchesSignal(pid, signal) === false) {
     throw new CaptureError(
       `Pid ${pid} does not catch ${signal}, so no agent listens there and ${signal} would terminate it; nothing was sent. ` +

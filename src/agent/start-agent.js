@@ -9,6 +9,7 @@ import { captureSnapshot, checkSafety, describeError } from './capture-snapshot.
 import { startSampler } from './alloc-sampler.js'
 import { pruneSnapshots, removeStalePartials } from './retention.js'
 import { findNodemonAncestor } from './parent-process.js'
+import { writeMarker } from './agent-marker.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
 import { HeapWatch, describeWatch } from './watch.js'
 
@@ -59,6 +60,8 @@ export class Agent {
   #listening = null
   /** @type {HeapWatch | null} */
   #watch = null
+  /** @type {(() => void) | null} removes the marker that lets `leakdiff capture` signal this process */
+  #removeMarker = null
   /** @type {Promise<import('./alloc-sampler.js').AllocationSampler | null> | null} sampling from start to stop ('always') */
   #sampling = null
   #onSignal = () => {
@@ -104,6 +107,7 @@ export class Agent {
     }
     if (listening) process.on(listening, this.#onSignal)
     this.#listening = listening
+    if (listening) this.#markListening(listening)
     const { watch } = this.config
     const watching = watch === null ? '' : `; ${describeWatch(watch)}`
     if (this.config.allocSampling === 'always') this.#sampling = startSampler(this.config, this.#emit, `${process.pid}-${formatStamp(new Date())}`)
@@ -115,6 +119,25 @@ export class Agent {
     })
     if (watch !== null) this.#startWatch(watch)
     return this
+  }
+
+  /**
+   * Leaves the marker `leakdiff capture` looks for before it sends a signal (agent-marker.js), and
+   * removes it when the process exits. Without it capture refuses (unless --force), so a marker
+   * that cannot be written is said once.
+   * @param {NodeJS.Signals} signal
+   */
+  #markListening (signal) {
+    try {
+      const remove = writeMarker(this.config.dir, signal)
+      this.#removeMarker = () => {
+        process.removeListener('exit', remove)
+        remove()
+      }
+      process.once('exit', remove)
+    } catch (error) {
+      this.#emit({ type: 'config', message: `leakdiff capture cannot tell that this process runs the agent (it needs --force): the marker was not written to ${this.config.dir}: ${describeError(error)}` })
+    }
   }
 
   /**
@@ -163,6 +186,7 @@ export class Agent {
     if (this.#stopped) return
     this.#stopped = true
     if (this.#listening) process.removeListener(this.#listening, this.#onSignal)
+    this.#removeMarker?.()
     this.#watch?.stop()
     if (this.#timer) clearTimeout(this.#timer)
     this.#timer = null

@@ -66,7 +66,8 @@ import { allocationsFor } from './allocated-at.js'
  * @property {ReportGrowthRow[]} growth
  * @property {Finding[]} findings   named leaks, ranked like the growth rows they explain
  * @property {DiffProcess | null} process  from the sidecars, when every snapshot has one and they agree
- * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit
+ * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit (no
+ *   limit when the verdict is clean; no rate across processes)
  *   (needs the first and last snapshot's sidecars)
  * @property {WatchTriggerMeta | null} capture  why the agent's watch mode took the series by itself
  *   (from the first snapshot's sidecar); null when a person or a program asked for it
@@ -230,14 +231,30 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
     growth: cut(growth),
     findings,
     process: origin,
-    rate: computeGrowthRate(
-      { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
-      { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
-    ),
+    rate: rateOf(diff, verdict, snapshots, sidecars),
     capture: sidecars[0]?.trigger ?? null,
     warnings: warning ? [...diff.warnings, warning] : diff.warnings,
     allocations
   }
+}
+
+/**
+ * The rate of growth, and the time to the limit at that rate, where they mean something. Between
+ * two processes a rate compares two heaps that never were one: none. When nothing leaks, a time to
+ * the limit counts down to an end that the diff just said is not coming: the rate without it.
+ * @param {DiffResult} diff
+ * @param {DiffResult['verdict']} verdict  with the findings weighed
+ * @param {DiffSnapshotInfo[]} snapshots
+ * @param {Array<SnapshotMeta | null>} sidecars
+ * @returns {GrowthRate | null}
+ */
+function rateOf (diff, verdict, snapshots, sidecars) {
+  if (diff.comparison === 'aggregates') return null
+  const rate = computeGrowthRate(
+    { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
+    { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
+  )
+  return rate && verdict === 'clean' ? { ...rate, limit: null } : rate
 }
 
 /** Findings at least this sure make the verdict a leak, whatever the growth thresholds said. */

@@ -46,6 +46,25 @@ import { renderFoldedPath, renderPath } from './render-path.js'
 export const DEFAULT_GATES = Object.freeze({ failOn: /** @type {'any'} */ ('any'), maxGrowth: 0 })
 
 /**
+ * The gates in force when a user gives some: each one given sets its own gate, and the others keep
+ * their defaults, so that gates only add up. `maxGrowth` alone leaves the findings judged as before
+ * (a 1 MB leak under a 5 MB limit still fails on its finding); `failOn` chooses the findings that
+ * fail, in place of the verdict; `allow` adds to the defaults' list.
+ * @param {Pick<Gates, 'failOn' | 'maxGrowth' | 'allow'>} given
+ * @param {Gates} defaults  what fails when nothing is given: `{verdict: true}` for a diff,
+ *   DEFAULT_GATES for a soak
+ * @returns {Gates}
+ */
+export function gatesFor ({ failOn, maxGrowth, allow = [] }, defaults) {
+  /** @type {Gates} */
+  const gates = { ...defaults, allow: [...(defaults.allow ?? []), ...allow] }
+  if (failOn !== undefined) gates.failOn = failOn
+  if (failOn !== undefined && gates.verdict) gates.verdict = false
+  if (maxGrowth !== undefined) gates.maxGrowth = maxGrowth
+  return gates
+}
+
+/**
  * The growth that `maxGrowth` limits: the retained growth (retained size in the last snapshot less
  * in the first, never below 0) summed over the growth rows that the diff judged to be leaking,
  * that is owners whose new objects passed the thresholds (`minBytes`, `minObjects`) and, with three
@@ -138,6 +157,48 @@ export function summarizeViolations ({ violations }) {
   const more = violations.length > 1 ? ` (and ${violations.length - 1} more failed check${violations.length > 2 ? 's' : ''})` : ''
   const [first] = violations
   return `${first.gate === 'finding' ? 'leak found: ' : ''}${first.message}${more}`
+}
+
+/**
+ * What a pass rests on, when it rests on more than there being nothing to find: findings `allow`
+ * waved through, findings `failOn` does not name, a leak verdict no gate judged, growth under
+ * `maxGrowth`. One line; '' when the gates failed or nothing was let through.
+ * @param {DiffReport} report
+ * @param {GateResult} result
+ * @param {Gates} gates  those `result` was evaluated with
+ * @returns {string}
+ */
+export function summarizePass (report, result, gates) {
+  if (!result.ok) return ''
+  const findings = result.checks.filter((check) => check.gate === 'finding')
+  const allowed = findings.filter((check) => check.allowed)
+  const ungated = findings.filter((check) => !check.allowed && !check.gated)
+  const parts = []
+  if (allowed.length > 0) parts.push(`${countText(allowed.length, 'finding')} allowed (${signaturesOf(allowed)})`)
+  if (allowed.length === 0 && result.checks.some((check) => check.gate === 'verdict' && check.allowed)) parts.push('the leaking owners allowed')
+  if (ungated.length > 0 && Array.isArray(gates.failOn)) parts.push(`${countText(ungated.length, 'finding')} not in fail-on (${signaturesOf(ungated)})`)
+  const judged = gates.verdict || gates.failOn !== undefined
+  if (report.verdict === 'leak' && !judged && parts.length === 0) parts.push('no gate judges the findings')
+  if (report.verdict === 'leak' && !gates.verdict && Array.isArray(gates.failOn) && findings.length === 0) parts.push('fail-on judges findings only, and the leak has none')
+  if (gates.maxGrowth !== undefined && result.growth > 0) parts.push(`retained growth of leaking owners ${formatBytes(result.growth)} within max-growth ${formatBytes(gates.maxGrowth)}`)
+  if (parts.length === 0) return ''
+  return `passed${report.verdict === 'leak' ? ' on a leak verdict' : ''}: ${parts.join('; ')}`
+}
+
+/**
+ * @param {number} count
+ * @param {string} noun
+ */
+function countText (count, noun) {
+  return `${count} ${noun}${count === 1 ? '' : 's'}`
+}
+
+/**
+ * `growing-array, listener-accumulation`: the signatures of these finding checks, once each.
+ * @param {GateCheck[]} checks
+ */
+function signaturesOf (checks) {
+  return [...new Set(checks.map((check) => check.finding?.signature))].join(', ')
 }
 
 /**

@@ -164,7 +164,7 @@ const HIDDEN_SHARE = 0.01
  * are small beside the largest leak. Without a leak every row is shown: then they are what grew.
  * @param {DiffReport['growth']} growth
  */
-function readableGrowth (growth) {
+export function readableGrowth (growth) {
   const largest = Math.max(0, ...growth.filter((g) => g.leak).map((g) => g.leakedBytes + g.recentBytes))
   const shown = growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= HIDDEN_SHARE * largest)
   return { shown, hidden: growth.length - shown.length }

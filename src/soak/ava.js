@@ -40,7 +40,12 @@ export const noLeak = Object.freeze({
       t.pass(`no leak: ${report.reason}`)
     } catch (error) {
       if (/** @type {{code?: unknown}} */ (error)?.code !== 'LEAKDIFF_LEAK') throw error
-      t.fail(/** @type {Error} */ (error).message)
+      // AVA prints a failure's message twice (beside the title and in the details) but a log once:
+      // the reason is the message, the report (cards, tables) the log.
+      const message = /** @type {Error} */ (error).message
+      const end = message.indexOf('\n\n')
+      if (end !== -1) t.log(message.slice(end + 2).trimEnd())
+      t.fail(end === -1 ? message : message.slice(0, end))
     }
   },
   /**

@@ -75,20 +75,30 @@ test('capture of a pid that does not exist: one line, exit 2', async (t) => {
 })
 
 test('capture of a process without the agent sends nothing (SIGUSR2 would kill it) and says how to load the agent', async (t) => {
-  const { app, pid } = await appIn(t, { agent: false })
-  const { stderr, code } = await leakdiff(['capture', String(pid), '--timeout', '2s'])
-  t.is(code, 2)
-  t.regex(stderr, new RegExp(`^leakdiff: Pid ${pid} does not catch SIGUSR2, so no agent listens there .*nothing was sent\\. .*node --import leakdiff/register app\\.js`))
-  t.is(stderr.split('\n').length, 2)
+  const { app, pid, cwd } = await appIn(t, { agent: false })
+  const [plain, forced] = await Promise.all([
+    leakdiff(['capture', String(pid), '--timeout', '2s'], { cwd }),
+    leakdiff(['capture', String(pid), '--timeout', '2s', '--force'], { cwd })
+  ])
+  t.is(plain.code, 2)
+  t.regex(plain.stderr, new RegExp(`^leakdiff: Nothing was sent to pid ${pid}: no leakdiff agent of pid ${pid} writes to ${cwd} .*node --import leakdiff/register app\\.js.*; --force sends SIGUSR2 anyway`))
+  t.is(plain.stderr.split('\n').length, 2)
+  // --force skips the marker, not the check that the process catches the signal.
+  t.is(forced.code, 2)
+  t.regex(forced.stderr, new RegExp(`^leakdiff: Pid ${pid} does not catch SIGUSR2, so no agent listens there .*nothing was sent\\. .*node --import leakdiff/register app\\.js`))
   t.is(await get(app.ready[0]), 'ok 1\n')
 })
 
-test('capture watching a directory the agent does not write to times out naming the directory', async (t) => {
+test('capture watching a directory the agent does not write to sends nothing, naming the directory; with --force it times out', async (t) => {
   const { pid, cwd } = await appIn(t, { env: { LEAKDIFF_DIR: 'real', LEAKDIFF_SERIES: '1' } })
   const watched = join(cwd, 'elsewhere')
   await mkdir(watched)
+  const refused = await leakdiff(['capture', String(pid), '--dir', watched])
+  t.is(refused.code, 2)
+  t.regex(refused.stderr, new RegExp(`^leakdiff: Nothing was sent to pid ${pid}: no leakdiff agent of pid ${pid} writes to ${watched} `))
+  t.deepEqual(await listDir(join(cwd, 'real')), [])
   const started = Date.now()
-  const { stderr, code } = await leakdiff(['capture', String(pid), '--dir', watched, '--timeout', '700ms'])
+  const { stderr, code } = await leakdiff(['capture', String(pid), '--dir', watched, '--timeout', '700ms', '--force'])
   t.is(code, 2)
   t.true(Date.now() - started < scaledMs(10_000))
   t.is(stderr.split('\n').filter((line) => line.startsWith('leakdiff: No series')).length, 1)

@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import http from 'node:http'
+import { isMarkerName } from '../../src/agent/agent-marker.js'
 import { loadTimeout, scaledMs } from './load-deadline.js'
 
 /** How long a wait for the child's next line may take on an idle machine (stretched by the load). */
@@ -134,11 +135,12 @@ export function get (port) {
 
 /**
  * @param {string} dir
- * @returns {Promise<string[]>} sorted names, [] when `dir` does not exist
+ * @returns {Promise<string[]>} sorted names, [] when `dir` does not exist; the agent's marker
+ *   (present while it listens for a signal) left out: the tests count what a series wrote
  */
 export async function listDir (dir) {
   try {
-    return (await readdir(dir)).sort()
+    return (await readdir(dir)).filter((name) => !isMarkerName(name)).sort()
   } catch {
     return []
   }

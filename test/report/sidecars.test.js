@@ -5,8 +5,9 @@ import { execFile } from 'node:child_process'
 import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { diffSnapshots, renderDiffReport, renderHtmlReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { htmlViewOf } from '../helpers/html-view.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
@@ -82,6 +83,49 @@ test('sidecars naming two pids: a warning and a comparison by class totals, what
   t.regex(report.warnings.join('\n'), /sidecars name different processes \(pids \d+ and \d+\)/)
   // The ids do line up (it is one process): said too, so that the user can check the files.
   t.regex(report.warnings.join('\n'), /as in one process; the sidecars may belong to other snapshots/)
+})
+
+/**
+ * What each format says about the rate and the time to a limit.
+ * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
+ */
+function rateTexts (report) {
+  const view = htmlViewOf(renderHtmlReport(report))
+  return {
+    text: renderDiffReport(report, { color: false }),
+    markdown: renderDiffReport(report, { format: 'markdown' }),
+    json: JSON.parse(renderDiffReport(report, { format: 'json' })).rate,
+    html: /** @type {string[]} */ (view.rate).join('\n'),
+    projections: /** @type {any[]} */ (view.chart.charts).filter((chart) => chart.projection !== null || chart.limit !== null).length,
+    notes: /** @type {string[]} */ (view.chart.notes).join('\n')
+  }
+}
+
+test('two processes: no rate and no time to a limit in any format', async (t) => {
+  const { files } = await series
+  const copies = await copySeries(files, (meta, i) => ({ ...meta, pid: meta.pid + i }))
+  const report = await diffSnapshots(copies)
+  t.is(report.verdict, 'inconclusive')
+  t.is(report.rate, null)
+  const { text, markdown, json, html, projections, notes } = rateTexts(report)
+  for (const output of [text, markdown, html, notes]) {
+    t.notRegex(output, /\/min|at this rate|limit/)
+  }
+  t.is(json, null)
+  t.is(projections, 0)
+})
+
+test('a clean verdict: the rate, but no time to the heap limit in any format, and no projection drawn', async (t) => {
+  // The cache fills after the first snapshot only: a warm-up, so the heap grew and nothing leaks.
+  const { files } = await captureFixture('diff/agent-series', { args: ['once'] })
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'clean', report.reason)
+  t.true(/** @type {NonNullable<typeof report.rate>} */ (report.rate).bytesPerMinute > 0, 'the heap grew')
+  const { text, markdown, json, html, projections, notes } = rateTexts(report)
+  t.regex(text, /retained in \d+ s \(\+[\d.]+ [kMG]?B\/min\)/)
+  for (const output of [text, markdown, html, notes]) t.notRegex(output, /at this rate|reaches its|limit/)
+  t.is(json.limit, null)
+  t.is(projections, 0)
 })
 
 test('the same pid after a restart is another process', async (t) => {

@@ -45,6 +45,9 @@ test('a failing noLeak test shows the finding card with its source line; passing
   t.regex(output, /✘ \[fail\]: handler does not leak assertNoLeak: leak found: listener-accumulation at leak\.test\.js:10:/)
   // The card itself, in AVA's failure details.
   t.regex(output, /listener-accumulation {3}confidence \d\.\d\d/)
+  // Once: the report is long, and AVA prints a failure's message twice.
+  t.is(output.match(/listener-accumulation {3}confidence/g)?.length, 1, output)
+  t.is(output.match(/Growth by owner/g)?.length, 1)
   t.regex(output, /leak\.test\.js:10:\d+/)
   t.regex(output, /fix {2}remove the listener|fix {2}\S/)
   t.regex(output, /✔ clean handler/)

@@ -76,16 +76,22 @@ export function buildChart (report) {
   const heap = series.filter((s) => s.key !== 'rss')
   const groups = rss.length > 0 && largest(rss) > SCALE_APART * largest(heap) ? [heap, rss] : [series]
   let xMax = timed ? lastX : Math.max(lastX, 2)
+  // Nothing leaks: no line towards a limit (the text has no time to it either).
+  const projected = timed && rate !== null && rate.bytesPerMinute > 0 && span > 0 && report.verdict !== 'clean'
+  // A rise drawn from a point the line just fell to would bend it back up by the rate of another
+  // series (the totals): the projection then says in words what it cannot draw.
+  const fell = projected && falls(series, usedSeries(rate))
+  if (fell) notes.push(`${series.find((s) => s.key === usedSeries(rate))?.label} fell in the last step, so the growth rate is not drawn on from it.`)
   const drawn = groups.map((group) => {
     let top = largest(group)
     /** @type {ChartView['projection']} */
     let projection = null
     /** @type {ChartView['limit']} */
     let limit = null
-    if (timed && rate && rate.bytesPerMinute > 0 && span > 0) {
-      const used = rate.limit ? (rate.limit.kind === 'heap' ? 'heapUsed' : 'rss') : 'retained'
+    if (projected) {
+      const used = usedSeries(rate)
       const from = group.find((s) => s.key === used)?.points.at(-1)
-      if (from) {
+      if (from && !falls(group, used)) {
         let until = lastX + PROJECTION_SPANS * span
         if (rate.limit && rate.limit.bytes <= LIMIT_IN_VIEW * top) {
           limit = { y: rate.limit.bytes, label: `${rate.limit.kind === 'heap' ? 'heap limit' : `memory limit (${rate.limit.source})`} ${formatBytes(rate.limit.bytes)}` }
@@ -99,7 +105,7 @@ export function buildChart (report) {
     }
     return { group, top, projection, limit }
   })
-  if (timed && rate && !rate.limit && rate.bytesPerMinute > 0) notes.push('No heap or memory limit is known, so there is no time to the limit.')
+  if (projected && !rate?.limit) notes.push('No heap or memory limit is known, so there is no time to the limit.')
   const charts = drawn.map(({ group, top, projection, limit }) => {
     let bottom = Math.min(...group.flatMap((s) => s.points.map((p) => p.y)))
     // From zero unless that flattens the series: then from a round value below the smallest.
@@ -121,6 +127,24 @@ export function buildChart (report) {
     charts,
     notes
   }
+}
+
+/**
+ * The series the projection continues: the one the limit is measured on, else the totals.
+ * @param {DiffReport['rate']} rate
+ */
+function usedSeries (rate) {
+  return rate?.limit ? (rate.limit.kind === 'heap' ? 'heapUsed' : 'rss') : 'retained'
+}
+
+/**
+ * Whether series `key` of these ends lower than the point before.
+ * @param {ChartSeries[]} series
+ * @param {string} key
+ */
+function falls (series, key) {
+  const points = series.find((s) => s.key === key)?.points ?? []
+  return points.length >= 2 && points[points.length - 1].y < points[points.length - 2].y
 }
 
 /**

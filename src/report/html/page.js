@@ -264,10 +264,12 @@
 
     if (view.growth.length > 0) {
       main.append(el('h2', null, 'Growth by owner'))
-      main.append(panel(el('ol', { class: 'growth' }, ...view.growth.map((g) => el('li', null,
+      const hidden = view.growthHidden
+      main.append(panel(el('ol', { class: 'growth' }, ...view.growth.map((g) => el('li', { value: String(g.number) },
         el('div', null, el('strong', { class: 'mono' }, g.owner), g.owners > 1 ? ` ×${g.owners} owners` : '', '  ', el('span', { class: g.leak ? 'badge leak' : 'badge clean' }, g.leak ? 'leak' : 'ok')),
         evidenceList([['new objects', `${g.newObjects.text} (${g.newBytes.text})`], ['retained', g.retained], ['holds', g.holds]]),
-        pathList(g.path))))))
+        pathList(g.path)))),
+      hidden > 0 ? el('p', { class: 'muted' }, `And ${hidden} small owner row${hidden === 1 ? '' : 's'} that ${hidden === 1 ? 'is' : 'are'} not leaking (the JSON report lists them).`) : null))
     }
 
     main.append(el('h2', null, 'Classes (comparison)'))

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { formatBytes, formatCount, formatDuration } from '../format.js'
 import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
-import { rateLines } from '../render-diff.js'
+import { rateLines, readableGrowth } from '../render-diff.js'
 import { mappedLocationLines } from '../render-location.js'
 import { allocatedAtParts } from '../render-allocated-at.js'
 import { edgeText, foldPath } from '../render-path.js'
@@ -104,8 +104,10 @@ function diffView (report, cwd) {
     warnings: report.warnings,
     chart: buildChart(report),
     findings: report.findings.map((finding) => findingView(finding, cwd)),
-    growth: report.growth.map((g, i) => ({
-      number: i + 1,
+    // The rows the text report shows, numbered as there; the small ones that are not leaking are
+    // counted, and the JSON report lists them.
+    growth: readableGrowth(report.growth).shown.map((g) => ({
+      number: report.growth.indexOf(g) + 1,
       owner: `${g.owner.name} @${g.owner.id}`,
       owners: g.ownerCount,
       leak: g.leak,
@@ -115,6 +117,7 @@ function diffView (report, cwd) {
       holds: g.classes.map((k) => `${k.name} ×${formatCount(k.count)} (${formatBytes(k.size)})`).join(', '),
       path: pathView(g.path, cwd)
     })),
+    growthHidden: readableGrowth(report.growth).hidden,
     classes: classTable(report.classes, 'sizeDelta', [
       ['newCount', 'New', count], ['deletedCount', 'Deleted', count], ['countDelta', 'Δcount', signedCount],
       ['sizeDelta', 'Δsize', signedBytes], ['retainedSizeDelta', 'Δretained', signedBytes]
