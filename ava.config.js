@@ -14,8 +14,12 @@ process.once('exit', () => rmSync(fixtureDir, { recursive: true, force: true }))
 // on V8 13, where it is left alone.
 const V8_MAJOR = Number(process.versions.v8.split('.')[0])
 
+// `npm run test:unit` (LEAKDIFF_TESTS=unit): the fast layer alone, function calls on committed
+// snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
+const files = process.env.LEAKDIFF_TESTS === 'unit' ? ['test/**/*.test.js', '!test/**/*.e2e.test.js'] : ['test/**/*.test.js']
+
 export default {
-  files: ['test/**/*.test.js'],
+  files,
   nodeArguments: V8_MAJOR <= 12 ? ['--no-concurrent-osr'] : [],
   // A test that does nothing for this long has hung; a busy machine gets longer.
   timeout: scaledSeconds(120_000),

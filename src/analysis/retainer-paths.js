@@ -235,7 +235,7 @@ function shorten (steps, limit) {
  * roots and the module scopes (level 0), never entering a NativeContext. -1 where none reaches.
  * @param {PathSource} analysis
  */
-function readableAnchors (analysis) {
+export function readableAnchors (analysis) {
   let anchors = anchorsOf.get(analysis)
   if (anchors) return anchors
   const { graph } = analysis

@@ -1,18 +1,22 @@
-// Builds fixtures/sources/service the ways services ship: `tsc` with separate .map files (run
-// from dist/), and one esbuild bundle, minified, with an inline map and one with an external map.
-// Each build goes into a temporary directory (removed when the test process exits), runs through
-// the fixture program sources/compiled-service, and leaves its snapshots. One build per test process.
+// Builds of fixtures/sources/service the ways services ship: `tsc` with separate .map files (run
+// from dist/), and esbuild bundles, minified, with an inline map and with an external map. The
+// builds and their snapshots are committed (fixtures/capture/builds.js makes them): each case's
+// directory under fixtures/snapshots/ holds the build as it ran (`app/`), or, for the external map,
+// moved after the run as a checkout on another machine is (`checkout/`, its map in `maps/`).
+// `compiledService({live: true})` builds and runs them now, in a temporary directory.
 import { execFile } from 'node:child_process'
 import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { build } from 'esbuild'
+import { caseName } from '../../fixtures/capture/cases.js'
 import { captureFixture } from './fixture-snapshots.js'
 
 export const SERVICE_DIR = fileURLToPath(new URL('../../fixtures/sources/service/', import.meta.url))
+const SNAPSHOTS_DIR = fileURLToPath(new URL('../../fixtures/snapshots/', import.meta.url))
 const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', import.meta.url))
+const PROGRAM = 'sources/compiled-service'
 
 /**
  * @typedef {object} ServiceBuild
@@ -23,18 +27,39 @@ const TSC = fileURLToPath(new URL('../../node_modules/typescript/bin/tsc', impor
  * @property {string[]} files   its snapshots, oldest first
  */
 
-/** @type {Promise<{dir: string, tsc: ServiceBuild, inline: ServiceBuild, external: ServiceBuild, maps: string}> | undefined} */
-let builds
+/** @typedef {{dir: string, tsc: ServiceBuild, inline: ServiceBuild, external: ServiceBuild, maps: string}} ServiceBuilds */
+
+/** @type {Map<boolean, Promise<ServiceBuilds>>} */
+const builds = new Map()
 
 /**
- * The three builds of the service, each run once.
+ * The three builds of the service, each run once: the committed ones, or with `live` built and
+ * run now. `dir` is a temporary directory of the caller's (the builds' own directories are read
+ * only).
+ * @param {{live?: boolean}} [options]
+ * @returns {Promise<ServiceBuilds>}
  */
-export function compiledService () {
-  builds ??= buildAll()
-  return builds
+export function compiledService ({ live = false } = {}) {
+  let made = builds.get(live)
+  if (!made) builds.set(live, (made = live ? buildAll() : committedBuilds()))
+  return made
+}
+
+async function committedBuilds () {
+  const dir = mkdtempSync(join(tmpdir(), 'leakdiff-service-'))
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
+  const [tsc, inline, external] = await Promise.all(/** @type {const} */ (['tsc', 'inline', 'external']).map(async (build) => {
+    const caseDir = join(SNAPSHOTS_DIR, caseName({ program: PROGRAM, build }))
+    const root = join(caseDir, 'app')
+    const script = build === 'tsc' ? join(root, 'dist', 'server.js') : join(root, 'server.js')
+    const { files } = await captureFixture(PROGRAM, { build })
+    return { root, local: build === 'external' ? join(caseDir, 'checkout') : root, script, files }
+  }))
+  return { dir, tsc, inline, external, maps: join(SNAPSHOTS_DIR, caseName({ program: PROGRAM, build: 'external' }), 'maps') }
 }
 
 async function buildAll () {
+  const { build } = await import('esbuild')
   const dir = mkdtempSync(join(tmpdir(), 'leakdiff-service-'))
   process.once('exit', () => rmSync(dir, { recursive: true, force: true }))
   const roots = { tsc: join(dir, 'tsc'), inline: join(dir, 'inline'), external: join(dir, 'external') }
@@ -53,7 +78,7 @@ async function buildAll () {
   ])
   const scripts = { tsc: join(roots.tsc, 'dist', 'server.js'), inline: join(roots.inline, 'server.js'), external: join(roots.external, 'server.js') }
   const [tsc, inline, external] = await Promise.all(/** @type {const} */ (['tsc', 'inline', 'external']).map(async (name) => {
-    const { files } = await captureFixture('sources/compiled-service', { args: [scripts[name]] })
+    const { files } = await captureFixture(PROGRAM, { args: [scripts[name]], live: true })
     return { root: roots[name], local: roots[name], script: scripts[name], files }
   }))
   // As a release keeps its maps apart from the code it ships: `--source-maps DIR`.

@@ -1,17 +1,27 @@
-// Runs a snapshot-writing fixture program (contract in fixtures/README.md) in a child process and
-// hands its snapshots to tests. One run per (program, args, nodeArgs) per AVA run: ava.config.js
+// Hands tests the snapshots of a fixture program (contract in fixtures/README.md). Most programs'
+// snapshots are committed, trimmed, under fixtures/snapshots/ (`npm run fixtures:snapshots` makes
+// them): those are unpacked as the program would have left them (plain files, their modification
+// times, sidecars and profiles), with the checkout's real path put back where the capture wrote
+// CANONICAL_ROOT, and nothing runs. `{live: true}`, or a program with no committed snapshots, runs
+// the program in a child process. One run per (program, args, nodeArgs) per AVA run: ava.config.js
 // names a directory (LEAKDIFF_FIXTURE_DIR) that every test process shares and that AVA removes when
 // it exits. The first test process to ask for a program runs it there; the others wait for its
 // result file. Without that directory (a test file run some other way) each test process runs the
 // program once in a temporary directory of its own.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { brotliDecompressSync } from 'node:zlib'
+import { caseName } from '../../fixtures/capture/cases.js'
+import { CANONICAL_ROOT, SERIES_FILE } from '../../fixtures/capture/layout.js'
+import { scaledMs } from './load-deadline.js'
 
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PROGRAMS_DIR = fileURLToPath(new URL('../../fixtures/programs/', import.meta.url))
+const COMMITTED_DIR = fileURLToPath(new URL('../../fixtures/snapshots/', import.meta.url))
 const LIB_DIR = join(PROGRAMS_DIR, 'lib')
 const SNAPSHOT_NAME = /^(\d+)\.heapsnapshot$/
 const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
@@ -36,20 +46,89 @@ process.once('exit', () => {
 })
 
 /**
- * Runs `node ...nodeArgs fixtures/programs/<program>.js <dir> ...args` once and returns its snapshots.
- * The snapshots are shared with other test files: read them, never change them.
+ * The snapshots of `node ...nodeArgs fixtures/programs/<program>.js <dir> ...args`: the committed
+ * ones when there are, else the program's, run once. The snapshots are shared with other test
+ * files: read them, never change them.
  * @param {string} program path under fixtures/programs/ without `.js`, e.g. 'engine/mixed-heap'
- * @param {{args?: string[], nodeArgs?: string[], timeoutMs?: number}} [options]
+ * @param {{args?: string[], nodeArgs?: string[], timeoutMs?: number, live?: boolean, build?: import('../../fixtures/capture/builds.js').BuildKind}} [options]
+ *   live: run the program even when its snapshots are committed; build: the committed case that
+ *   ran this build (fixtures/capture/builds.js), whose files are in the case's directory
  * @returns {Promise<CapturedFixture>}
  */
-export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc'], timeoutMs = 60_000 } = {}) {
-  const key = JSON.stringify([program, args, nodeArgs])
+export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc'], timeoutMs = 60_000, live = false, build } = {}) {
+  const committed = live ? null : committedCase({ program, args, nodeArgs, build })
+  if (build && committed === null) return Promise.reject(new Error(`Expected committed snapshots of ${program} running the ${build} build: npm run fixtures:snapshots -- ${program}`))
+  const key = JSON.stringify([program, args, nodeArgs, committed !== null])
   let run = runs.get(key)
   if (!run) {
-    run = SHARED_DIR ? runShared(key, program, args, nodeArgs, timeoutMs) : runOwn(program, args, nodeArgs, timeoutMs)
+    const limit = scaledMs(timeoutMs)
+    run = committed !== null
+      ? Promise.resolve().then(() => unpackCommitted(committed))
+      : SHARED_DIR ? runShared(key, program, args, nodeArgs, limit) : runOwn(program, args, nodeArgs, limit)
     runs.set(key, run)
   }
   return run
+}
+
+/**
+ * The committed case's directory, or null when the program's snapshots are not committed.
+ * @param {{program: string, args: string[], nodeArgs: string[], build?: string}} fixture
+ */
+export function committedCase (fixture) {
+  const dir = join(COMMITTED_DIR, caseName(fixture))
+  return existsSync(join(dir, 'case.json')) ? dir : null
+}
+
+/**
+ * Unpacks a committed case into a directory of its own, as the program would have left it:
+ * plain `<k>.heapsnapshot` files with their modification times, sidecars and profiles, and the
+ * checkout's path where the capture wrote CANONICAL_ROOT. Each file is written aside and renamed,
+ * so test processes unpacking the same case at once never read half a file.
+ * @param {string} source
+ * @returns {CapturedFixture}
+ */
+function unpackCommitted (source) {
+  const info = JSON.parse(readFileSync(join(source, 'case.json'), 'utf8'))
+  const name = source.split('/').filter(Boolean).pop() ?? 'case'
+  let dir
+  if (SHARED_DIR) {
+    dir = join(SHARED_DIR, `committed-${name}`)
+    mkdirSync(dir, { recursive: true })
+  } else {
+    dir = mkdtempSync(join(tmpdir(), `leakdiff-${name}-`))
+    tempDirs.add(dir)
+  }
+  // Inside JSON strings, as the snapshot, its sidecar and its profile hold paths.
+  const root = JSON.stringify(ROOT).slice(1, -1).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
+  const place = (/** @type {string} */ text) => text.replaceAll(CANONICAL_ROOT, root)
+  /** @type {string[]} */
+  const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
+  if (!files.every((file) => existsSync(file))) {
+    const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE)))
+    let at = 0
+    info.snapshots.forEach((/** @type {{bytes: number}} */ { bytes }, /** @type {number} */ i) => {
+      writeAside(files[i], Buffer.from(place(series.toString('latin1', at, at + bytes)), 'latin1'))
+      at += bytes
+    })
+  }
+  info.snapshots.forEach((/** @type {{mtime: string}} */ { mtime }, /** @type {number} */ i) => utimesSync(files[i], new Date(mtime), new Date(mtime)))
+  for (const file of readdirSync(source)) {
+    if (!/\.(meta\.json|heapprofile)$/.test(file) || existsSync(join(dir, file))) continue
+    writeAside(join(dir, file), Buffer.from(place(readFileSync(join(source, file), 'utf8'))))
+  }
+  const stdout = place(info.stdout)
+  const text = stdout.trim()
+  return { dir, files, stdout, report: text ? JSON.parse(text) : null }
+}
+
+/**
+ * @param {string} path
+ * @param {Buffer} bytes
+ */
+function writeAside (path, bytes) {
+  const aside = `${path}.${process.pid}`
+  writeFileSync(aside, bytes)
+  renameSync(aside, path)
 }
 
 /**
@@ -113,7 +192,7 @@ async function runShared (key, program, args, nodeArgs, timeoutMs) {
 async function waitForResult (program, resultFile, timeoutMs) {
   const deadline = Date.now() + 2 * timeoutMs
   while (!existsSync(resultFile)) {
-    if (Date.now() > deadline) throw new Error(`Expected another test process to run fixture program ${program} and write ${resultFile} within ${2 * timeoutMs} ms, found nothing`)
+    if (Date.now() > deadline) throw new Error(`Expected another test process to run fixture program ${program} and write ${resultFile} within ${2 * timeoutMs} ms (stretched with the machine's load), found nothing`)
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
   }
   /** @type {{fixture?: CapturedFixture, error?: string}} */
@@ -143,7 +222,7 @@ function runProgram (program, args, nodeArgs, timeoutMs, dir) {
     execFile(process.execPath, argv, { env, timeout: timeoutMs, maxBuffer: 16 << 20 }, (error, stdout, stderr) => {
       if (error) {
         const how = error.killed
-          ? `was killed after ${timeoutMs} ms`
+          ? `was killed after ${timeoutMs} ms (the limit stretches with the machine's load)`
           : error.signal ? `was killed by ${error.signal}` : `exited with code ${error.code}`
         reject(new Error(`Fixture program ${program} ${how}: node ${argv.join(' ')}\n${stderr}`, { cause: error }))
         return
