@@ -40,6 +40,8 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {number} id        V8 id of that node (0 for an elided step)
  * @property {string} [module]  readable paths only: the node is the module scope (top-level
  *                              variables) of this script, a URL as V8 names it
+ * @property {string} [originalModule]  with `module`: the source file that script was compiled
+ *                              from (tsc's one .ts file per script), as reports show files
  * @property {string} [generatedEdge]  a variable a minifier renamed: its name in the code that
  *                              ran (`edge` is then the name its source map gives)
  * @property {string} [generatedNode]  likewise for a class a minifier renamed (`node` is then
@@ -57,6 +59,7 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {number[]} [userRoots]       needed for readable paths
  * @property {Uint32Array} [rootSteps]     computeRootSteps, when the analysis made them
  * @property {(ordinal: number, name: string) => string | null} [nameClass]  see HeapAnalysis
+ * @property {(scriptName: string) => string | null} [nameModule]  see HeapAnalysis
  */
 
 /**
@@ -323,6 +326,10 @@ function stepOf (analysis, edge, scopes) {
   if (generated !== step.edge) step.generatedEdge = generated
   if (step.node !== classes.names[classOf[target]] && graph.nodeTypes[target] !== graph.nodeType.synthetic) step.generatedNode = classes.names[classOf[target]]
   const module = scopes ? moduleScriptOf(scopes, target) : null
-  if (module !== null) step.module = module
+  if (module !== null) {
+    step.module = module
+    const original = analysis.nameModule?.(module) ?? null
+    if (original !== null) step.originalModule = original
+  }
   return step
 }
