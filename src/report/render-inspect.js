@@ -1,6 +1,6 @@
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, fit } from './format.js'
-import { renderPath } from './render-path.js'
+import { renderFoldedPath } from './render-path.js'
 import { escapeStrings } from './escape/escape-text.js'
 /** @import {InspectReport} from './inspect-report.js' */
 
@@ -32,7 +32,7 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   lines.push(c.bold('Largest dominators (objects that keep the most memory alive)'))
   report.dominators.forEach((d, i) => {
     lines.push(`${String(i + 1).padStart(2)}  ${c.bold(d.name)} @${d.id}  retains ${c.bold(formatBytes(d.retainedSize))} (shallow ${formatBytes(d.selfSize)})`)
-    for (const line of wrapPath(renderPath(d.path), width)) lines.push(c.dim(line))
+    for (const line of wrapPath(d.pathText ?? renderFoldedPath(d.path), width)) lines.push(c.dim(line))
   })
   if (report.dominators.length === 0) lines.push('  (none above 0.01% of the heap)')
   if (report.warnings.length > 0) {

@@ -88,3 +88,28 @@ async function buildAll () {
   renameSync(join(external.local, 'server.js.map'), join(dir, 'maps', 'server.js.map'))
   return { dir, tsc, inline, external, maps: join(dir, 'maps') }
 }
+
+export const CJS_SERVICE_DIR = fileURLToPath(new URL('../../fixtures/sources/cjs-service/', import.meta.url))
+
+/** @type {Promise<ServiceBuild> | undefined} */
+let cjsBuild
+
+/**
+ * fixtures/sources/cjs-service compiled by tsc to CommonJS with separate .map files, its handler
+ * served from dist/server.js by the fixture program, once per test process.
+ * @returns {Promise<ServiceBuild>}
+ */
+export function compiledCjsService () {
+  cjsBuild ??= buildCjs()
+  return cjsBuild
+}
+
+async function buildCjs () {
+  const root = mkdtempSync(join(tmpdir(), 'leakdiff-cjs-service-'))
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }))
+  writeFileSync(join(root, 'package.json'), '{"type": "commonjs"}\n')
+  await promisify(execFile)(process.execPath, [TSC, '-p', join(CJS_SERVICE_DIR, 'tsconfig.json'), '--outDir', join(root, 'dist')])
+  const script = join(root, 'dist', 'server.js')
+  const { files } = await captureFixture('sources/compiled-service', { args: [script] })
+  return { root, local: root, script, files }
+}
