@@ -97,7 +97,7 @@ export function renderReport (model, { format = 'text', ...options } = {}) {
   if (kind !== 'diff' && kind !== 'inspect') throw new InvalidArgumentError(`Expected a diff or inspect report (kind 'diff' or 'inspect'), got ${describeValue(kind)} as its kind`)
   const entry = Object.hasOwn(FORMATS, format) ? FORMATS[format] : undefined
   if (entry === undefined || !entry.kinds.includes(kind)) {
-    throw new InvalidArgumentError(`Expected \`format\` to be one of ${formatsFor(kind).join(', ')} for a ${kind} report, got ${describeValue(format)}`)
+    throw new InvalidArgumentError(`Expected \`format\` to be one of ${formatsFor(kind).join(', ')} for ${kind === 'inspect' ? 'an' : 'a'} ${kind} report, got ${describeValue(format)}`)
   }
   return entry.render(model, options)
 }
