@@ -65,8 +65,8 @@ export const FORMATS = Object.freeze({
   text: Object.freeze({ kinds: BOTH, describe: 'for a terminal', render: text }),
   json: Object.freeze({ kinds: BOTH, describe: 'the report model, schemaVersion 1', render: json }),
   markdown: Object.freeze({ kinds: BOTH, describe: 'for a pull request or a step summary', render: markdown }),
-  html: Object.freeze({ kinds: BOTH, describe: 'one page to open in a browser', render: html }),
-  junit: Object.freeze({ kinds: Object.freeze(/** @type {ReportKind[]} */ (['diff'])), describe: 'one test case per finding and gate', render: junit })
+  junit: Object.freeze({ kinds: Object.freeze(/** @type {ReportKind[]} */ (['diff'])), describe: 'one test case per finding and gate', render: junit }),
+  html: Object.freeze({ kinds: BOTH, describe: 'one page to open in a browser', render: html })
 })
 
 /**

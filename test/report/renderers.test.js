@@ -15,7 +15,7 @@ function inspectReport () {
 }
 
 test('diff reports take every format, inspect reports every format but JUnit (which needs gates)', (t) => {
-  t.deepEqual(formatsFor('diff'), ['text', 'json', 'markdown', 'html', 'junit'])
+  t.deepEqual(formatsFor('diff'), ['text', 'json', 'markdown', 'junit', 'html'])
   t.deepEqual(formatsFor('inspect'), ['text', 'json', 'markdown', 'html'])
   t.deepEqual(Object.keys(FORMATS), formatsFor('diff'))
 })
