@@ -16,3 +16,7 @@ export {
   LeakdiffError, SnapshotFormatError, SnapshotReadError, SnapshotMismatchError,
   InvalidArgumentError, CaptureError, LeakAssertionError, SoakError
 } from './errors.js'
+
+/** @typedef {import('./report/report-model.js').DiffReport} DiffReport */
+/** @typedef {import('./report/report-model.js').InspectReport} InspectReport */
+/** @typedef {import('./report/report-model.js').ReportModel} ReportModel */

@@ -8,73 +8,22 @@ import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
 import { allocationsFor } from './allocated-at.js'
+import { diffReportModel } from './report-model.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
-/** @import {ClassDelta} from '../diff/class-deltas.js' */
-/** @import {GrowthGroup, GrowthThresholds} from '../diff/growth-groups.js' */
+/** @import {GrowthThresholds} from '../diff/growth-groups.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthRate} from './growth-rate.js' */
-/** @import {SnapshotMeta, WatchTriggerMeta} from './sidecars.js' */
+/** @import {SnapshotMeta} from './sidecars.js' */
+/** @import {SnapshotInfo, Process} from './report-model.js' */
 /** @import {SourceOptions} from '../sources/source-locator.js' */
 /** @import {AllocationsReport} from './allocated-at.js' */
 
-/**
- * @typedef {object} DiffSnapshotInfo
- * @property {string} path
- * @property {number} bytes
- * @property {number} nodeCount
- * @property {number} edgeCount
- * @property {number} totalSize
- * @property {string | null} takenAt  ISO time: the sidecar's capture time, else the file's
- *   modification time (null for streams)
- * @property {'sidecar' | 'mtime' | null} takenAtSource
- * @property {number | null} pid          from the sidecar (null without one)
- * @property {string | null} hostname     from the sidecar
- * @property {string | null} nodeVersion  from the sidecar
- * @property {number | null} heapUsed     bytes, from the sidecar (V8's used heap before the write)
- * @property {number | null} rss          bytes, from the sidecar
- */
-
-/**
- * The process the snapshots come from, when their sidecars agree on it.
- * @typedef {object} DiffProcess
- * @property {number | null} pid
- * @property {string | null} hostname
- * @property {string | null} nodeVersion
- * @property {string | null} script
- */
-
-/**
- * A growth row as the report carries it: the diff's row plus its path folded for people
- * (renderFoldedPath); `path` stays the full list of steps.
- * @typedef {GrowthGroup & {pathText: string}} ReportGrowthRow
- */
-
-/**
- * `leakdiff a b [c] --format json` (design.md, schemaVersion 1).
- * @typedef {object} DiffReport
- * @property {1} schemaVersion
- * @property {'diff'} kind
- * @property {DiffSnapshotInfo[]} snapshots
- * @property {'leak' | 'clean' | 'inconclusive'} verdict
- * @property {string} reason
- * @property {'ids' | 'aggregates'} comparison
- * @property {{totalSizeDelta: number, leakedObjects: number, leakedBytes: number}} summary
- * @property {ClassDelta[]} classes
- * @property {ReportGrowthRow[]} growth
- * @property {Finding[]} findings   named leaks, ranked like the growth rows they explain
- * @property {DiffProcess | null} process  from the sidecars, when every snapshot has one and they agree
- * @property {GrowthRate | null} rate      retained growth per minute and the time to the limit (no
- *   limit when the verdict is clean; no rate across processes)
- *   (needs the first and last snapshot's sidecars)
- * @property {WatchTriggerMeta | null} capture  why the agent's watch mode took the series by itself
- *   (from the first snapshot's sidecar); null when a person or a program asked for it
- * @property {AllocationsReport | null} [allocations]  the allocation stacks that grew, when the
- *   agent's allocation profiles are beside the snapshots; findings then carry `allocatedAt`
- * @property {string[]} warnings
- */
+/** @typedef {SnapshotInfo} DiffSnapshotInfo */
+/** @typedef {Process} DiffProcess */
+/** @typedef {import('./report-model.js').DiffReport} DiffReport */
 
 /**
  * @typedef {Partial<GrowthThresholds & {minIdAgreement: number}> & {
@@ -217,26 +166,23 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
-    .map((g) => ({ ...g, pathText: renderFoldedPath(g.path, { cwd }) }))
   const { process: origin, warning } = processOf(sidecars, diff)
   const { verdict, reason } = judgeWithFindings(diff, findings)
-  return {
-    schemaVersion: 1,
-    kind: 'diff',
+  return diffReportModel({
     snapshots,
     verdict,
     reason,
     comparison: diff.comparison,
     summary: diff.summary,
     classes: cut(diff.classes),
-    growth: cut(growth),
+    growth: cut(growth).map((group) => ({ group, pathText: renderFoldedPath(group.path, { cwd }) })),
     findings,
     process: origin,
     rate: rateOf(diff, verdict, snapshots, sidecars),
     capture: sidecars[0]?.trigger ?? null,
     warnings: warning ? [...diff.warnings, warning] : diff.warnings,
     allocations
-  }
+  })
 }
 
 /**

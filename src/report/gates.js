@@ -5,8 +5,7 @@ import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
 import { renderFoldedPath, renderPath } from './render-path.js'
 /** @import {DiffReport} from './diff-report.js' */
-/** @import {GrowthGroup} from '../diff/growth-groups.js' */
-/** @import {Finding} from '../signatures/finding.js' */
+/** @import {Finding, GrowthRow, PathStep} from './report-model.js' */
 
 /**
  * What fails. With no gate at all nothing fails; the CLI passes `{verdict: true}` then, which is
@@ -71,7 +70,7 @@ export function gatesFor ({ failOn, maxGrowth, allow = [] }, defaults) {
  * snapshots, kept growing in the last step. One-time growth and engine bookkeeping do not count,
  * and neither does the total heap delta, which moves with code caches and GC timing. The report's
  * rows are cut to `top`, leaking rows first, so a report made with `top: 0` counts every row.
- * @param {GrowthGroup[]} growth
+ * @param {GrowthRow[]} growth
  * @returns {number} bytes
  */
 export function measureGrowth (growth) {
@@ -121,7 +120,7 @@ export function evaluateGates (report, { failOn, maxGrowth, allow = [], verdict 
   const growth = measureGrowth(rows)
   if (maxGrowth !== undefined) {
     const top = rows.find((row) => row.leak)
-    const held = top ? ` (largest: ${top.pathText ?? renderFoldedPath(top.path)})` : ''
+    const held = top ? ` (largest: ${top.pathText})` : ''
     checks.push({
       name: 'max-growth',
       gate: 'max-growth',
@@ -218,7 +217,7 @@ export function parseFailOn (text) {
  * @param {string[]} allow
  * @param {string | undefined} signature
  * @param {string} ownerName
- * @param {import('../analysis/retainer-paths.js').Step[]} path
+ * @param {PathStep[]} path
  * @param {string} [pathText]  the path as the report prints it, when the caller has it
  */
 function allows (allow, signature, ownerName, path, pathText) {

@@ -5,23 +5,12 @@ import { classRows } from '../analysis/class-summary.js'
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { BASE_SYSTEM_DISTANCE } from '../analysis/distances.js'
 import { renderFoldedPath } from './render-path.js'
+import { inspectReportModel } from './report-model.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
 
-/**
- * `leakdiff inspect --format json` (design.md, schemaVersion 1).
- * @typedef {object} InspectReport
- * @property {1} schemaVersion
- * @property {'inspect'} kind
- * @property {{path: string, bytes: number, nodeCount: number, edgeCount: number, totalSize: number}} snapshot
- * @property {Array<{name: string, count: number, selfSize: number, retainedSize: number}>} classes
- * @property {Array<{id: number, name: string, type: string, selfSize: number, retainedSize: number, path: Step[], pathText?: string}>} dominators
- *   path: the readable path the diff gives its rows (from the module or global that holds the
- *   object); pathText: that path as the text report prints it
- * @property {string[]} warnings
- */
+/** @typedef {import('./report-model.js').InspectReport} InspectReport */
 
 /**
  * Parses and analyses one snapshot and builds the inspect report.
@@ -47,11 +36,9 @@ export async function inspectSnapshot (source, { top = 20, cwd = process.cwd(), 
 export function buildInspectReport (analysis, { path, bytes, top, cwd = process.cwd() }) {
   const { graph } = analysis
   const rows = classRows(analysis.classes)
-  return {
-    schemaVersion: 1,
-    kind: 'inspect',
+  return inspectReportModel({
     snapshot: { path, bytes, nodeCount: graph.nodeCount, edgeCount: graph.edgeCount, totalSize: analysis.totalSize },
-    classes: (top === 0 ? rows : rows.slice(0, top)).map(({ name, count, selfSize, retainedSize }) => ({ name, count, selfSize, retainedSize })),
+    classes: top === 0 ? rows : rows.slice(0, top),
     dominators: largestDominators(analysis, top === 0 ? 20 : top).map((ordinal) => {
       // The path a person knows (module app.js → cache), as the diff's rows and findings give it.
       const steps = retainerPath(analysis, ordinal, { maxLength: 12, readable: true })
@@ -66,7 +53,7 @@ export function buildInspectReport (analysis, { path, bytes, top, cwd = process.
       }
     }),
     warnings: analysis.warnings
-  }
+  })
 }
 
 // States of largestDominators' walk, two bits per node.

@@ -1,12 +1,12 @@
 // "Allocated at" on a finding card: the user's own line first, then the frames from it down to the
 // allocation (library and native frames), then how much was sampled and what the tie rests on.
 import { formatBytes, formatCount } from './format.js'
-/** @import {AllocatedAt, FrameLocation} from '../diff/alloc-stacks.js' */
+/** @import {AllocatedAt, Frame} from './report-model.js' */
 
 const SHOWN_FRAMES = 3
 
 /**
- * @param {FrameLocation} frame
+ * @param {Frame} frame
  * @returns {string}
  */
 export function frameText (frame) {

@@ -7,10 +7,10 @@ import { mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
 import { allocatedAtParts } from './render-allocated-at.js'
 import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
-/** @import {Finding, SourceLocation} from '../signatures/finding.js' */
+/** @import {Finding, Location} from './report-model.js' */
 
 /**
- * @param {SourceLocation | null} location
+ * @param {Location | null} location
  */
 export function locationText (location) {
   if (location === null) return '(source location not in the snapshot)'

@@ -1,12 +1,12 @@
 // How a finding's location reads when it was mapped through a source map: the original file and
 // line lead (locationText), then the original line itself and where the code that ran is. One
 // place for every format, so the cards of text, markdown and JUnit say the same.
-/** @import {SourceLocation} from '../signatures/finding.js' */
+/** @import {Location} from './report-model.js' */
 
 /**
  * The lines that follow a mapped location: its source line (`49 │ cache.set(url, quote)`) when
  * known, and `ran as dist/handlers.js:38:9`. None for a location that was not mapped.
- * @param {SourceLocation | null} location
+ * @param {Location | null} location
  * @returns {{snippet: string | null, generated: string | null}} text with control characters removed
  */
 export function mappedLocationLines (location) {

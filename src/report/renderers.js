@@ -8,11 +8,9 @@ import { renderDiffReport } from './render-diff.js'
 import { renderInspectReport } from './render-inspect.js'
 import { renderJunitReport } from './render-junit.js'
 import { renderHtmlReport } from './html/render-html.js'
-/** @import {DiffReport} from './diff-report.js' */
-/** @import {InspectReport} from './inspect-report.js' */
+/** @import {DiffReport, ReportModel} from './report-model.js' */
 /** @import {GateResult} from './gates.js' */
 
-/** @typedef {DiffReport | InspectReport} ReportModel */
 /** @typedef {ReportModel['kind']} ReportKind */
 
 /**

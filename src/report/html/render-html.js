@@ -17,15 +17,7 @@ import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
 /** @import {DiffReport} from '../diff-report.js' */
 /** @import {InspectReport} from '../inspect-report.js' */
-/** @import {Finding} from '../../signatures/finding.js' */
-/** @import {Step} from '../../analysis/retainer-paths.js' */
-
-/**
- * Lines of source around a finding's location, when the report carries them: `start` is the
- * 1-based number of `lines[0]`; the location's line is the one marked. Looked for on
- * `location.original`, then `location.generated`, then `location` itself.
- * @typedef {{start: number, lines: string[]}} SourceSnippet
- */
+/** @import {Finding, Location, PathStep as Step, SourceLines} from '../report-model.js' */
 
 /** @type {{template: string, style: string, script: string, policy: string} | undefined} */
 let assets
@@ -218,32 +210,20 @@ function findingView (finding, cwd) {
 }
 
 /**
- * The source lines around a location, with the location's line marked; null when the report has none.
- * @param {Finding['location']} location
- * @param {import('../../signatures/finding.js').SourceLines | null} around  the finding's lines of the script that ran
+ * The source lines around a location, with the location's line marked: the finding's lines of the
+ * script that ran (an unmapped location), else the original line a source map led to; null when
+ * the report has neither.
+ * @param {Location | null} location
+ * @param {SourceLines | null} around
  */
 function sourceView (location, around) {
   if (location === null) return null
   if (around !== null && around.lines.length > 0) {
     return { file: around.file, lines: around.lines.map((text, i) => ({ number: around.start + i, text, marked: around.start + i === location.line })) }
   }
-  /** @type {any} */
-  const any = location
-  for (const where of [any.original, any.generated, any]) {
-    const snippet = where?.snippet
-    // The sources layer gives the original line itself as a string (src/sources/source-locator.js).
-    if (typeof snippet === 'string' && Number.isInteger(where.line)) {
-      return { file: where.file, lines: [{ number: where.line, text: snippet, marked: true }] }
-    }
-    if (snippet && Number.isInteger(snippet.start) && Array.isArray(snippet.lines) && snippet.lines.every((/** @type {unknown} */ line) => typeof line === 'string')) {
-      const line = Number.isInteger(where.line) ? where.line : location.line
-      return {
-        file: typeof where.file === 'string' ? where.file : location.file,
-        lines: snippet.lines.map((/** @type {string} */ text, /** @type {number} */ i) => ({ number: snippet.start + i, text, marked: snippet.start + i === line }))
-      }
-    }
-  }
-  return null
+  const { original } = location
+  if (original === undefined || original.snippet === null) return null
+  return { file: original.file, lines: [{ number: original.line, text: original.snippet, marked: true }] }
 }
 
 /**
