@@ -44,6 +44,8 @@ import { allocationsFor } from './allocated-at.js'
  * @property {string | null} hostname
  * @property {string | null} nodeVersion
  * @property {string | null} script
+ * @property {{id: number, main: boolean, file: string | null, name: string | null} | null} [thread]
+ *   the worker thread whose heap the snapshots are; null for the main thread or without sidecars
  */
 
 /**
@@ -284,7 +286,7 @@ function ownerText (finding) {
 function processOf (sidecars, diff) {
   if (sidecars.length === 0 || sidecars.some((meta) => meta === null) || differenceOf(sidecars) !== null) return { process: null }
   const last = /** @type {SnapshotMeta} */ (sidecars[sidecars.length - 1])
-  const origin = { pid: last.pid, hostname: last.hostname, nodeVersion: last.nodeVersion, script: last.script }
+  const origin = { pid: last.pid, hostname: last.hostname, nodeVersion: last.nodeVersion, script: last.script, thread: last.thread && !last.thread.main ? last.thread : null }
   if (diff.comparison !== 'aggregates') return { process: origin }
   return { process: origin, warning: `the sidecars name one process (pid ${last.pid}${last.hostname ? ` on ${last.hostname}` : ''}), but its object ids do not line up; the sidecars may belong to other snapshots` }
 }

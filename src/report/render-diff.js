@@ -179,9 +179,19 @@ function headline (report) {
   const { snapshots } = report
   const names = `${snapshots.length} snapshots: ${snapshots.map((s) => basename(s.path)).join(' → ')}`
   if (!report.process) return names
-  const { pid, hostname, nodeVersion } = report.process
+  const { pid, hostname, nodeVersion, thread } = report.process
+  const threadText = thread ? ` ${threadName(thread)}` : ''
   const times = snapshots.every((s) => s.takenAtSource === 'sidecar') ? `, ${snapshots.map((s) => clock(/** @type {string} */ (s.takenAt))).join(' → ')} UTC` : ''
-  return `${snapshots.length} snapshots of pid ${pid}${hostname ? ` on ${hostname}` : ''}${times}${nodeVersion ? `, node ${nodeVersion}` : ''}`
+  return `${snapshots.length} snapshots of pid ${pid}${threadText}${hostname ? ` on ${hostname}` : ''}${times}${nodeVersion ? `, node ${nodeVersion}` : ''}`
+}
+
+/**
+ * `thread 3 (pool-worker.js)`: a worker thread as the headline names it.
+ * @param {{id: number, file: string | null, name: string | null}} thread
+ */
+export function threadName ({ id, file, name }) {
+  const label = name ?? (file === null ? null : basename(file))
+  return `thread ${id}${label ? ` (${label})` : ''}`
 }
 
 /**
