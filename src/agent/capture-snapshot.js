@@ -8,6 +8,7 @@ import { readProfileFor } from './alloc-sampler.js'
 import { removeQuietly, writeFileAtomic } from './fs-safe.js'
 import { formatBytes, formatPause } from './events.js'
 import { currentThread } from './thread-info.js'
+import { memoryReading, readCgroupReading, readSmaps } from './process-memory.js'
 
 /** @import {AgentConfig} from './config.js' */
 /** @import {WriteCostModel} from './write-cost.js' */
@@ -79,6 +80,9 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   if ('refusal' in safety) return safety
   const where = { seriesId: series.id, index: series.index, count: series.count }
 
+  // Read just before the write (the cgroup's files and smaps are read asynchronously, so before
+  // the fresh tick); memoryUsage() is read inside writeSnapshotFile, next to the write.
+  const [cgroupBefore, smaps] = await Promise.all([readCgroupReading(), readSmaps()])
   // A fresh tick: the stack below the write holds only the event loop and this agent.
   await freshTick()
   const temp = partialPath(snapshotPath, owner.pid, owner.threadId)
@@ -97,6 +101,13 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
     throw error
   } finally {
     owner.inFlight.delete(temp)
+  }
+  const cgroupAfter = await readCgroupReading()
+  const memory = {
+    before: memoryReading(write.memoryUsage, cgroupBefore, smaps),
+    after: memoryReading(write.memoryAfter, cgroupAfter),
+    // What the write left in the process: the diff shows it as the write's, never as growth.
+    writeRssBytes: Math.max(0, write.memoryAfter.rss - write.memoryUsage.rss)
   }
   cost.learn({ heapUsed: write.memoryUsage.heapUsed, peakExtraBytes: write.peakExtraBytes, peakExact: write.peakExact, fileBytes: write.bytes })
   const peak = write.peakExact ? `+${formatBytes(write.peakExtraBytes)} RSS` : `at most +${formatBytes(write.peakExtraBytes)} RSS`
@@ -124,7 +135,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   const sidecar = sidecarPath(path)
   const profile = await saveProfile()
   const allocationProfile = profile === null ? null : { ...profile, intervalBytes: config.allocSamplingInterval }
-  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile, thread })
+  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile, thread, memory })
   await writeFileAtomic(sidecar, JSON.stringify(meta, null, 2) + '\n', owner)
   return { path, sidecar, bytes, durationMs: write.durationMs, startedMs }
 }

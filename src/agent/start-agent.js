@@ -12,7 +12,7 @@ import { findNodemonAncestor } from './parent-process.js'
 import { formatBytes, formatInterval, guardSink, writeEventToStderr } from './events.js'
 import { HeapWatch, describeWatch } from './watch.js'
 import { currentThread, describeThread } from './thread-info.js'
-import { SeriesRelay, WorkerTracker, listenForSeries } from './thread-relay.js'
+import { SeriesRelay, ThreadDirectory, listenForSeries } from './thread-relay.js'
 
 /** @import {AgentConfig} from './config.js' */
 /** @import {EventSink} from './events.js' */
@@ -75,7 +75,7 @@ export class Agent {
   #emit
   #cost
   #owner
-  /** @type {WorkerTracker | null} the main thread's view of its live worker threads */
+  /** @type {ThreadDirectory | null} the main thread's view of the worker threads that run an agent */
   #workers = null
   /** @type {(() => void) | null} a worker thread's listener for the main thread's series */
   #stopRelay = null
@@ -147,7 +147,7 @@ export class Agent {
     }
     if (listening) process.on(listening, this.#onSignal)
     this.#listening = listening
-    if (this.thread.main) this.#workers = new WorkerTracker().start()
+    if (this.thread.main) this.#workers = new ThreadDirectory()
     else this.#stopRelay = listenForSeries(this.#workerSide(), () => this.thread)
     const { watch } = this.config
     const watching = watch === null ? '' : `; ${describeWatch(watch)}`
@@ -210,7 +210,7 @@ export class Agent {
     if (this.#stopped) return
     this.#stopped = true
     if (this.#listening) process.removeListener(this.#listening, this.#onSignal)
-    this.#workers?.stop()
+    this.#workers?.close()
     this.#stopRelay?.()
     this.#watch?.stop()
     if (this.#timer) clearTimeout(this.#timer)
@@ -235,6 +235,7 @@ export class Agent {
       throw new CaptureError(`Expected no series in progress, but ${message}`)
     }
     const series = this.#openSeries({ count, intervalMs, trigger, startedAt: new Date(), mainSeries: null })
+    await this.#workers?.rollCall(keepAlive)
     const { plan, record } = series
     // Worker threads take their turn after each of this thread's snapshots (thread-relay.js).
     const relay = SeriesRelay.open({ mainId: plan.id, startedAt: record.startedAt, count, intervalMs, trigger }, this.#workers, { joinWaitMs: JOIN_WAIT_MS, writeWaitMs: WRITE_WAIT_MS, keepAlive })

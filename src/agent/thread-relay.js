@@ -17,12 +17,13 @@ import { subscribe, unsubscribe } from 'node:diagnostics_channel'
  *
  * Each worker writes its own snapshot with v8.writeHeapSnapshot() in its own thread, with its own
  * safety checks (its own heap limit, the process's memory); the main thread waits asynchronously.
- * The main thread learns which workers exist from the `worker_threads` diagnostics channel (one
- * message per `new Worker()`), so a process without workers opens no channel at all, and nothing
- * runs until a series starts.
+ * The main thread knows which workers run an agent from their `hello` (ThreadDirectory), so a
+ * process without them relays nothing, and nothing runs until a series starts.
  */
 
 export const CHANNEL_NAME = 'leakdiff:agent:series:v1'
+/** How long the worker threads' agents have to answer the main thread's roll call. */
+const ROLL_CALL_MS = 300
 
 /**
  * @typedef {object} RelayedSeries
@@ -47,48 +48,94 @@ export const CHANNEL_NAME = 'leakdiff:agent:series:v1'
  */
 
 /**
- * Live worker threads of this process, from the `worker_threads` diagnostics channel. Only
- * workers created after `start()` are seen (the preload starts the agent before the app's code).
+ * The main thread's directory of the worker threads that run an agent: each worker's agent says
+ * `hello` when it starts (and answers the `roll-call` the main thread's agent makes when it starts
+ * after them) and `bye` when it stops; a worker that exits without a word is dropped through the
+ * `worker_threads` diagnostics channel (one message per `new Worker()`). The channel is unref'd and
+ * idle: it costs nothing until a thread speaks.
  */
-export class WorkerTracker {
-  /** @type {Set<number>} */
-  live = new Set()
-  /** @type {Set<(threadId: number) => void>} */
-  #onExit = new Set()
-  #subscribed = false
+export class ThreadDirectory {
+  /** @type {Set<number>} worker threads whose agent said hello */
+  agents = new Set()
+  /** @type {Set<(message: any) => void>} */
+  #listeners = new Set()
+  #channel
   /** @param {unknown} message */
   #onWorker = (message) => {
     try {
       const worker = /** @type {{worker?: import('node:worker_threads').Worker}} */ (message).worker
       if (!worker) return
       const id = worker.threadId
-      this.live.add(id)
-      worker.once('exit', () => {
-        this.live.delete(id)
-        for (const listener of this.#onExit) listener(id)
-      })
+      worker.once('exit', () => this.#receive({ type: 'exit', threadId: id }))
     } catch {}
   }
 
-  start () {
-    if (this.#subscribed) return this
+  /** performance.now() until which answers to the roll call may still come */
+  rollCallUntil = performance.now() + ROLL_CALL_MS
+
+  constructor () {
+    this.#channel = new BroadcastChannel(CHANNEL_NAME)
+    this.#channel.unref()
+    this.#channel.onmessage = (/** @type {any} */ event) => this.#receive(event.data)
     subscribe('worker_threads', this.#onWorker)
-    this.#subscribed = true
-    return this
+    this.post({ type: 'roll-call' })
   }
 
-  stop () {
-    if (this.#subscribed) unsubscribe('worker_threads', this.#onWorker)
-    this.#subscribed = false
+  /** @param {any} message */
+  #receive (message) {
+    try {
+      if (message === null || typeof message !== 'object' || !Number.isSafeInteger(message.threadId)) return
+      if (message.type === 'hello') this.agents.add(message.threadId)
+      if (message.type === 'bye' || message.type === 'exit') this.agents.delete(message.threadId)
+      for (const listener of this.#listeners) listener(message)
+    } catch {}
+  }
+
+  /** @param {object} message */
+  post (message) {
+    try {
+      this.#channel.postMessage(message)
+    } catch {}
   }
 
   /**
-   * @param {(threadId: number) => void} listener
+   * Waits for the answers to the roll call, when an agent started a moment ago (a series asked for
+   * right after startAgent()).
+   * @param {boolean} keepAlive
+   * @returns {Promise<void>}
+   */
+  async rollCall (keepAlive) {
+    const left = this.rollCallUntil - performance.now()
+    if (left <= 0) return
+    await new Promise((resolve) => {
+      const timer = setTimeout(resolve, left)
+      if (!keepAlive) timer.unref()
+    })
+  }
+
+  /**
+   * @param {(message: any) => void} listener  every message from a worker thread, and `exit`
    * @returns {() => void} removes it
    */
-  onExit (listener) {
-    this.#onExit.add(listener)
-    return () => this.#onExit.delete(listener)
+  listen (listener) {
+    this.#listeners.add(listener)
+    return () => this.#listeners.delete(listener)
+  }
+
+  /**
+   * Whether the channel keeps the process alive (while a series someone waits for runs).
+   * @param {boolean} keepAlive
+   */
+  keepAlive (keepAlive) {
+    if (keepAlive) this.#channel.ref()
+    else this.#channel.unref()
+  }
+
+  close () {
+    unsubscribe('worker_threads', this.#onWorker)
+    try {
+      this.#channel.close()
+    } catch {}
   }
 }
 
@@ -103,8 +150,7 @@ export class WorkerTracker {
  * The main thread's side of one series: opened when the series starts, when workers are alive.
  */
 export class SeriesRelay {
-  #channel
-  #tracker
+  #directory
   /** @type {Map<number, ThreadSeries>} */
   #threads = new Map()
   /** @type {Set<(message: any) => void>} */
@@ -112,61 +158,52 @@ export class SeriesRelay {
   #series
   #options
   #joinDeadline
-  #removeExitListener
+  #stopListening
 
   /**
    * @param {RelayedSeries} series
-   * @param {WorkerTracker} tracker
+   * @param {ThreadDirectory} directory
    * @param {RelayOptions} options
    */
-  constructor (series, tracker, options) {
+  constructor (series, directory, options) {
     this.#series = series
-    this.#tracker = tracker
+    this.#directory = directory
     this.#options = options
     this.#joinDeadline = performance.now() + options.joinWaitMs
-    this.#channel = new BroadcastChannel(CHANNEL_NAME)
-    if (!options.keepAlive) this.#channel.unref()
-    this.#channel.onmessage = (/** @type {any} */ event) => {
-      try {
-        const message = event.data
-        if (message?.mainId !== series.mainId) return
-        if (message.type === 'joined') {
-          this.#threads.set(message.threadId, {
-            threadId: message.threadId,
-            file: message.file ?? null,
-            name: message.name ?? null,
-            seriesFile: message.seriesFile,
-            status: 'no answer',
-            snapshots: [],
-            error: null
-          })
-        }
-        for (const waiter of this.#waiting) waiter(message)
-      } catch {}
-    }
-    this.#removeExitListener = tracker.onExit((threadId) => {
-      for (const waiter of this.#waiting) waiter({ type: 'exit', threadId })
+    if (options.keepAlive) directory.keepAlive(true)
+    this.#stopListening = directory.listen((message) => {
+      if (message.type !== 'exit' && message.mainId !== series.mainId) return
+      if (message.type === 'joined') {
+        this.#threads.set(message.threadId, {
+          threadId: message.threadId,
+          file: message.file ?? null,
+          name: message.name ?? null,
+          seriesFile: message.seriesFile,
+          status: 'no answer',
+          snapshots: [],
+          error: null
+        })
+      }
+      for (const waiter of this.#waiting) waiter(message)
     })
     this.#post({ type: 'begin', ...series })
   }
 
   /**
-   * Opens a relay when the process has worker threads; null (and nothing opened) when it has none.
+   * Opens a relay when worker threads run an agent; null (and nothing sent) when none does.
    * @param {RelayedSeries} series
-   * @param {WorkerTracker | null} tracker
+   * @param {ThreadDirectory | null} directory
    * @param {RelayOptions} options
    * @returns {SeriesRelay | null}
    */
-  static open (series, tracker, options) {
-    if (tracker === null || tracker.live.size === 0) return null
-    return new SeriesRelay(series, tracker, options)
+  static open (series, directory, options) {
+    if (directory === null || directory.agents.size === 0) return null
+    return new SeriesRelay(series, directory, options)
   }
 
   /** @param {object} message */
   #post (message) {
-    try {
-      this.#channel.postMessage({ ...message, mainId: this.#series.mainId })
-    } catch {}
+    this.#directory.post({ ...message, mainId: this.#series.mainId })
   }
 
   /**
@@ -200,8 +237,8 @@ export class SeriesRelay {
    */
   async turn (index) {
     if (index === 1) {
-      // Every worker known alive has joined (or exited), or the wait is over.
-      await this.#waitFor(() => [...this.#tracker.live].every((id) => this.#threads.has(id)), this.#joinDeadline - performance.now())
+      // Every worker thread with an agent has joined (or exited), or the wait is over.
+      await this.#waitFor(() => [...this.#directory.agents].every((id) => this.#threads.has(id)), this.#joinDeadline - performance.now())
     }
     for (const thread of [...this.#threads.values()].sort((a, b) => a.threadId - b.threadId)) {
       if (thread.status !== 'no answer' || thread.snapshots.length !== index - 1 || thread.error !== null) continue
@@ -253,10 +290,8 @@ export class SeriesRelay {
   }
 
   close () {
-    this.#removeExitListener()
-    try {
-      this.#channel.close()
-    } catch {}
+    this.#stopListening()
+    if (this.#options.keepAlive) this.#directory.keepAlive(false)
   }
 }
 
@@ -286,6 +321,7 @@ export function listenForSeries (side, threadOf) {
   }
   channel.onmessage = (/** @type {any} */ event) => {
     const message = event.data
+    if (message?.type === 'roll-call') post({ type: 'hello' })
     if (message === null || typeof message !== 'object' || typeof message.mainId !== 'string') return
     const run = async () => {
       if (message.type === 'begin') {
@@ -301,7 +337,9 @@ export function listenForSeries (side, threadOf) {
     }
     run().catch(() => {})
   }
+  post({ type: 'hello' })
   return () => {
+    post({ type: 'bye' })
     try {
       channel.close()
     } catch {}

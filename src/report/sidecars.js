@@ -22,6 +22,8 @@ import { readFile } from 'node:fs/promises'
  * @property {string | null} [allocationRun]  the sampling run it belongs to: samples compare only within one
  * @property {{id: number, main: boolean, file: string | null, name: string | null} | null} [thread]  the
  *   thread whose heap the snapshot is (null: an older agent, which wrote the main thread only)
+ * @property {import('../diff/memory-split.js').MemoryAround | null} [memory]  the process's memory just
+ *   before the write, and the RSS the write left (an older agent did not record it: null)
  * @property {WatchTriggerMeta | null} trigger  why the agent's watch mode started the series; null
  *   when a signal or a call started it, or the sidecar does not say
  */
@@ -90,12 +92,36 @@ export async function readSidecar (snapshotPath) {
       rss: number(data.memoryUsage?.rss),
       memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
       thread: readThread(data.thread),
+      memory: readMemory(data.memory),
       trigger: readTrigger(data.series?.trigger),
       // A base name only: a sidecar must not send the reader elsewhere.
       allocationProfile: /^[^/\\]+\.heapprofile$/.test(data.allocationProfile?.file) ? data.allocationProfile.file : null,
       allocationInterval: number(data.allocationProfile?.intervalBytes),
       allocationRun: string(data.allocationProfile?.run)
     }
+  }
+}
+
+/**
+ * @param {any} memory  `memory` of a sidecar: {before, after, writeRssBytes}
+ * @returns {import('../diff/memory-split.js').MemoryAround | null}
+ */
+function readMemory (memory) {
+  const number = (/** @type {unknown} */ value) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+  const before = memory?.before
+  const rss = number(before?.rss)
+  const heapUsed = number(before?.heapUsed)
+  const external = number(before?.external)
+  const arrayBuffers = number(before?.arrayBuffers)
+  if (rss === null || heapUsed === null || external === null || arrayBuffers === null) return null
+  return {
+    rss,
+    heapUsed,
+    external,
+    arrayBuffers,
+    cgroupUsage: number(before.cgroup?.usageBytes),
+    heapMappingRss: number(before.smaps?.heapRss),
+    writeRss: Math.max(0, number(memory.writeRssBytes) ?? 0)
   }
 }
 

@@ -1,0 +1,73 @@
+// Memory outside the JS heap, on real series the agent captured: native memory Node records in the
+// snapshot (a zlib context per stream never ended), ArrayBuffer stores kept by small Buffer views,
+// and the controls that churn native memory and free it.
+import test from 'ava'
+import { readFile } from 'node:fs/promises'
+import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+const zlibLeak = captureFixture('memory/zlib-streams')
+const zlibFixed = captureFixture('memory/zlib-streams', { args: ['fixed'] })
+const pooledViews = captureFixture('memory/pooled-views')
+
+test('a zlib stream per request never ended: called native memory, held by Deflate objects, fixed by ending them, projected at the pace of RSS against the memory limit', async (t) => {
+  const { files } = await zlibLeak
+  const report = await diffSnapshots(files)
+  const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
+  t.is(memory.where, 'native')
+  const [zlib] = memory.nativeKinds
+  t.is(zlib.name, 'Node / zlib_memory')
+  t.deepEqual(zlib.counts, [150, 300, 450])
+  t.true(zlib.holders.some((holder) => holder.name.startsWith('Deflate/')), JSON.stringify(zlib.holders))
+  // The heap barely grows; native memory is most of the growth.
+  t.true(memory.growth.native > 50 * memory.growth.jsHeap, JSON.stringify(memory.growth))
+  t.regex(/** @type {string} */ (memory.summary), /native memory \+[\d.]+ MB in Node \/ zlib_memory \(150 → 450\) held by Deflate objects: end, close or destroy each/)
+
+  const finding = report.findings.find((f) => f.owner.name === 'Map')
+  t.truthy(finding)
+  t.regex(/** @type {any} */ (finding).location.file, /zlib-streams\.js$/)
+  const source = await readFile(new URL('../../fixtures/programs/memory/zlib-streams.js', import.meta.url), 'utf8')
+  t.is(/** @type {any} */ (finding).location.line, source.split('\n').findIndex((line) => line.includes('compressors.set(')) + 1)
+  t.regex(/** @type {any} */ (finding).fix.summary, /^release each Deflate when its work is done: end\(\) it/)
+  t.regex(/** @type {any} */ (finding).fix.snippet, /deflate\.end\(\)[\s\S]*compressors\.delete/)
+  t.like(/** @type {any} */ (finding).native, { kind: 'Node / zlib_memory', holder: 'Deflate' })
+
+  // RSS reaches the 1 GiB memory limit long before the JS heap, growing at its own pace, reaches
+  // V8's: the projection is against the memory limit, at RSS's pace, and says it is the nearer.
+  const rate = /** @type {NonNullable<typeof report.rate>} */ (report.rate)
+  t.like(rate.limit, { kind: 'memory', bytes: 1024 ** 3, source: 'option' })
+  t.is(rate.limit?.bytesPerMinute, /** @type {number} */ (memory.growth.rss) / rate.minutes)
+  t.regex(/** @type {string} */ (rate.limit?.nearerThan), /^heap limit/)
+
+  const text = renderDiffReport(report, { color: false, width: 100 })
+  t.regex(text, /^heap .*, of which the JS heap [\d.]+ MB → [\d.]+ MB → [\d.]+ MB$/m)
+  const flat = text.replace(/\s+/g, ' ')
+  t.regex(flat, /the process reaches its 1\.07 GB memory limit \(option; RSS, not the heap\), the nearer of its two limits/)
+  t.regex(flat, /RSS [\d.]+ MB → [\d.]+ MB \([+\d.]+ [kMG]?B by the program; the snapshot writes themselves left [\d.]+ MB, not counted\): JS heap/)
+  // The sidecars record what each write left.
+  const sidecar = JSON.parse(await readFile(files[0].replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
+  t.true(sidecar.memory.writeRssBytes > 0)
+  t.is(sidecar.memory.writeRssBytes, Math.max(0, sidecar.memory.after.rss - sidecar.memory.before.rss))
+  for (const key of ['rss', 'heapUsed', 'external', 'arrayBuffers']) t.is(typeof sidecar.memory.before[key], 'number', key)
+  t.true('cgroup' in sidecar.memory.before && 'cgroup' in sidecar.memory.after)
+})
+
+test('the control: streams ended and closed churn native memory and free it, and the report is clean with nothing said about native memory', async (t) => {
+  const { files } = await zlibFixed
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'clean', report.reason)
+  t.is(report.memory?.summary, null)
+  t.deepEqual(report.memory?.nativeKinds, [])
+})
+
+test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer stores, attributed to the Map that holds the views', async (t) => {
+  const { files } = await pooledViews
+  const report = await diffSnapshots(files)
+  const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
+  t.true(memory.growth.backingStores > 5 * memory.growth.jsHeap, JSON.stringify(memory.growth))
+  t.regex(/** @type {string} */ (memory.summary), /ArrayBuffer\/Buffer stores \+[\d.]+ MB/)
+  const finding = report.findings[0]
+  t.is(finding.signature, 'unbounded-collection')
+  t.regex(finding.path.map((step) => step.edge).join(' '), /tokens/)
+  t.regex(finding.fix.summary, /ArrayBuffer store/)
+})
