@@ -175,6 +175,10 @@ export class Agent {
       emit: this.#emit,
       busy: () => this.busy || this.#stopped,
       memoryLimitBytes: this.config.memoryLimitBytes,
+      // RSS is the whole process's: the main thread watches it for every thread.
+      watchRss: this.thread.main,
+      seriesCount: keep > 0 ? Math.min(count, keep) : count,
+      seriesSpanMs: ((keep > 0 ? Math.min(count, keep) : count) - 1) * this.config.intervalMs,
       preflight: async () => {
         try {
           await ensureDirectory(this.config.dir)
@@ -185,7 +189,7 @@ export class Agent {
           return null
         }
       },
-      startSeries: (trigger) => this.#runSeries({ count: keep > 0 ? Math.min(count, keep) : count, trigger }, false)
+      startSeries: (trigger) => this.#runSeries({ count: keep > 0 ? Math.min(count, keep) : count, intervalMs: trigger.seriesIntervalMs, trigger }, false)
     }).start()
   }
 

@@ -240,7 +240,7 @@ function captureLine ({ capture }) {
   if (reason === 'fraction' && limit !== null) {
     return `captured automatically: heap after GC reached ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of its ${limitName}`
   }
-  const growth = `captured automatically: heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes)}`
+  const growth = `captured automatically: ${capture.measure === 'rss' ? 'RSS' : 'heap after GC'} grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes)}`
   return limit === null || limit.minutesToLimit === null ? growth : `${growth}; ${limitName} in ~${formatDuration(limit.minutesToLimit)}`
 }
 

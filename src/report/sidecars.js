@@ -36,6 +36,7 @@ import { readFile } from 'node:fs/promises'
  * @property {number} spanMinutes    the windows the rate was measured over
  * @property {number} heapAfterGc    bytes, in the last window
  * @property {{kind: 'heap' | 'memory', bytes: number, source: string, minutesToLimit: number | null, fraction: number} | null} limit
+ * @property {'heap' | 'rss'} [measure]  what grew: the heap after GC, or the process's RSS
  */
 
 /**
@@ -151,6 +152,7 @@ function readTrigger (trigger) {
   const limitBytes = number(limit?.bytes)
   return {
     reason,
+    ...(trigger.measure === 'rss' ? { measure: /** @type {const} */ ('rss') } : {}),
     bytesPerHour,
     spanMinutes: spanMs / 60_000,
     heapAfterGc,
