@@ -9,6 +9,20 @@ import { makeInstallDir, startApp, listDir } from '../helpers/agent-child.js'
 
 const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 
+/**
+ * Runs the CLI; resolves with its output and exit code whatever the code.
+ * @param {string[]} args
+ * @returns {Promise<{stdout: string, stderr: string, code: number}>}
+ */
+function leakdiff (args) {
+  const { NO_COLOR, FORCE_COLOR, LEAKDIFF_DIR, ...env } = process.env
+  return new Promise((resolve) => {
+    execFile(process.execPath, [CLI, ...args], { env: { ...env, NO_COLOR: '1' }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
+      resolve({ stdout, stderr, code: error ? Number(/** @type {{code?: unknown}} */ (error).code) : 0 })
+    })
+  })
+}
+
 test('one signal, every thread: each worker writes its own series, named by its thread, and its leak is found with its thread, line and fix', async (t) => {
   const install = await makeInstallDir()
   t.teardown(install.cleanup)
@@ -25,12 +39,7 @@ test('one signal, every thread: each worker writes its own series, named by its 
   // may not name it yet; the files written later do.
   for (const id of threadIds) t.regex(app.stderr(), new RegExp(`^leakdiff: ready \\(pid ${pid}, thread ${id}( \\(worker-task\\.js\\))?\\): writes its snapshots with each series of the main thread's agent`, 'm'))
 
-  const { NO_COLOR, FORCE_COLOR, LEAKDIFF_DIR, ...env } = process.env
-  const { stdout, stderr, code } = await new Promise((resolve) => {
-    execFile(process.execPath, [CLI, 'capture', String(pid), '--timeout', '20s', '--diff'], { env: { ...env, NO_COLOR: '1' }, maxBuffer: 1 << 24 }, (error, stdout, stderr) => {
-      resolve({ stdout, stderr, code: error ? Number(/** @type {{code?: unknown}} */ (error).code) : 0 })
-    })
-  })
+  const { stdout, stderr, code } = await leakdiff(['capture', String(pid), '--timeout', '20s', '--diff'])
   t.is(code, 1, `${stdout}\n${stderr}`)
   const sections = stdout.split(/^== /m)
   t.regex(sections[1], /^main thread ==$/m)
@@ -55,5 +64,12 @@ test('one signal, every thread: each worker writes its own series, named by its 
   }
   const mainSeries = JSON.parse(await readFile(join(dir, names.find((name) => /^leakdiff-\d+-\d{8}T.*\.series\.json$/.test(name)) ?? ''), 'utf8'))
   t.is(mainSeries.status, 'complete')
+  // The directory alone: each thread's series of the newest signal, diffed apart.
+  const again = await leakdiff([dir])
+  t.is(again.code, 1, again.stderr)
+  t.deepEqual(again.stdout.match(/^== .* ==$/gm), ['== main thread ==', '== thread 1 (worker-task.js) ==', '== thread 2 (worker-task.js) =='])
+  const json = await leakdiff([dir, '--format', 'json'])
+  t.is(json.code, 2)
+  t.regex(json.stderr, /holds the series of 3 threads \(0, 1, 2\): pick one with --thread for --format json/)
   t.deepEqual(mainSeries.threads.map((/** @type {{threadId: number, status: string}} */ thread) => [thread.threadId, thread.status]), [[1, 'complete'], [2, 'complete']])
 })
