@@ -5,6 +5,7 @@ import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { buildChart } from '../../src/report/html/chart.js'
 
 const zlibLeak = captureFixture('memory/zlib-streams')
 const zlibFixed = captureFixture('memory/zlib-streams', { args: ['fixed'] })
@@ -44,6 +45,14 @@ test('a zlib stream per request never ended: called native memory, held by Defla
   const flat = text.replace(/\s+/g, ' ')
   t.regex(flat, /the process reaches its 1\.07 GB memory limit \(option; RSS, not the heap\), the nearer of its two limits/)
   t.regex(flat, /RSS [\d.]+ MB → [\d.]+ MB \([+\d.]+ [kMG]?B by the program; the snapshot writes themselves left [\d.]+ MB, not counted\): JS heap/)
+  // The HTML chart draws RSS less what the writes left beside RSS, and says so.
+  const chart = buildChart(report)
+  const series = chart.charts.flatMap((c) => c.series)
+  const rss = /** @type {any} */ (series.find((s) => s.key === 'rss'))
+  const program = /** @type {any} */ (series.find((s) => s.key === 'rssProgram'))
+  t.is(program.points[0].y, rss.points[0].y)
+  t.is(rss.points[2].y - program.points[2].y, /** @type {number} */ (memory.growth.writeRss))
+  t.true(chart.notes.some((note) => /snapshot writes themselves left/.test(note)))
   // The sidecars record what each write left.
   const sidecar = JSON.parse(await readFile(files[0].replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
   t.true(sidecar.memory.writeRssBytes > 0)
