@@ -16,8 +16,11 @@ import { formatBytes } from '../units.js'
 
 const BACKING_STORE = 'system / JSArrayBufferData'
 const DETACHED = 'Detached '
-/** A kind of native memory must grow by this much to be named. */
-const MIN_KIND_GROWTH = 256 * 1024
+/**
+ * A kind of native memory must grow by this much to be named (a few resources in flight at a
+ * snapshot, a zlib stream being closed, are not growth), and in every step of the series.
+ */
+const MIN_KIND_GROWTH = 1024 * 1024
 /** Native nodes of a kind whose holders are looked up. */
 const HOLDER_SAMPLE = 200
 /** Retainer hops climbed through native nodes to the JS object that holds one. */
@@ -29,6 +32,7 @@ const MAX_HOPS = 6
  * @property {number} backingStoreBytes
  * @property {number} nativeBytes
  * @property {Map<string, {count: number, bytes: number}>} nativeKinds  by name, `Detached ` removed
+ * @property {number} workers  Worker handles (`Node / Worker`): each is a thread whose heap no snapshot of this one covers
  */
 
 /**
@@ -40,6 +44,9 @@ export function measureMemoryKinds (graph) {
   const { nodeCount, nodeTypes, nodeNames } = graph
   const native = graph.nodeType.native
   const backing = graph.strings.indexOf(BACKING_STORE)
+  // Node's embedder graph has one `Node / Worker` node per Worker handle (a synthetic node).
+  const worker = graph.strings.indexOf('Node / Worker')
+  let workers = 0
   let jsHeapBytes = 0
   let backingStoreBytes = 0
   let nativeBytes = 0
@@ -47,6 +54,7 @@ export function measureMemoryKinds (graph) {
   const byName = new Map()
   for (let o = 0; o < nodeCount; o++) {
     const size = graph.selfSize(o)
+    if (nodeNames[o] === worker) workers++
     if (nodeTypes[o] !== native) {
       jsHeapBytes += size
     } else if (nodeNames[o] === backing) {
@@ -75,7 +83,7 @@ export function measureMemoryKinds (graph) {
       nativeKinds.set(kind, { ...entry })
     }
   }
-  return { jsHeapBytes, backingStoreBytes, nativeBytes, nativeKinds }
+  return { jsHeapBytes, backingStoreBytes, nativeBytes, nativeKinds, workers }
 }
 
 /**
@@ -158,6 +166,7 @@ export function nativeHolders (graph, kind) {
  *   first to last: rss is the program's RSS growth (the writes' RSS taken out), writeRss what the
  *   writes themselves left, rest the RSS growth no kind of memory in the snapshot explains
  * @property {NativeKindGrowth[]} nativeKinds  kinds of native memory that grew, most first
+ * @property {number[]} workers  Worker objects per snapshot (threads whose heaps these snapshots do not cover)
  * @property {'heap' | 'native' | 'outside' | 'none'} where  what most of the growth is
  * @property {string | null} summary  one line when the growth is outside the JS heap; null otherwise
  */
@@ -198,6 +207,8 @@ export function splitMemory (graphs, around) {
   for (const [name, { bytes }] of last.nativeKinds) {
     const before = first.nativeKinds.get(name)?.bytes ?? 0
     if (bytes - before < MIN_KIND_GROWTH) continue
+    const steps = kinds.map((k) => k.nativeKinds.get(name)?.bytes ?? 0)
+    if (steps.some((value, i) => i > 0 && value <= steps[i - 1])) continue
     nativeKinds.push({
       name,
       counts: kinds.map((k) => k.nativeKinds.get(name)?.count ?? 0),
@@ -213,7 +224,7 @@ export function splitMemory (graphs, around) {
   let where = 'none'
   const largest = Math.max(heap, outsideHeap, rest)
   if (largest >= MIN_KIND_GROWTH) where = largest === heap ? 'heap' : largest === outsideHeap ? 'native' : rest >= MIN_RSS_GROWTH ? 'outside' : 'heap'
-  const split = { snapshots: kinds.map((k, i) => ({ jsHeap: k.jsHeapBytes, backingStores: k.backingStoreBytes, native: k.nativeBytes, process: around[i] ?? null })), growth, nativeKinds, where, summary: /** @type {string | null} */ (null) }
+  const split = { snapshots: kinds.map((k, i) => ({ jsHeap: k.jsHeapBytes, backingStores: k.backingStoreBytes, native: k.nativeBytes, process: around[i] ?? null })), growth, nativeKinds, workers: kinds.map((k) => k.workers), where, summary: /** @type {string | null} */ (null) }
   split.summary = summarize(split)
   return split
 }
@@ -229,7 +240,7 @@ function mb (bytes) {
  * @param {Omit<MemorySplit, 'summary'>} split
  * @returns {string | null}
  */
-function summarize ({ growth, nativeKinds, where, snapshots }) {
+function summarize ({ growth, nativeKinds, where, snapshots, workers }) {
   if (where !== 'native' && where !== 'outside') return null
   const parts = []
   const rss = growth.rss === null ? '' : `RSS ${mb(growth.rss)}${growth.writeRss ? ` (not counting ${formatBytes(growth.writeRss)} the snapshot writes left)` : ''}, `
@@ -239,11 +250,15 @@ function summarize ({ growth, nativeKinds, where, snapshots }) {
     parts.push(`native memory ${mb((kind.bytes.at(-1) ?? 0) - kind.bytes[0])} in ${kind.name} (${kind.counts[0]} → ${kind.counts.at(-1)})${holder ? ` held by ${holder.name.split('/')[0]} objects: end, close or destroy each when its work is done` : ''}`)
   }
   if (growth.backingStores >= MIN_KIND_GROWTH) parts.push(`ArrayBuffer/Buffer stores ${mb(growth.backingStores)} (the growth rows name their holders)`)
+  const moreWorkers = (workers.at(-1) ?? 0) - workers[0]
+  if (growth.rest !== null && growth.rest >= MIN_RSS_GROWTH && moreWorkers > 0) {
+    parts.push(`${moreWorkers} more worker threads (${workers[0]} → ${workers.at(-1)}), each with a heap and an isolate of its own that no snapshot of this thread covers: terminate() the ones that are done, and diff each worker's own series (the agent runs in workers too)`)
+  }
   if (growth.rest !== null && growth.rest >= MIN_RSS_GROWTH) {
     const first = snapshots[0].process?.heapMappingRss
     const last = snapshots[snapshots.length - 1].process?.heapMappingRss
     const mapping = typeof first === 'number' && typeof last === 'number' ? ` (the [heap] mapping, glibc's main arena, went ${mb(last - first)})` : ''
-    parts.push(`${mb(growth.rest)} of RSS is in nothing the snapshot records${mapping}: the allocator keeping freed memory (glibc arenas: try MALLOC_ARENA_MAX=2, or jemalloc through LD_PRELOAD), or a native addon's own memory`)
+    parts.push(`${mb(growth.rest)} of RSS is in nothing the snapshot records${mapping}: ${moreWorkers > 0 ? 'those threads, ' : ''}the allocator keeping freed memory (glibc arenas: try MALLOC_ARENA_MAX=2, or jemalloc through LD_PRELOAD), or a native addon's own memory`)
   }
   return `${head}; ${parts.join('; ')}`
 }

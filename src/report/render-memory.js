@@ -8,7 +8,7 @@ import { formatBytes } from './format.js'
  * @param {DiffReport} report
  * @returns {string[]}
  */
-export function memoryLines ({ memory }) {
+export function memoryLines ({ memory, reason }) {
   if (!memory) return []
   const lines = []
   const first = memory.snapshots[0].process
@@ -20,6 +20,7 @@ export function memoryLines ({ memory }) {
     const writes = growth.writeRss ? `; the snapshot writes themselves left ${formatBytes(growth.writeRss)}, not counted` : ''
     lines.push(`RSS ${formatBytes(first.rss)} → ${formatBytes(last.rss)} (${formatBytes(growth.rss, { sign: true })} by the program${writes}): ${parts.join(', ')}`)
   }
-  if (memory.summary) lines.push(memory.summary)
+  // Said once: in the verdict's reason when the heap alone looked clean.
+  if (memory.summary && !reason.includes(memory.summary)) lines.push(memory.summary)
   return lines
 }

@@ -10,6 +10,7 @@ import { buildChart } from '../../src/report/html/chart.js'
 const zlibLeak = captureFixture('memory/zlib-streams')
 const zlibFixed = captureFixture('memory/zlib-streams', { args: ['fixed'] })
 const pooledViews = captureFixture('memory/pooled-views')
+const idleWorkers = captureFixture('memory/idle-workers')
 
 test('a zlib stream per request never ended: called native memory, held by Deflate objects, fixed by ending them, projected at the pace of RSS against the memory limit', async (t) => {
   const { files } = await zlibLeak
@@ -79,4 +80,19 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
   t.is(finding.signature, 'unbounded-collection')
   t.regex(finding.path.map((step) => step.edge).join(' '), /tokens/)
   t.regex(finding.fix.summary, /ArrayBuffer store/)
+})
+
+test('the heap flat, RSS growing in what no snapshot of this thread records: not a bare CLEAN but one line that says what grew and what to try', async (t) => {
+  const { files } = await idleWorkers
+  const report = await diffSnapshots(files)
+  t.is(report.verdict, 'inconclusive', report.reason)
+  const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
+  t.is(memory.where, 'outside')
+  t.deepEqual(memory.workers, [3, 6, 9])
+  t.true(/** @type {number} */ (memory.growth.rest) > 16 * 2 ** 20, JSON.stringify(memory.growth))
+  t.regex(report.reason, /^no owner kept .*, but memory outside the JS heap grows: RSS \+[\d.]+ MB \(not counting [\d.]+ MB the snapshot writes left\), JS heap \+[\d.]+ kB; 6 more worker threads \(3 → 9\)[^;]*terminate\(\)[^;]*; \+[\d.]+ MB of RSS is in nothing the snapshot records.*MALLOC_ARENA_MAX=2, or jemalloc/)
+  // Said once in the text: in the verdict.
+  const text = renderDiffReport(report, { color: false, width: 100 })
+  t.is(text.replace(/\s+/g, ' ').split('memory outside the JS heap grows').length, 2)
+  t.regex(text, /^INCONCLUSIVE {2}/m)
 })
