@@ -60,6 +60,8 @@ test('one signal, every thread: each worker writes its own series, named by its 
     t.like(sidecar.thread, { id, main: false })
     t.regex(sidecar.thread.file, /worker-task\.js$/)
     t.regex(sidecar.series.mainSeries, new RegExp(`^${pid}-\\d{8}T`))
+    // Each thread's own heap limit: the second worker's resourceLimits.
+    t.is(sidecar.heapSizeLimit < 100 * 2 ** 20, id === 2, String(sidecar.heapSizeLimit))
     for (const name of series) t.is((await stat(join(dir, name))).mode & 0o777, 0o600, name)
   }
   const mainSeries = JSON.parse(await readFile(join(dir, names.find((name) => /^leakdiff-\d+-\d{8}T.*\.series\.json$/.test(name)) ?? ''), 'utf8'))
