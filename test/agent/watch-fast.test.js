@@ -59,6 +59,24 @@ test('the trigger line says what grew: RSS against the memory limit', (t) => {
     'RSS grew 900 MiB/h for 3 min; the 512 MiB memory limit in ~6 min')
 })
 
+/**
+ * The first stderr line of `app` matching `pattern`: waits as long as the process lives (a loaded
+ * machine slows the leak and the watch alike), up to a generous deadline.
+ * @param {import('../helpers/agent-child.js').ChildApp} app
+ * @param {RegExp} pattern
+ * @returns {Promise<string>}
+ */
+async function lineOf (app, pattern) {
+  const deadline = Date.now() + 180_000
+  for (;;) {
+    const line = app.stderr().split('\n').find((l) => pattern.test(l))
+    if (line !== undefined) return line
+    if (app.child.exitCode !== null || app.child.signalCode !== null) throw new Error(`exited (${app.child.exitCode ?? app.child.signalCode}) before ${pattern}; stderr:\n${app.stderr()}`)
+    if (Date.now() > deadline) throw new Error(`no ${pattern} in 3 minutes; stderr:\n${app.stderr()}`)
+    await new Promise((resolve) => setTimeout(resolve, 100))
+  }
+}
+
 test('a service that will hit its heap limit in about half a minute: the series is on disk long before; a busy one that does not leak starts nothing', async (t) => {
   const install = await makeInstallDir()
   t.teardown(install.cleanup)
@@ -80,9 +98,9 @@ test('a service that will hit its heap limit in about half a minute: the series 
   const [leaking, steady] = await Promise.all([start(true), start(false)])
   t.teardown(leaking.stop)
   t.teardown(steady.stop)
-  const trigger = await leaking.waitForStderr(/^leakdiff: watch: /)
+  const trigger = await lineOf(leaking, /^leakdiff: watch: /)
   t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GiB\/h for \d+ s; the [\d.]+ MiB heap limit in ~\d+ s; starting a series/)
-  const end = await leaking.waitForStderr(/series .* (complete|failed)/)
+  const end = await lineOf(leaking, /series .* (complete|failed)/)
   t.regex(end, /complete: 2 of 2 snapshots/)
   const dir = join(install.dir, 'snaps')
   const seriesName = /** @type {string} */ ((await listDir(dir)).find((n) => n.endsWith('.series.json')))

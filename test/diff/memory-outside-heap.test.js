@@ -70,7 +70,7 @@ test('the control: streams ended and closed churn native memory and free it, and
   t.deepEqual(report.memory?.nativeKinds, [])
 })
 
-test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer stores, attributed to the Map that holds the views', async (t) => {
+test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer stores, and the Map that holds the views is the finding', async (t) => {
   const { files } = await pooledViews
   const report = await diffSnapshots(files)
   const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
@@ -79,7 +79,6 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
   const finding = report.findings[0]
   t.is(finding.signature, 'unbounded-collection')
   t.regex(finding.path.map((step) => step.edge).join(' '), /tokens/)
-  t.regex(finding.fix.summary, /ArrayBuffer store/)
 })
 
 test('the heap flat, RSS growing in what no snapshot of this thread records: not a bare CLEAN but one line that says what grew and what to try', async (t) => {
