@@ -1,6 +1,6 @@
 import { constants } from 'node:os'
 import { diffSnapshots } from 'leakdiff'
-import { requestSeries, agentSettingsOf, parseDuration, resolveConfig } from 'leakdiff/agent'
+import { requestSeries, agentSettingsOf, parseDuration, resolveConfig, describeThread } from 'leakdiff/agent'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkOutput, progressBar, UsageError } from '../output.js'
 import { emitReport } from '../report-output.js'
@@ -8,7 +8,7 @@ import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = 'capture <pid>'
-export const describe = 'Signal the leakdiff agent in a running process, wait for its snapshot series, then print (or --diff) the files'
+export const describe = 'Signal the leakdiff agent in a running process, wait for its snapshot series (every thread\'s), then print (or --diff) the files'
 
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
@@ -39,25 +39,45 @@ export async function handler (argv) {
   if (timeoutMs === undefined || timeoutMs <= 0) throw new UsageError(`--timeout expects a duration such as 10s, 2m or 500ms, got '${argv.timeout}'`)
   const signal = argv.signal === undefined ? undefined : normalizeSignal(argv.signal)
   const settings = await agentSettingsOf(pid)
-  const { snapshots } = await requestSeries(pid, {
+  const { snapshots, threads } = await requestSeries(pid, {
     dir: argv.dir ?? settings.dir,
     signal: signal ?? settings.signal,
     timeoutMs,
     force: argv.force,
     onProgress: ({ message }) => process.stderr.write(`leakdiff: ${message}\n`)
   })
-  const files = pickForDiff(snapshots)
+  // Each thread has a heap of its own: its snapshots are diffed among themselves.
+  const series = [
+    { title: 'main thread', snapshots },
+    ...threads.map((thread) => ({ title: `${describeThread({ id: thread.threadId, main: false, file: thread.file, name: thread.name })}${thread.status === 'complete' ? '' : `: ${thread.status}${thread.error ? ` (${thread.error})` : ''}`}`, snapshots: thread.snapshots }))
+  ]
   if (!argv.diff) {
-    process.stdout.write(snapshots.join('\n') + '\n')
-    if (files.length >= 2) process.stdout.write(`\nDiff them with:\n  ${diffCommand(files)}\n`)
+    for (const [i, part] of series.entries()) {
+      if (series.length > 1) process.stdout.write(`${i > 0 ? '\n' : ''}${part.title}:\n`)
+      process.stdout.write(part.snapshots.map((file) => `${file}\n`).join(''))
+      const files = pickForDiff(part.snapshots)
+      if (files.length >= 2) process.stdout.write(`${series.length > 1 ? '' : '\n'}Diff them with:\n  ${diffCommand(files)}\n`)
+    }
     return
   }
+  const files = pickForDiff(snapshots)
   if (files.length < 2) throw new UsageError(`Expected a series of 2 or more snapshots to diff, got ${files.length}: ${files.join(' ')}`)
-  // Beside the service, in its container, a diff that does not fit could get the service killed.
-  await ensureMemory(files, 'diff', { skip: argv.skipMemoryCheck })
-  const report = await diffWithProgress(files, { top: argv.top, ...sourceOptionsOf(argv) })
-  // As the diff command does without gates: the verdict decides the exit code.
-  await emitReport(report, argv, { defaultGates: { verdict: true } })
+  for (const [i, part] of series.entries()) {
+    const picked = pickForDiff(part.snapshots)
+    if (series.length > 1) process.stdout.write(`${i > 0 ? '\n' : ''}== ${part.title} ==\n`)
+    if (picked.length < 2) {
+      process.stdout.write(`not diffed: ${picked.length} snapshot${picked.length === 1 ? '' : 's'}\n`)
+      continue
+    }
+    // Beside the service, in its container, a diff that does not fit could get the service killed.
+    await ensureMemory(picked, 'diff', { skip: argv.skipMemoryCheck })
+    const report = await diffWithProgress(picked, { top: argv.top, ...sourceOptionsOf(argv) })
+    // As the diff command does without gates: the verdict decides the exit code (a leak in any
+    // thread fails it).
+    const failed = process.exitCode === 1
+    await emitReport(report, argv, { defaultGates: { verdict: true } })
+    if (failed) process.exitCode = 1
+  }
 }
 
 /**

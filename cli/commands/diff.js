@@ -6,6 +6,7 @@ import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
 import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
+import { seriesGroups } from '../series-input.js'
 
 export const command = '$0 <snapshots..>'
 export const describe = 'Diff two or three snapshots of one process (oldest first) and find what holds the growth'
@@ -13,7 +14,8 @@ export const describe = 'Diff two or three snapshots of one process (oldest firs
 /** @param {import('yargs').Argv} yargs */
 export function builder (yargs) {
   return yargs
-    .positional('snapshots', { type: 'string', array: true, describe: 'Two or three .heapsnapshot files (plain or gzip), oldest first; - for one read from standard input' })
+    .positional('snapshots', { type: 'string', array: true, describe: 'Two or three .heapsnapshot files (plain or gzip), oldest first; - for one read from standard input; or the agent\'s directory or a .series.json: each thread\'s snapshots of that series' })
+    .option('thread', { type: 'number', describe: 'With a directory or a series file: only this thread\'s snapshots (0: the main thread)' })
     .options(reportOptions('diff', { top: 10 }))
     .option('min-bytes', { type: 'string', default: DEFAULT_DIFF_OPTIONS.minBytes, describe: 'Size of the new objects an owner group needs to be a leak: 65536, 64kB, \'2 MB\', 1MiB (kB, MB, GB: powers of 1000; KiB, MiB, GiB: of 1024)' })
     .option('min-objects', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minObjects, describe: 'New objects an owner group needs to be a leak' })
@@ -29,10 +31,30 @@ export function builder (yargs) {
 /**
  * @param {{snapshots: string[], top: number, format: string, output?: string, color?: boolean,
  *   minBytes: number | string, minObjects: number, minContinued: number, failOn?: 'any' | string[], maxGrowth?: number, allow?: string[], skipMemoryCheck?: boolean,
- *   sourceMaps?: string, sourceRoot?: string[]}} argv
+ *   sourceMaps?: string, sourceRoot?: string[], thread?: number}} argv
  */
 export async function handler (argv) {
-  const { snapshots } = argv
+  // A directory the agent wrote to, or a series file: each thread's snapshots, diffed apart.
+  const groups = await seriesGroups(argv.snapshots, argv.thread)
+  if (groups === undefined) return diffFiles(argv, argv.snapshots)
+  if (groups.length > 1 && (argv.output || !['text', 'markdown'].includes(argv.format))) {
+    throw new UsageError(`${argv.snapshots[0]} holds the series of ${groups.length} threads (${groups.map((group) => group.threadId).join(', ')}): pick one with --thread for --format ${argv.format}${argv.output ? ' or --output' : ''}`)
+  }
+  for (const [i, group] of groups.entries()) {
+    if (groups.length > 1) process.stdout.write(`${i > 0 ? '\n' : ''}== ${group.title} ==\n`)
+    if (group.files.length < 2) {
+      process.stdout.write(`not diffed: ${group.files.length} snapshot${group.files.length === 1 ? '' : 's'}\n`)
+      continue
+    }
+    await diffFiles(argv, group.files)
+  }
+}
+
+/**
+ * @param {Parameters<typeof handler>[0]} argv
+ * @param {string[]} snapshots
+ */
+async function diffFiles (argv, snapshots) {
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
   const minBytes = parseMinBytes(argv.minBytes)
   for (const name of /** @type {const} */ (['minObjects', 'minContinued'])) {

@@ -1,6 +1,7 @@
 import { dirname, join } from 'node:path'
-import { runSoak, DEFAULT_GATES } from 'leakdiff'
-import { parseDuration } from '#cli/support'
+import { runSoak, DEFAULT_GATES, renderDiffReport } from 'leakdiff'
+import { describeThread } from 'leakdiff/agent'
+import { parseDuration, summarizeViolations } from '#cli/support'
 import { checkOutput, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
 import { checkReportOptions, reportOptions } from '../report-options.js'
@@ -94,4 +95,19 @@ export async function handler (argv) {
     process.off('SIGTERM', interrupt)
   }
   await emitReport(result.report, argv, { defaultGates: DEFAULT_GATES, suiteName: 'leakdiff soak', htmlOnFailure: htmlReport })
+  // The service's worker threads, each diffed apart: their reports follow the main thread's on a
+  // terminal-style output; otherwise a line each on stderr. Any failing gate fails the soak.
+  const inline = !argv.output && (argv.format === 'text' || argv.format === 'markdown')
+  for (const thread of result.threads) {
+    const title = describeThread({ id: thread.threadId, main: false, file: thread.file, name: thread.name })
+    if (inline) {
+      process.stdout.write(`\n== ${title} ==\n${renderDiffReport(thread.report, { format: /** @type {'text' | 'markdown'} */ (argv.format), color: argv.color, width: Math.min(100, process.stdout.columns || 80) })}`)
+    } else {
+      process.stderr.write(`leakdiff: ${title}: ${thread.report.verdict}${thread.gates.ok ? '' : ` (${summarizeViolations(thread.gates)})`}\n`)
+    }
+    if (!thread.gates.ok) {
+      if (inline) process.stderr.write(`leakdiff: ${title}: ${summarizeViolations(thread.gates)}\n`)
+      process.exitCode = 1
+    }
+  }
 }

@@ -120,7 +120,7 @@ export async function startSampler ({ allocSampling, allocSamplingInterval }, em
  * `error` event each and no profile.
  * @param {AllocationSampler | null} sampler
  * @param {string} path
- * @param {{pid: number, inFlight: Set<string>}} owner
+ * @param {{pid: number, threadId?: number, inFlight: Set<string>}} owner
  * @param {EventSink} emit
  * @param {{seriesId: string, index: number, count: number}} where
  * @returns {Promise<() => Promise<{file: string, run: string} | null>>} resolves with the saved

@@ -7,6 +7,8 @@ import { partialPath, profilePath, sidecarPath } from './file-names.js'
 import { readProfileFor } from './alloc-sampler.js'
 import { removeQuietly, writeFileAtomic } from './fs-safe.js'
 import { formatBytes, formatPause } from './events.js'
+import { currentThread } from './thread-info.js'
+import { memoryReading, readCgroupReading, readSmaps } from './process-memory.js'
 
 /** @import {AgentConfig} from './config.js' */
 /** @import {WriteCostModel} from './write-cost.js' */
@@ -65,20 +67,25 @@ function freshTick () {
  * Takes one snapshot of a series: safety checks, the write (under a temporary name, renamed when
  * complete), optional gzip, then the sidecar. Returns the refusal instead when a check fails;
  * throws a CaptureError (or a file system error) when something breaks, leaving no partial file.
- * @param {{config: AgentConfig, cost: WriteCostModel, owner: {pid: number, inFlight: Set<string>},
- *   snapshotPath: string, series: SeriesInfo, emit: EventSink, keepAlive?: boolean, sampler?: AllocationSampler | null}} input
+ * @param {{config: AgentConfig, cost: WriteCostModel, owner: {pid: number, threadId?: number, inFlight: Set<string>},
+ *   snapshotPath: string, series: SeriesInfo, emit: EventSink, keepAlive?: boolean, sampler?: AllocationSampler | null,
+ *   thread?: import('./thread-info.js').ThreadInfo}} input
  *   `snapshotPath` is the uncompressed final name; `keepAlive` false lets the host exit during gzip;
- *   `sampler`'s live samples are saved beside the snapshot (`x.heapprofile`) and named in the sidecar
+ *   `sampler`'s live samples are saved beside the snapshot (`x.heapprofile`) and named in the sidecar;
+ *   `thread` is the thread whose heap this is (the sidecar names it)
  * @returns {Promise<{refusal: string} | CapturedSnapshot>}
  */
-export async function captureSnapshot ({ config, cost, owner, snapshotPath, series, emit, keepAlive = true, sampler = null }) {
+export async function captureSnapshot ({ config, cost, owner, snapshotPath, series, emit, keepAlive = true, sampler = null, thread = currentThread() }) {
   const safety = await checkSafety(config, cost)
   if ('refusal' in safety) return safety
   const where = { seriesId: series.id, index: series.index, count: series.count }
 
+  // Read just before the write (the cgroup's files and smaps are read asynchronously, so before
+  // the fresh tick); memoryUsage() is read inside writeSnapshotFile, next to the write.
+  const [cgroupBefore, smaps] = await Promise.all([readCgroupReading(), readSmaps()])
   // A fresh tick: the stack below the write holds only the event loop and this agent.
   await freshTick()
-  const temp = partialPath(snapshotPath, owner.pid)
+  const temp = partialPath(snapshotPath, owner.pid, owner.threadId)
   owner.inFlight.add(temp)
   const takenAt = new Date()
   // Read with takenAt: the reader works out when the process started from the two, and a write
@@ -94,6 +101,13 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
     throw error
   } finally {
     owner.inFlight.delete(temp)
+  }
+  const cgroupAfter = await readCgroupReading()
+  const memory = {
+    before: memoryReading(write.memoryUsage, cgroupBefore, smaps),
+    after: memoryReading(write.memoryAfter, cgroupAfter),
+    // What the write left in the process: the diff shows it as the write's, never as growth.
+    writeRssBytes: Math.max(0, write.memoryAfter.rss - write.memoryUsage.rss)
   }
   cost.learn({ heapUsed: write.memoryUsage.heapUsed, peakExtraBytes: write.peakExtraBytes, peakExact: write.peakExact, fileBytes: write.bytes })
   const peak = write.peakExact ? `+${formatBytes(write.peakExtraBytes)} RSS` : `at most +${formatBytes(write.peakExtraBytes)} RSS`
@@ -121,7 +135,7 @@ export async function captureSnapshot ({ config, cost, owner, snapshotPath, seri
   const sidecar = sidecarPath(path)
   const profile = await saveProfile()
   const allocationProfile = profile === null ? null : { ...profile, intervalBytes: config.allocSamplingInterval }
-  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile })
+  const meta = buildSidecar({ file: path, uncompressedBytes: write.bytes, bytes, gzip: path.endsWith('.gz'), takenAt, uptimeSeconds, series, write, headroom: safety.headroom, estimatedPeakBytes: safety.estimatedPeakBytes, allocationProfile, thread, memory })
   await writeFileAtomic(sidecar, JSON.stringify(meta, null, 2) + '\n', owner)
   return { path, sidecar, bytes, durationMs: write.durationMs, startedMs }
 }

@@ -11,12 +11,12 @@ import { removeQuietly } from './fs-safe.js'
  * (docs/agent.md). `target` appears by rename once complete, 0600 like the snapshot.
  * @param {string} source
  * @param {string} target
- * @param {{pid: number, inFlight: Set<string>}} owner
+ * @param {{pid: number, threadId?: number, inFlight: Set<string>}} owner
  * @param {{keepAlive?: boolean}} [options]  false lets the host exit mid-compression
  * @returns {Promise<number>} the size of `target` in bytes
  */
-export async function gzipFile (source, target, { pid, inFlight }, { keepAlive = true } = {}) {
-  const temp = partialPath(target, pid)
+export async function gzipFile (source, target, { pid, threadId = 0, inFlight }, { keepAlive = true } = {}) {
+  const temp = partialPath(target, pid, threadId)
   inFlight.add(temp)
   try {
     await runWorker({ source, target: temp }, keepAlive)

@@ -31,6 +31,8 @@ const MIB = 1024 * 1024
  * @property {number} allocSamplingInterval  mean bytes allocated between two samples
  * @property {WatchConfig | null} watch  watch mode (watch.js): start a series when the heap keeps
  *   growing; null is off
+ * @property {string | null} threadName  a name for this thread in sidecars and series files (a
+ *   worker thread's agent started from code; Node 20 does not tell a worker the name it was given)
  */
 
 /**
@@ -71,7 +73,8 @@ export const DEFAULT_CONFIG = Object.freeze({
   // more CPU per request (at most 1.6% of a core at 500 requests/s), at 512 KiB none measurable;
   // 512 KiB leaves a leak of a few MB between snapshots with a handful of samples, 64 KiB dozens.
   allocSamplingInterval: 64 * 1024,
-  watch: null
+  watch: null,
+  threadName: null
 })
 
 /**
@@ -267,6 +270,7 @@ function checkValue (key, value) {
     case 'stringLimit':
       return value === null || isCount(value, 1, 2 ** 30) ? undefined : 'a number of characters from 1 to 2^30, or null'
     case 'watch': return undefined
+    case 'threadName': return value === null || (typeof value === 'string' && value.length > 0 && value.length <= 200) ? undefined : 'a name of 1 to 200 characters, or null'
     case 'allocSampling': return typeof value === 'boolean' || value === 'always' ? undefined : 'a boolean or "always"'
     case 'allocSamplingInterval': return isCount(value, 1024, 2 ** 30) ? undefined : 'a number of bytes from 1 KiB to 1 GiB'
   }

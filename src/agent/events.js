@@ -2,7 +2,7 @@
  * One thing the agent did or refused to do. `message` is the human line (without the `leakdiff: `
  * prefix); the other fields are for programs.
  * @typedef {object} AgentEvent
- * @property {'ready' | 'config' | 'series-start' | 'snapshot' | 'compressed' | 'refused' | 'error' | 'ignored' | 'series-end' | 'pruned' | 'stopped' | 'watch-trigger'} type
+ * @property {'ready' | 'config' | 'series-start' | 'snapshot' | 'compressed' | 'refused' | 'error' | 'ignored' | 'series-end' | 'pruned' | 'stopped' | 'watch-trigger' | 'thread'} type
  * @property {string} message
  * @property {string} [seriesId]
  * @property {number} [index]         1-based position in the series
@@ -14,6 +14,7 @@
  * @property {string[]} [paths]       pruned: the files removed; series-end: the snapshots written
  * @property {unknown} [error]        error: what failed
  * @property {import('./watch.js').WatchTrigger} [trigger]  watch-trigger, and a refusal of watch mode: why
+ *   ('thread': how a worker thread's part of the main thread's series ended)
  */
 
 /** @typedef {(event: AgentEvent) => void} EventSink */

@@ -7,10 +7,10 @@ import { partialPath } from './file-names.js'
  * creation: it may describe what a heap snapshot holds.
  * @param {string} finalPath
  * @param {string} data
- * @param {{pid: number, inFlight: Set<string>}} owner  temporary files being written, kept safe from cleanup
+ * @param {{pid: number, threadId?: number, inFlight: Set<string>}} owner  temporary files being written, kept safe from cleanup
  */
-export async function writeFileAtomic (finalPath, data, { pid, inFlight }) {
-  const temp = partialPath(finalPath, pid)
+export async function writeFileAtomic (finalPath, data, { pid, threadId = 0, inFlight }) {
+  const temp = partialPath(finalPath, pid, threadId)
   inFlight.add(temp)
   try {
     const handle = await open(temp, 'wx', 0o600)

@@ -20,6 +20,7 @@ const UNLIMITED = 2 ** 60
  * @property {string} path          the cgroup directory whose limit is tightest
  * @property {number} limitBytes
  * @property {number} workingSetBytes  usage less inactive file cache (what the kernel cannot just drop)
+ * @property {number | null} usageBytes  the cgroup's memory use as the kernel counts it (page cache included)
  */
 
 /**
@@ -75,7 +76,7 @@ async function tightest (dirs, source) {
     const inactive = statValue(await readText(join(dir, 'memory.stat')), files.inactive)
     const workingSetBytes = Number.isFinite(usage) ? Math.max(0, usage - inactive) : 0
     if (!best || limit - workingSetBytes < best.limitBytes - best.workingSetBytes) {
-      best = { source, path: dir, limitBytes: limit, workingSetBytes }
+      best = { source, path: dir, limitBytes: limit, workingSetBytes, usageBytes: Number.isFinite(usage) ? usage : null }
     }
   }
   return best

@@ -1,4 +1,3 @@
-import { isMainThread } from 'node:worker_threads'
 import { configFromEnv } from './config.js'
 import { startAgent } from './start-agent.js'
 import { describeError } from './capture-snapshot.js'
@@ -14,7 +13,6 @@ import { writeEventToStderr } from './events.js'
  */
 export function registerFromEnv (env = process.env) {
   try {
-    if (!isMainThread) return undefined
     const { config, problems } = configFromEnv(env)
     for (const problem of problems) writeEventToStderr({ type: 'config', message: problem })
     return startAgent(config)

@@ -22,6 +22,9 @@ import { checkMarker } from './agent-marker.js'
  * @property {string[]} planned
  * @property {string[]} snapshots
  * @property {string | null} error
+ * @property {import('./thread-info.js').ThreadInfo} [thread]  the thread that wrote it
+ * @property {import('./thread-relay.js').ThreadSeries[]} [threads]  the worker threads' parts of a
+ *   main thread's series
  */
 
 /**
@@ -31,6 +34,19 @@ import { checkMarker } from './agent-marker.js'
  * @property {string[]} snapshots  absolute paths, oldest first
  * @property {string[]} sidecars
  * @property {SeriesRecord} record
+ * @property {ThreadFiles[]} threads  each worker thread's part of the series (none in a process
+ *   without workers)
+ */
+
+/**
+ * A worker thread's snapshots of a series, read from the main thread's series file.
+ * @typedef {object} ThreadFiles
+ * @property {number} threadId
+ * @property {string | null} file    the worker's script
+ * @property {string | null} name
+ * @property {string} status
+ * @property {string | null} error
+ * @property {string[]} snapshots    absolute paths, oldest first
  */
 
 /**
@@ -262,7 +278,7 @@ export async function requestSeries (pid, { dir, signal = 'SIGUSR2', timeoutMs =
       if (record.status === 'complete') {
         const snapshots = record.snapshots.map((name) => join(dir, name))
         const sidecars = snapshots.map((path) => path.replace(/\.heapsnapshot(\.gz)?$/, '.meta.json'))
-        finish(() => resolve({ id: record.id, seriesFile, snapshots, sidecars, record }))
+        finish(() => resolve({ id: record.id, seriesFile, snapshots, sidecars, record, threads: threadFilesOf(record, dir) }))
         return
       }
       fail(new CaptureError(`Series ${record.id} of pid ${pid} ${record.status} after ${record.snapshots.length} of ${record.count} snapshots: ${record.error ?? 'no reason given'}`))
@@ -273,6 +289,26 @@ export async function requestSeries (pid, { dir, signal = 'SIGUSR2', timeoutMs =
     abortSignal?.addEventListener('abort', onAbort)
     check()
   })
+}
+
+/**
+ * The worker threads' parts of a main thread's series, as its series file lists them.
+ * @param {SeriesRecord} record
+ * @param {string} dir
+ * @returns {ThreadFiles[]}
+ */
+export function threadFilesOf (record, dir) {
+  if (!Array.isArray(record.threads)) return []
+  // Base names only: a series file must not send the reader elsewhere.
+  const inDir = (/** @type {unknown} */ name) => (typeof name === 'string' && /^[^/\\]+$/.test(name) ? [join(dir, name)] : [])
+  return record.threads.map((thread) => ({
+    threadId: Number(thread.threadId),
+    file: typeof thread.file === 'string' ? thread.file : null,
+    name: typeof thread.name === 'string' ? thread.name : null,
+    status: String(thread.status),
+    error: typeof thread.error === 'string' ? thread.error : null,
+    snapshots: Array.isArray(thread.snapshots) ? thread.snapshots.flatMap(inDir) : []
+  }))
 }
 
 /**

@@ -1,22 +1,23 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { parseFileName, partialOwner } from './file-names.js'
+import { parseFileName, partialWriter } from './file-names.js'
 import { isProcessAlive, listQuietly, removeQuietly } from './fs-safe.js'
 
 /**
  * Removes temporary files left by writes that never finished: those of processes that are gone,
- * and this process's own that it is not writing now (a restarted container often gets its old pid).
+ * and this thread's own that it is not writing now (a restarted container often gets its old pid).
+ * Another thread's files of this process are its own business: they may be being written now.
  * @param {string} dir
- * @param {{pid: number, inFlight: Set<string>}} owner
+ * @param {{pid: number, threadId?: number, inFlight: Set<string>}} owner
  * @returns {Promise<string[]>} the paths removed
  */
-export async function removeStalePartials (dir, { pid, inFlight }) {
+export async function removeStalePartials (dir, { pid, threadId = 0, inFlight }) {
   const removed = []
   for (const name of await listQuietly(dir)) {
-    const owner = partialOwner(name)
-    if (owner === undefined) continue
+    const writer = partialWriter(name)
+    if (writer === undefined) continue
     const path = join(dir, name)
-    const stale = owner === pid ? !inFlight.has(path) : !isProcessAlive(owner)
+    const stale = writer.pid === pid ? writer.threadId === threadId && !inFlight.has(path) : !isProcessAlive(writer.pid)
     if (stale && await removeQuietly(path)) removed.push(path)
   }
   return removed

@@ -1,8 +1,10 @@
 import { hostname } from 'node:os'
 import { basename } from 'node:path'
+import { currentThread } from './thread-info.js'
 
 /** @import {WriteResult} from './write-snapshot.js' */
 /** @import {Headroom} from './memory-limits.js' */
+/** @import {MemoryReading} from './process-memory.js' */
 
 /**
  * @typedef {object} SeriesInfo
@@ -12,6 +14,7 @@ import { basename } from 'node:path'
  * @property {number} intervalMs
  * @property {string} startedAt   ISO time
  * @property {import('./start-agent.js').SeriesTrigger} [trigger]  what started the series
+ * @property {string} [mainSeries]  in a worker thread: the main thread's series this one is part of
  */
 
 /**
@@ -20,12 +23,14 @@ import { basename } from 'node:path'
  * purpose (arguments can hold secrets); the main script path is kept to name the program.
  * @param {{file: string, uncompressedBytes: number, bytes: number, gzip: boolean, takenAt: Date,
  *   uptimeSeconds: number, series: SeriesInfo, write: WriteResult, headroom: Headroom, estimatedPeakBytes: number,
- *   allocationProfile?: {file: string, run: string, intervalBytes: number} | null}} input
+ *   allocationProfile?: {file: string, run: string, intervalBytes: number} | null, thread?: import('./thread-info.js').ThreadInfo,
+ *   memory?: {before: MemoryReading, after: MemoryReading, writeRssBytes: number} | null}} input
  *   allocationProfile: the live allocation samples saved beside the snapshot (base name), if any,
- *   and the sampling run they belong to
+ *   and the sampling run they belong to; thread: whose heap the snapshot is; memory: the process's
+ *   memory just before and just after the write (process-memory.js), and the RSS the write left
  * @returns {object}
  */
-export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes, allocationProfile = null }) {
+export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, uptimeSeconds, series, write, headroom, estimatedPeakBytes, allocationProfile = null, thread = currentThread(), memory = null }) {
   const { memoryUsage, heapStatistics } = write
   const constrained = process.constrainedMemory?.()
   return {
@@ -39,6 +44,7 @@ export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, u
     durationMs: Math.round(write.durationMs),
     pid: process.pid,
     ppid: process.ppid,
+    thread,
     hostname: hostname(),
     title: process.title,
     script: process.argv[1] ?? null,
@@ -57,6 +63,7 @@ export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, u
       external: memoryUsage.external,
       arrayBuffers: memoryUsage.arrayBuffers
     },
+    memory,
     memoryLimit: headroom.limitBytes === null ? null : { bytes: headroom.limitBytes, source: headroom.limitSource },
     constrainedMemory: constrained && constrained < 2 ** 60 ? constrained : null,
     writeCost: {

@@ -1,5 +1,6 @@
 import { getHeapStatistics } from 'node:v8'
 import { measureHeadroom } from './memory-limits.js'
+/** @import {Headroom} from './memory-limits.js' */
 import { formatBytes } from './events.js'
 
 /** @import {WatchConfig} from './config.js' */
@@ -18,6 +19,11 @@ import { formatBytes } from './events.js'
  * @property {number} spanMs          from the first of those windows' ends to the last's
  * @property {number} heapAfterGc     the last window's floor, bytes
  * @property {WatchLimit | null} limit  the limit reached first at `bytesPerHour`, if one is known
+ * @property {'heap' | 'rss'} [measure]  what grew: the heap after GC (V8's heap limit), or the
+ *   process's RSS (the memory limit: a container's, or memoryLimitBytes); absent means the heap
+ * @property {number} [rss]            the last floor of RSS, bytes (with measure 'rss')
+ * @property {number} [seriesIntervalMs]  the interval the series was started with, when the time
+ *   left was too short for the configured one
  */
 
 /**
@@ -129,12 +135,13 @@ export function formatSpan (ms) {
  * @param {Omit<WatchTrigger, 'summary'>} trigger
  * @returns {string}
  */
-export function describeTrigger ({ reason, bytesPerHour, spanMs, heapAfterGc, limit }) {
+export function describeTrigger ({ reason, bytesPerHour, spanMs, heapAfterGc, limit, measure = 'heap', rss }) {
   const limitName = limit === null ? '' : limit.kind === 'heap' ? `the ${formatBytes(limit.bytes)} heap limit` : `the ${formatBytes(limit.bytes)} memory limit`
+  const what = measure === 'rss' ? 'RSS' : 'heap after GC'
   if (reason === 'fraction' && limit !== null) {
-    return `heap after GC is ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of ${limitName}`
+    return `${what} is ${formatBytes(measure === 'rss' ? rss ?? 0 : heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of ${limitName}`
   }
-  const growth = `heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatSpan(spanMs)}`
+  const growth = `${what} grew ${formatBytes(bytesPerHour)}/h for ${formatSpan(spanMs)}`
   if (limit === null || limit.minutesToLimit === null) return growth
   return `${growth}; ${limitName} in ~${formatSpan(limit.minutesToLimit * 60_000)}`
 }
@@ -158,10 +165,54 @@ export function describeWatch ({ minRateBytesPerHour, windows, windowMs, timeToL
  * @property {() => Promise<string | null>} preflight  why a series would be refused now, or null
  * @property {(trigger: WatchTrigger) => Promise<unknown>} startSeries  starts a series like a signal does
  * @property {number | null} memoryLimitBytes  the agent's memoryLimitBytes setting
+ * @property {boolean} [watchRss]  also watch the process's RSS against the memory limit (the main
+ *   thread's agent does; RSS is the whole process, so one thread watching it is enough)
+ * @property {number} [seriesSpanMs]  how long a series takes at the configured interval: a series
+ *   started with less time left before the limit gets a shorter interval
+ * @property {number} [seriesCount]
  */
 
-/** Timer ticks per window: each releases the canary if it is held; the last one closes the window. */
-const TICKS_PER_WINDOW = 4
+/**
+ * Timer ticks per window: each releases the canary if it is held and closes a slot (a tenth of a
+ * window); the last one closes the window. Slots are what a leak that reaches a limit within
+ * minutes is judged on (fastTrigger).
+ */
+const TICKS_PER_WINDOW = 10
+/** Slots kept: three windows' worth, the longest span the adaptive check looks at. */
+const MAX_SLOTS = 3 * TICKS_PER_WINDOW
+/** The fewest slots a trend is fitted over: a third and a later half need a few points each. */
+const MIN_SLOTS = 4
+/** The span over which growth was seen must be at least this share of the time it leaves to the limit. */
+const SPAN_PER_TIME_LEFT = 1 / 3
+
+/**
+ * The adaptive time-to-limit check, over slots (tenths of a window) rather than windows: the
+ * nearer the limit at the measured rate, the shorter the span of steady growth it needs. It fits
+ * the trend (fitTrend: the same rules that reject a jump, a cache that levels off and a sawtooth)
+ * over the last 4, 6, 9, ... slots and triggers on the first span that is steady, reaches the
+ * limit within `timeToLimitMs`, and is at least a third of the time left. A leak that reaches a
+ * limit in ten minutes is seen after three or four; one that takes hours still needs three windows.
+ * @param {number[]} floors  per slot, oldest first
+ * @param {number[]} times   when each slot closed, ms
+ * @param {{leftBytes: number, timeToLimitMs: number, windowMs: number}} limit  `leftBytes`: what
+ *   is left before the limit from the last floor
+ * @returns {{bytesPerHour: number, spanMs: number, minutesToLimit: number, slots: number} | null}
+ */
+export function fastTrigger (floors, times, { leftBytes, timeToLimitMs, windowMs }) {
+  const n = floors.length
+  for (let m = MIN_SLOTS; m <= n; m = Math.max(m + 1, Math.round(m * 1.5))) {
+    const from = n - m
+    const spanMs = times[n - 1] - times[from]
+    if (spanMs > 3 * windowMs) break
+    const trend = fitTrend(floors.slice(from), times.slice(from))
+    if (!trend.steady || !(trend.bytesPerHour > 0)) continue
+    const minutesToLimit = Math.max(0, leftBytes) / trend.bytesPerHour * 60
+    if (minutesToLimit * 60_000 <= timeToLimitMs && spanMs >= SPAN_PER_TIME_LEFT * minutesToLimit * 60_000) {
+      return { bytesPerHour: trend.bytesPerHour, spanMs, minutesToLimit, slots: m }
+    }
+  }
+  return null
+}
 
 /**
  * Watch mode: follows the heap's floor (the least heap used after a major GC in each window) and
@@ -177,7 +228,7 @@ const TICKS_PER_WINDOW = 4
  * minor GC too, which made an allocation loop take 40-85 % more CPU time (bench/agent-watch-gc.js);
  * the canary costs one object and one callback per major GC.
  *
- * An unref'd timer ticks four times a window. Nothing runs on the host's own code paths, and
+ * An unref'd timer ticks ten times a window. Nothing runs on the host's own code paths, and
  * nothing keeps the process alive. bench/agent-watch.js measures the cost.
  */
 export class HeapWatch {
@@ -190,18 +241,27 @@ export class HeapWatch {
   /** @type {NodeJS.Timeout | null} */
   #timer = null
   #ticks = 0
-  /** least heap used after a major GC in the current window; Infinity until one */
+  /** least heap used after a major GC in the current window and slot; Infinity until one */
   #windowMin = Infinity
-  /** floors of the last `windows` windows that saw a major GC, and when those windows ended */
+  #slotMin = Infinity
+  /** least RSS read in the current window and slot (at major GCs and ticks) */
+  #windowRss = Infinity
+  #slotRss = Infinity
+  /** floors of the last `windows` windows that saw a major GC, their RSS floors, and when they ended */
   #floors = /** @type {number[]} */ ([])
+  #rssFloors = /** @type {number[]} */ ([])
   #times = /** @type {number[]} */ ([])
+  /** the same per slot (a tenth of a window), the last MAX_SLOTS */
+  #slotFloors = /** @type {number[]} */ ([])
+  #slotRssFloors = /** @type {number[]} */ ([])
+  #slotTimes = /** @type {number[]} */ ([])
   #heapLimit = getHeapStatistics().heap_size_limit
   #lastStart = -Infinity
   #evaluating = false
   #refusalSaid = false
   #stopped = false
   /** counters for the benchmark and the tests */
-  stats = { majorGcs: 0, windows: 0, triggers: 0, refusals: 0 }
+  stats = { majorGcs: 0, windows: 0, slots: 0, triggers: 0, refusals: 0 }
 
   /**
    * @param {WatchConfig} config
@@ -228,6 +288,8 @@ export class HeapWatch {
     this.#timer = setInterval(() => {
       try {
         this.#canary = null
+        this.#sampleRss()
+        this.#closeSlot()
         if (++this.#ticks % TICKS_PER_WINDOW === 0) this.#closeWindow()
       } catch {}
     }, Math.max(1, Math.round(this.#config.windowMs / TICKS_PER_WINDOW)))
@@ -256,47 +318,134 @@ export class HeapWatch {
     // allocated since, never shrunk below the true floor.
     const used = getHeapStatistics().used_heap_size
     if (used < this.#windowMin) this.#windowMin = used
+    if (used < this.#slotMin) this.#slotMin = used
+    this.#sampleRss()
+  }
+
+  #sampleRss () {
+    if (!this.#hooks.watchRss) return
+    const rss = process.memoryUsage.rss()
+    if (rss < this.#windowRss) this.#windowRss = rss
+    if (rss < this.#slotRss) this.#slotRss = rss
+  }
+
+  #closeSlot () {
+    this.stats.slots++
+    const floor = this.#slotMin
+    const rss = this.#slotRss
+    this.#slotMin = Infinity
+    this.#slotRss = Infinity
+    if (floor === Infinity) return
+    this.#slotFloors.push(floor)
+    this.#slotRssFloors.push(rss)
+    this.#slotTimes.push(performance.now())
+    if (this.#slotFloors.length > MAX_SLOTS) {
+      this.#slotFloors.shift()
+      this.#slotRssFloors.shift()
+      this.#slotTimes.shift()
+    }
+    // Every window's last slot is judged with the window.
+    if ((this.#ticks + 1) % TICKS_PER_WINDOW === 0 || this.#config.timeToLimitMs <= 0) return
+    this.#schedule(() => this.#evaluateFast())
   }
 
   #closeWindow () {
     this.stats.windows++
     const floor = this.#windowMin
+    const rss = this.#windowRss
     this.#windowMin = Infinity
+    this.#windowRss = Infinity
     // A window without a major GC has no floor: heap used between major GCs includes garbage that
     // is waiting for one, and it climbs in a service that does not leak at all.
     if (floor === Infinity) return
     this.#floors.push(floor)
+    this.#rssFloors.push(rss)
     this.#times.push(performance.now())
     if (this.#floors.length > this.#config.windows) {
       this.#floors.shift()
+      this.#rssFloors.shift()
       this.#times.shift()
     }
-    if (this.#evaluating || this.#stopped) return
-    this.#evaluating = true
-    this.#evaluate().catch(() => {}).finally(() => { this.#evaluating = false })
+    this.#schedule(async () => {
+      await this.#evaluate()
+      if (this.#config.timeToLimitMs > 0) await this.#evaluateFast()
+    })
   }
 
+  /** @param {() => Promise<void>} evaluation */
+  #schedule (evaluation) {
+    if (this.#evaluating || this.#stopped) return
+    this.#evaluating = true
+    evaluation().catch(() => {}).finally(() => { this.#evaluating = false })
+  }
+
+  /** Whether a series may start now: none running, and the cooldown over. */
+  #mayStart () {
+    return !this.#hooks.busy() && performance.now() - this.#lastStart >= this.#config.cooldownMs
+  }
+
+  /** The windows' judgement: steady growth for all of them, a limit near at a steady rate, or a share of a limit. */
   async #evaluate () {
-    const { windows, windowMs, minRateBytesPerHour, timeToLimitMs, limitFraction, cooldownMs } = this.#config
-    if (this.#hooks.busy() || performance.now() - this.#lastStart < cooldownMs) return
-    const floors = this.#floors
-    const n = floors.length
-    const heapAfterGc = floors[n - 1]
-    const trend = n >= 3 ? fitTrend(floors, this.#times) : null
-    const growing = trend !== null && trend.steady && trend.bytesPerHour > 0
-    const bytesPerHour = growing ? trend.bytesPerHour : 0
-    /** @type {WatchTrigger['reason'] | null} */
-    let reason = growing && n >= windows && bytesPerHour >= minRateBytesPerHour ? 'growth' : null
-    /** @type {WatchLimit | null} */
-    let limit = null
-    if (growing || limitFraction !== null) {
-      limit = await this.#nearestLimit(heapAfterGc, bytesPerHour)
-      const minutesToLimit = limit?.minutesToLimit ?? null
-      if (reason === null && timeToLimitMs > 0 && minutesToLimit !== null && minutesToLimit * 60_000 <= timeToLimitMs) reason = 'time-to-limit'
-      if (reason === null && limitFraction !== null && limit !== null && limit.fraction >= limitFraction) reason = 'fraction'
+    const { windows, windowMs, minRateBytesPerHour, timeToLimitMs, limitFraction } = this.#config
+    if (!this.#mayStart()) return
+    const n = this.#floors.length
+    const memory = await this.#memoryLimit()
+    for (const measure of /** @type {const} */ (['heap', 'rss'])) {
+      if (measure === 'rss' && (memory === null || !this.#hooks.watchRss)) continue
+      const floors = measure === 'heap' ? this.#floors : this.#rssFloors
+      const last = floors[n - 1]
+      const trend = n >= 3 ? fitTrend(floors, this.#times) : null
+      const growing = trend !== null && trend.steady && trend.bytesPerHour > 0
+      const bytesPerHour = growing ? trend.bytesPerHour : 0
+      /** @type {WatchTrigger['reason'] | null} */
+      let reason = growing && n >= windows && bytesPerHour >= minRateBytesPerHour ? 'growth' : null
+      /** @type {WatchLimit | null} */
+      let limit = null
+      if (growing || limitFraction !== null) {
+        limit = this.#limitAt(measure, memory, last, bytesPerHour)
+        const minutesToLimit = limit?.minutesToLimit ?? null
+        if (reason === null && timeToLimitMs > 0 && minutesToLimit !== null && minutesToLimit * 60_000 <= timeToLimitMs) reason = 'time-to-limit'
+        if (reason === null && limitFraction !== null && limit !== null && limit.fraction >= limitFraction) reason = 'fraction'
+      }
+      if (reason === null) continue
+      await this.#trigger({ kind: 'watch', reason, bytesPerHour, windows: n, windowMs, spanMs: this.#times[n - 1] - this.#times[0], heapAfterGc: this.#floors[n - 1], limit, ...(measure === 'rss' ? { measure, rss: last } : {}) })
+      return
     }
-    if (reason === null || this.#stopped || this.#hooks.busy()) return
-    const fields = { kind: /** @type {const} */ ('watch'), reason, bytesPerHour, windows: n, windowMs, spanMs: this.#times[n - 1] - this.#times[0], heapAfterGc, limit }
+  }
+
+  /** The slots' judgement: a limit near enough that waiting for three windows would be too late (fastTrigger). */
+  async #evaluateFast () {
+    const { windowMs, timeToLimitMs } = this.#config
+    if (!this.#mayStart() || this.#slotFloors.length < 3) return
+    const memory = await this.#memoryLimit()
+    for (const measure of /** @type {const} */ (['heap', 'rss'])) {
+      if (measure === 'rss' && (memory === null || !this.#hooks.watchRss)) continue
+      const floors = measure === 'heap' ? this.#slotFloors : this.#slotRssFloors
+      const last = floors[floors.length - 1]
+      // The heap's growth counts against the memory limit too (RSS grows at least as fast), so it
+      // is judged against the nearer of the two.
+      const leftBytes = measure === 'heap' ? Math.min(this.#heapLimit - last, memory?.availableBytes ?? Infinity) : /** @type {Headroom} */ (memory).availableBytes
+      const found = fastTrigger(floors, this.#slotTimes, { leftBytes, timeToLimitMs, windowMs })
+      if (found === null) continue
+      const limit = this.#limitAt(measure, memory, last, found.bytesPerHour)
+      await this.#trigger({ kind: 'watch', reason: 'time-to-limit', bytesPerHour: found.bytesPerHour, windows: found.slots, windowMs: windowMs / TICKS_PER_WINDOW, spanMs: found.spanMs, heapAfterGc: this.#slotFloors[this.#slotFloors.length - 1], limit, ...(measure === 'rss' ? { measure, rss: last } : {}) })
+      return
+    }
+  }
+
+  /**
+   * Starts a series for a trigger, unless one is running, the agent stopped, or the safety checks
+   * refuse it (said once while the refusal lasts).
+   * @param {Omit<WatchTrigger, 'summary'>} fields
+   */
+  async #trigger (fields) {
+    if (this.#stopped || !this.#mayStart()) return
+    const { seriesSpanMs = 0, seriesCount = 1 } = this.#hooks
+    const minutesLeft = fields.limit?.minutesToLimit ?? null
+    // The series must be on disk well before the limit: within half the time left.
+    if (minutesLeft !== null && seriesCount > 1 && seriesSpanMs > minutesLeft * 60_000 / 2) {
+      fields = { ...fields, seriesIntervalMs: Math.max(1000, Math.floor(minutesLeft * 60_000 / 2 / (seriesCount - 1))) }
+    }
     /** @type {WatchTrigger} */
     const trigger = { ...fields, summary: describeTrigger(fields) }
     const refusal = await this.#hooks.preflight()
@@ -313,28 +462,61 @@ export class HeapWatch {
     this.#refusalSaid = false
     this.#lastStart = performance.now()
     this.stats.triggers++
-    this.#hooks.emit({ type: 'watch-trigger', message: `watch: ${trigger.summary}; starting a series`, trigger })
+    const faster = trigger.seriesIntervalMs === undefined ? '' : ` (${Math.round(trigger.seriesIntervalMs / 100) / 10} s apart, to finish well before the limit)`
+    this.#hooks.emit({ type: 'watch-trigger', message: `watch: ${trigger.summary}; starting a series${faster}`, trigger })
     await this.#hooks.startSeries(trigger).catch(() => {})
   }
 
+  /** @returns {Promise<Headroom | null>} the memory limit and what is left of it, or null without one */
+  async #memoryLimit () {
+    const headroom = await measureHeadroom({ memoryLimitBytes: this.#hooks.memoryLimitBytes, rssBytes: process.memoryUsage.rss() })
+    return headroom.limitBytes === null ? null : headroom
+  }
+
   /**
-   * The limit the heap reaches first at `bytesPerHour`: V8's heap limit, or a limit on the
-   * process's memory (cgroup, process.constrainedMemory(), memoryLimitBytes), RSS growing at least
-   * as fast as the heap. With no growth, the one most used.
-   * @param {number} heapAfterGc
+   * The limit a measure reaches first at `bytesPerHour`: for the heap, V8's heap limit or the
+   * memory limit (RSS growing at least as fast as the heap), whichever is nearer; for RSS, the
+   * memory limit. With no growth, the one most used.
+   * @param {'heap' | 'rss'} measure
+   * @param {Headroom | null} memory
+   * @param {number} floor  the measure's last floor
    * @param {number} bytesPerHour
-   * @returns {Promise<WatchLimit | null>}
+   * @returns {WatchLimit}
    */
-  async #nearestLimit (heapAfterGc, bytesPerHour) {
-    const minutes = (/** @type {number} */ left) => (bytesPerHour > 0 ? Math.max(0, left) / bytesPerHour * 60 : null)
-    /** @type {WatchLimit[]} */
-    const limits = [{ kind: 'heap', bytes: this.#heapLimit, source: 'heap_size_limit', minutesToLimit: minutes(this.#heapLimit - heapAfterGc), fraction: heapAfterGc / this.#heapLimit }]
-    const rss = process.memoryUsage.rss()
-    const headroom = await measureHeadroom({ memoryLimitBytes: this.#hooks.memoryLimitBytes, rssBytes: rss })
-    if (headroom.limitBytes !== null) {
-      limits.push({ kind: 'memory', bytes: headroom.limitBytes, source: headroom.limitSource ?? 'unknown', minutesToLimit: minutes(headroom.availableBytes), fraction: Math.min(1, rss / headroom.limitBytes) })
-    }
+  #limitAt (measure, memory, floor, bytesPerHour) {
+    if (measure === 'rss') return this.#memoryLimitAt(/** @type {Headroom} */ (memory), floor, bytesPerHour)
+    const limits = [this.#heapLimitAt(floor, bytesPerHour)]
+    if (memory !== null) limits.push(this.#memoryLimitAt(memory, process.memoryUsage.rss(), bytesPerHour))
     limits.sort((a, b) => (a.minutesToLimit ?? Infinity) - (b.minutesToLimit ?? Infinity) || b.fraction - a.fraction)
     return limits[0]
   }
+
+  /**
+   * @param {number} heapAfterGc
+   * @param {number} bytesPerHour
+   * @returns {WatchLimit}
+   */
+  #heapLimitAt (heapAfterGc, bytesPerHour) {
+    return { kind: 'heap', bytes: this.#heapLimit, source: 'heap_size_limit', minutesToLimit: minutesAt(this.#heapLimit - heapAfterGc, bytesPerHour), fraction: heapAfterGc / this.#heapLimit }
+  }
+
+  /**
+   * @param {Headroom} headroom
+   * @param {number} rss
+   * @param {number} bytesPerHour
+   * @returns {WatchLimit}
+   */
+  #memoryLimitAt (headroom, rss, bytesPerHour) {
+    const bytes = /** @type {number} */ (headroom.limitBytes)
+    return { kind: 'memory', bytes, source: headroom.limitSource ?? 'unknown', minutesToLimit: minutesAt(headroom.availableBytes, bytesPerHour), fraction: Math.min(1, rss / bytes) }
+  }
+}
+
+/**
+ * @param {number} left  bytes
+ * @param {number} bytesPerHour
+ * @returns {number | null}
+ */
+function minutesAt (left, bytesPerHour) {
+  return bytesPerHour > 0 ? Math.max(0, left) / bytesPerHour * 60 : null
 }

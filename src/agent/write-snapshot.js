@@ -18,6 +18,8 @@ const V8_STRING_LIMIT = 1024
  *                                     when `peakExact`, else only an upper bound for it
  * @property {boolean} peakExact       the write raised the high-water mark, so its peak was seen
  * @property {NodeJS.MemoryUsage} memoryUsage  process.memoryUsage() just before the write
+ * @property {NodeJS.MemoryUsage} memoryAfter  process.memoryUsage() just after it: RSS above the one
+ *   before is memory the write itself left in the process (freed pages an allocator keeps)
  * @property {import('node:v8').HeapInfo} heapStatistics  v8.getHeapStatistics() just before the write
  */
 
@@ -52,6 +54,7 @@ export function writeSnapshotFile (path, { stringLimit = null } = {}) {
     if (stringLimit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${V8_STRING_LIMIT}`)
   }
   const durationMs = performance.now() - start
+  const memoryAfter = process.memoryUsage()
   const maxRssAfter = process.resourceUsage().maxRSS * 1024
   const bytes = statSync(path).size
   return {
@@ -63,6 +66,7 @@ export function writeSnapshotFile (path, { stringLimit = null } = {}) {
     peakExtraBytes: Math.max(0, maxRssAfter - memoryUsage.rss),
     peakExact: maxRssAfter > maxRssBefore,
     memoryUsage,
+    memoryAfter,
     heapStatistics
   }
 }

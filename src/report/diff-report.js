@@ -9,6 +9,7 @@ import { renderFoldedPath } from './render-path.js'
 import { processDifference, readSidecar } from './sidecars.js'
 import { allocationsFor } from './allocated-at.js'
 import { diffReportModel } from './report-model.js'
+import { splitMemory } from '../diff/memory-split.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffResult} from '../diff/diff-heaps.js' */
 /** @import {GrowthThresholds} from '../diff/growth-groups.js' */
@@ -20,6 +21,7 @@ import { diffReportModel } from './report-model.js'
 /** @import {SnapshotInfo, Process} from './report-model.js' */
 /** @import {SourceOptions} from '../sources/source-locator.js' */
 /** @import {AllocationsReport} from './allocated-at.js' */
+/** @import {MemorySplit} from '../diff/memory-split.js' */
 
 /** @typedef {SnapshotInfo} DiffSnapshotInfo */
 /** @typedef {Process} DiffProcess */
@@ -109,7 +111,38 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
   if (locator !== null) nameClassRows(result, findings, locator, last, top)
-  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings, allocations })
+  const memory = differentProcesses === null ? splitMemory(analyses.map((analysis) => analysis.graph), metas.map((meta) => meta?.memory ?? null)) : null
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: memory === null ? findings : releaseFixes(findings, memory), allocations, memory })
+}
+
+/**
+ * Findings whose entries hold native memory that grew (a zlib context, a stream's handle): the
+ * memory is released by ending, closing or destroying each resource, not by bounding the
+ * collection, so the fix says that and keeps its own as a note.
+ * @param {Finding[]} findings
+ * @param {MemorySplit} memory
+ * @returns {Finding[]}
+ */
+function releaseFixes (findings, memory) {
+  const holders = new Map(memory.nativeKinds.flatMap((kind) => kind.holders.flatMap((holder) => holder.name.split('/').map((name) => [name, kind]))))
+  if (holders.size === 0) return findings
+  return findings.map((finding) => {
+    const classes = CLASS_LISTS.flatMap((key) => (Array.isArray(finding.evidence[key]) ? finding.evidence[key] : []))
+    const holder = classes.find((name) => holders.has(name))
+    const kind = holder === undefined ? undefined : holders.get(holder)
+    if (holder === undefined || kind === undefined) return finding
+    const grown = (kind.bytes.at(-1) ?? 0) - kind.bytes[0]
+    const each = kind.counts.at(-1) ? Math.round((kind.bytes.at(-1) ?? 0) / /** @type {number} */ (kind.counts.at(-1))) : 0
+    return {
+      ...finding,
+      native: { kind: kind.name, holder, bytes: grown, bytesEach: each },
+      evidence: { ...finding.evidence, notes: [...finding.evidence.notes, `each ${holder} keeps native memory outside the JS heap (${kind.name}, ~${Math.round(each / 1024)} kB each): it counts against the process's memory limit, not V8's heap limit; bounding the collection alone would only cap it (${finding.fix.summary})`] },
+      fix: {
+        summary: `release each ${holder} when its work is done: end() it (or close() / destroy() it) and remove it from the collection; its native memory goes when it is closed.`,
+        snippet: `${holder.charAt(0).toLowerCase()}${holder.slice(1)}.end()      // or .close() / .destroy()\n${finding.path.findLast((step) => step.edgeType === 'property' || step.edgeType === 'context')?.edge ?? 'collection'}.delete(key)`
+      }
+    }
+  })
 }
 
 /** The evidence fields that list class names (collections' keys and values, arrays' elements). */
@@ -157,17 +190,19 @@ const MIN_LISTED_BYTES = 1024
 /**
  * @param {DiffResult} diff
  * @param {DiffSnapshotInfo[]} snapshots
- * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>, allocations?: AllocationsReport | null}} [options]
+ * @param {{top?: number, findings?: Finding[], cwd?: string, sidecars?: Array<SnapshotMeta | null>, allocations?: AllocationsReport | null, memory?: MemorySplit | null}} [options]
  *   cwd: scripts in the rows' `pathText` are shown relative to it; sidecars: per snapshot, what
  *   its sidecar says (for the process and the rate); allocations: the growing allocation stacks
  * @returns {DiffReport}
  */
-export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [], allocations = null } = {}) {
+export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd = process.cwd(), sidecars = [], allocations = null, memory = null } = {}) {
   const cut = /** @template T @param {T[]} rows */ (rows) => (top === 0 ? rows : rows.slice(0, top))
   // Owners that gained less than a kilobyte of new objects are bookkeeping, not growth worth reading.
   const growth = diff.growth.filter((g) => g.leak || g.leakedBytes + g.recentBytes >= MIN_LISTED_BYTES)
   const { process: origin, warning } = processOf(sidecars, diff)
-  const { verdict, reason } = judgeWithFindings(diff, findings)
+  const judged = judgeWithFindings(diff, findings)
+  // The heap looks clean but memory outside it grows: never a bare CLEAN.
+  const { verdict, reason } = memory?.summary && judged.verdict !== 'leak' ? { verdict: /** @type {const} */ ('inconclusive'), reason: `${judged.reason}, but ${memory.summary}` } : judged
   return diffReportModel({
     snapshots,
     verdict,
@@ -178,7 +213,8 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
     growth: cut(growth).map((group) => ({ group, pathText: renderFoldedPath(group.path, { cwd }) })),
     findings,
     process: origin,
-    rate: rateOf(diff, verdict, snapshots, sidecars),
+    rate: rateOf(diff, verdict, snapshots, sidecars, memory),
+    memory,
     capture: sidecars[0]?.trigger ?? null,
     warnings: warning ? [...diff.warnings, warning] : diff.warnings,
     allocations
@@ -193,13 +229,15 @@ export function buildDiffReport (diff, snapshots, { top = 10, findings = [], cwd
  * @param {DiffResult['verdict']} verdict  with the findings weighed
  * @param {DiffSnapshotInfo[]} snapshots
  * @param {Array<SnapshotMeta | null>} sidecars
+ * @param {MemorySplit | null} memory  each limit is projected at its own pace (the heap's, RSS's)
  * @returns {GrowthRate | null}
  */
-function rateOf (diff, verdict, snapshots, sidecars) {
+function rateOf (diff, verdict, snapshots, sidecars, memory) {
   if (diff.comparison === 'aggregates') return null
   const rate = computeGrowthRate(
     { meta: sidecars[0] ?? null, totalSize: snapshots[0].totalSize },
-    { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize }
+    { meta: sidecars[snapshots.length - 1] ?? null, totalSize: snapshots[snapshots.length - 1].totalSize },
+    memory === null ? null : memory.growth
   )
   return rate && verdict === 'clean' ? { ...rate, limit: null } : rate
 }
@@ -248,7 +286,7 @@ function ownerText (finding) {
 function processOf (sidecars, diff) {
   if (sidecars.length === 0 || sidecars.some((meta) => meta === null) || differenceOf(sidecars) !== null) return { process: null }
   const last = /** @type {SnapshotMeta} */ (sidecars[sidecars.length - 1])
-  const origin = { pid: last.pid, hostname: last.hostname, nodeVersion: last.nodeVersion, script: last.script }
+  const origin = { pid: last.pid, hostname: last.hostname, nodeVersion: last.nodeVersion, script: last.script, ...(last.thread && !last.thread.main ? { thread: last.thread } : {}) }
   if (diff.comparison !== 'aggregates') return { process: origin }
   return { process: origin, warning: `the sidecars name one process (pid ${last.pid}${last.hostname ? ` on ${last.hostname}` : ''}), but its object ids do not line up; the sidecars may belong to other snapshots` }
 }

@@ -11,6 +11,10 @@
  * @property {string} source           `heap_size_limit`, or where the memory limit came from (`cgroup v2`, ...)
  * @property {number} used             heap used, or RSS, in the last snapshot's sidecar
  * @property {number} minutesToLimit   at `bytesPerMinute`; 0 when already there
+ * @property {number} [bytesPerMinute]  the rate this limit is reached at: the JS heap's growth for
+ *   the heap limit, RSS growth (the snapshot writes' own RSS taken out) for a memory limit, when
+ *   the sidecars recorded them; else the retained growth
+ * @property {string} [nearerThan]      the other limit, when both were projected: `heap limit (4.35 GB)`
  */
 
 /**
@@ -25,9 +29,12 @@
 /**
  * @param {{meta: SnapshotMeta | null, totalSize: number}} first
  * @param {{meta: SnapshotMeta | null, totalSize: number}} last
+ * @param {{jsHeap: number, rss: number | null} | null} [split]  growth of the JS heap alone and of
+ *   RSS (memory-split.js): the heap limit is reached at the first's pace, a memory limit at the
+ *   second's; without it both at the retained growth's
  * @returns {GrowthRate | null} null without both sidecars or without time between them
  */
-export function computeGrowthRate (first, last) {
+export function computeGrowthRate (first, last, split = null) {
   if (first.meta === null || last.meta === null) return null
   const minutes = (Date.parse(last.meta.takenAt) - Date.parse(first.meta.takenAt)) / 60_000
   if (!(minutes > 0)) return null
@@ -36,14 +43,15 @@ export function computeGrowthRate (first, last) {
   /** @type {GrowthLimit[]} */
   const limits = []
   const { heapSizeLimit, heapUsed, memoryLimit, rss } = last.meta
-  if (bytesPerMinute > 0) {
-    if (heapSizeLimit !== null && heapUsed !== null) {
-      limits.push({ kind: 'heap', bytes: heapSizeLimit, source: 'heap_size_limit', used: heapUsed, minutesToLimit: Math.max(0, (heapSizeLimit - heapUsed) / bytesPerMinute) })
-    }
-    if (memoryLimit !== null && rss !== null) {
-      limits.push({ kind: 'memory', bytes: memoryLimit.bytes, source: memoryLimit.source, used: rss, minutesToLimit: Math.max(0, (memoryLimit.bytes - rss) / bytesPerMinute) })
-    }
+  const heapRate = split === null ? bytesPerMinute : split.jsHeap / minutes
+  const rssRate = split === null || split.rss === null ? bytesPerMinute : split.rss / minutes
+  if (heapRate > 0 && heapSizeLimit !== null && heapUsed !== null) {
+    limits.push({ kind: 'heap', bytes: heapSizeLimit, source: 'heap_size_limit', used: heapUsed, minutesToLimit: Math.max(0, (heapSizeLimit - heapUsed) / heapRate), bytesPerMinute: heapRate })
+  }
+  if (rssRate > 0 && memoryLimit !== null && rss !== null) {
+    limits.push({ kind: 'memory', bytes: memoryLimit.bytes, source: memoryLimit.source, used: rss, minutesToLimit: Math.max(0, (memoryLimit.bytes - rss) / rssRate), bytesPerMinute: rssRate })
   }
   limits.sort((a, b) => a.minutesToLimit - b.minutesToLimit)
+  if (limits.length === 2) limits[0].nearerThan = `${limits[1].kind === 'heap' ? 'heap limit' : 'memory limit'} (${limits[1].bytes})`
   return { bytes, minutes, bytesPerMinute, limit: limits[0] ?? null }
 }

@@ -2,6 +2,7 @@ import { basename } from 'node:path'
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, formatDuration, fit } from './format.js'
 import { renderFindingCards, renderFindingCardsMarkdown } from './render-findings.js'
+import { memoryLines } from './render-memory.js'
 import { escapeStrings } from './escape/escape-text.js'
 import { markdownCode, markdownText } from './escape/escape-markdown.js'
 /** @import {DiffReport} from './diff-report.js' */
@@ -32,12 +33,13 @@ function renderText (report, c, width) {
   const { snapshots, summary } = report
   const lines = [
     ...wrap(`${c.bold('leakdiff')} ${headline(report)}`, width, '  '),
-    `heap ${snapshots.map((s) => formatBytes(s.totalSize)).join(' → ')} (${formatBytes(summary.totalSizeDelta, { sign: true })})`,
+    ...wrap(`heap ${snapshots.map((s) => formatBytes(s.totalSize)).join(' → ')} (${formatBytes(summary.totalSizeDelta, { sign: true })})${jsHeapText(report)}`, width, '  '),
     ''
   ]
   const badge = report.verdict === 'leak' ? c.red.bold('LEAK') : report.verdict === 'clean' ? c.green.bold('CLEAN') : c.yellow.bold('INCONCLUSIVE')
   lines.push(...wrap(`${badge}  ${report.reason}`, width, '      '))
   for (const line of rateLines(report)) lines.push(...wrap(line, width, '      ', '      '))
+  for (const line of memoryLines(report)) lines.push(...wrap(line, width, '      ', '      '))
   if (report.comparison === 'ids') {
     lines.push(`      ${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}) outside engine bookkeeping`)
   }
@@ -93,6 +95,7 @@ function renderMarkdown (report) {
     markdownText(report.reason),
     '',
     ...(report.process || report.rate || report.capture ? [markdownText(headline(report)) + '.', ...rateLines(report).map((line) => `- ${markdownText(line)}`), ''] : []),
+    ...memoryLines(report).map((line) => `- ${markdownText(line)}`),
     `Snapshots: ${snapshots.map((s) => `${markdownCode(basename(s.path))} (${formatBytes(s.totalSize)})`).join(' → ')}; heap ${formatBytes(summary.totalSizeDelta, { sign: true })}, ` +
       `${formatCount(summary.leakedObjects)} new objects still alive (${formatBytes(summary.leakedBytes)}).`,
     ''
@@ -179,9 +182,31 @@ function headline (report) {
   const { snapshots } = report
   const names = `${snapshots.length} snapshots: ${snapshots.map((s) => basename(s.path)).join(' → ')}`
   if (!report.process) return names
-  const { pid, hostname, nodeVersion } = report.process
+  const { pid, hostname, nodeVersion, thread } = report.process
+  const threadText = thread ? ` ${threadName(thread)}` : ''
   const times = snapshots.every((s) => s.takenAtSource === 'sidecar') ? `, ${snapshots.map((s) => clock(/** @type {string} */ (s.takenAt))).join(' → ')} UTC` : ''
-  return `${snapshots.length} snapshots of pid ${pid}${hostname ? ` on ${hostname}` : ''}${times}${nodeVersion ? `, node ${nodeVersion}` : ''}`
+  return `${snapshots.length} snapshots of pid ${pid}${threadText}${hostname ? ` on ${hostname}` : ''}${times}${nodeVersion ? `, node ${nodeVersion}` : ''}`
+}
+
+/**
+ * `, of which the JS heap 4.70 MB → 5.29 MB`: when memory outside V8's heap (native, ArrayBuffer
+ * stores) is a large part of what the snapshots record, the heap's own share.
+ * @param {DiffReport} report
+ */
+function jsHeapText ({ memory }) {
+  if (!memory) return ''
+  const outside = memory.snapshots.map((s) => s.native + s.backingStores)
+  if (Math.max(...outside) < Math.max(...memory.snapshots.map((s) => s.jsHeap))) return ''
+  return `, of which the JS heap ${memory.snapshots.map((s) => formatBytes(s.jsHeap)).join(' → ')}`
+}
+
+/**
+ * `thread 3 (pool-worker.js)`: a worker thread as the headline names it.
+ * @param {{id: number, file: string | null, name: string | null}} thread
+ */
+export function threadName ({ id, file, name }) {
+  const label = name ?? (file === null ? null : basename(file))
+  return `thread ${id}${label ? ` (${label})` : ''}`
 }
 
 /**
@@ -195,7 +220,8 @@ export function rateLines (report) {
   const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes * 60_000)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
   const { limit } = rate
   if (limit) {
-    const what = limit.kind === 'heap' ? `the heap reaches its ${formatBytes(limit.bytes)} limit` : `the process reaches its ${formatBytes(limit.bytes)} memory limit (${limit.source})`
+    const nearer = limit.nearerThan ? ', the nearer of its two limits' : ''
+    const what = limit.kind === 'heap' ? `the heap reaches its ${formatBytes(limit.bytes)} limit${nearer}` : `the process reaches its ${formatBytes(limit.bytes)} memory limit (${limit.source}; RSS, not the heap)${nearer}`
     lines.push(limit.minutesToLimit === 0 ? `${what.replace('reaches', 'has reached')} already` : `at this rate ${what} in about ${formatDuration(limit.minutesToLimit * 60_000)}`)
   }
   return lines
@@ -214,7 +240,7 @@ function captureLine ({ capture }) {
   if (reason === 'fraction' && limit !== null) {
     return `captured automatically: heap after GC reached ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of its ${limitName}`
   }
-  const growth = `captured automatically: heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes * 60_000)}`
+  const growth = `captured automatically: ${capture.measure === 'rss' ? 'RSS' : 'heap after GC'} grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes * 60_000)}`
   return limit === null || limit.minutesToLimit === null ? growth : `${growth}; ${limitName} in ~${formatDuration(limit.minutesToLimit * 60_000)}`
 }
 

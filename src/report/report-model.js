@@ -11,6 +11,7 @@
 /** @import {GrowthRate} from './growth-rate.js' */
 /** @import {WatchTriggerMeta} from './sidecars.js' */
 /** @import {AllocationsReport} from './allocated-at.js' */
+/** @import {MemorySplit, MemoryAround} from '../diff/memory-split.js' */
 
 export const SCHEMA_VERSION = 1
 
@@ -198,6 +199,15 @@ export const SCHEMA_VERSION = 1
  * @property {{summary: string, snippet: string}} fix
  * @property {AllocatedAt | null} [allocatedAt]  with allocation profiles (null: nothing tied)
  * @property {SourceLines | null} [source]  lines around an unmapped location, when its text is known
+ * @property {NativeHold} [native]  the entries hold native memory that grew; `fix` then releases each resource
+ */
+
+/**
+ * @typedef {object} NativeHold  native memory a finding's entries hold (diff/memory-split.js)
+ * @property {string} kind       the native node kind, as the snapshot names it (`Node / zlib_memory`)
+ * @property {string} holder     the class of the entries that hold it (`Deflate`)
+ * @property {number} bytes      the kind's growth, first snapshot to last
+ * @property {number} bytesEach  bytes each holder keeps, in the last snapshot
  */
 
 /**
@@ -206,6 +216,15 @@ export const SCHEMA_VERSION = 1
  * @property {string | null} hostname
  * @property {string | null} nodeVersion
  * @property {string | null} script
+ * @property {Thread} [thread]  the worker thread whose heap the snapshots are; absent for the main thread
+ */
+
+/**
+ * @typedef {object} Thread
+ * @property {number} id           the thread id (0 is the main thread)
+ * @property {boolean} main
+ * @property {string | null} file  the worker's script
+ * @property {string | null} name  the name given to the Worker
  */
 
 /**
@@ -213,16 +232,66 @@ export const SCHEMA_VERSION = 1
  * @property {number} bytes
  * @property {number} minutes
  * @property {number} bytesPerMinute
- * @property {{kind: 'heap' | 'memory', bytes: number, source: string, used: number, minutesToLimit: number} | null} limit
+ * @property {RateLimit | null} limit  the nearest limit at its own pace; null when the verdict is clean
+ */
+
+/**
+ * @typedef {object} RateLimit
+ * @property {'heap' | 'memory'} kind
+ * @property {number} bytes
+ * @property {string} source          `heap_size_limit`, or where the memory limit came from (`cgroup v2`, ...)
+ * @property {number} used            heap used, or RSS, in the last snapshot's sidecar
+ * @property {number} minutesToLimit  at the limit's own pace; 0 when already there
+ * @property {number} [bytesPerMinute]  that pace: the JS heap's growth for the heap limit, RSS
+ *   growth (the writes' own RSS taken out) for a memory limit; else the retained growth
+ * @property {string} [nearerThan]    the other limit, when both were projected: `heap limit (4345298944)`
  */
 
 /**
  * @typedef {object} Capture  why the agent's watch mode took the series by itself
  * @property {'growth' | 'time-to-limit' | 'fraction'} reason
+ * @property {'heap' | 'rss'} [measure]  what grew: absent for the heap after GC, `rss` for the process's RSS
  * @property {number} bytesPerHour
  * @property {number} spanMinutes
  * @property {number} heapAfterGc
  * @property {{kind: 'heap' | 'memory', bytes: number, source: string, minutesToLimit: number | null, fraction: number} | null} limit
+ */
+
+/**
+ * What a sidecar recorded about the process's memory just before one write.
+ * @typedef {object} ProcessMemory
+ * @property {number} rss
+ * @property {number} heapUsed
+ * @property {number} external        includes arrayBuffers
+ * @property {number} arrayBuffers
+ * @property {number | null} cgroupUsage     the cgroup's memory use
+ * @property {number | null} heapMappingRss  RSS of the `[heap]` mapping (glibc's main arena)
+ * @property {number} writeRss        RSS the write left (after less before, 0 or more)
+ */
+
+/**
+ * @typedef {object} NativeKind  a kind of native memory that grew in every step
+ * @property {string} name      `Node / zlib_memory`
+ * @property {number[]} counts  per snapshot
+ * @property {number[]} bytes   per snapshot
+ * @property {Array<{name: string, count: number}>} holders  the JS objects that hold them (last
+ *   snapshot): `Deflate/Zlib` when a handle object is held by the program's object
+ */
+
+/**
+ * The growth split into kinds of memory (diff/memory-split.js).
+ * @typedef {object} Memory
+ * @property {Array<{jsHeap: number, backingStores: number, native: number, process: ProcessMemory | null}>} snapshots
+ *   per snapshot: bytes of the JS heap, of ArrayBuffer stores and of native memory Node records,
+ *   and the sidecar's readings (null without them)
+ * @property {{jsHeap: number, backingStores: number, native: number, rss: number | null, writeRss: number | null, rest: number | null}} growth
+ *   first to last: rss is the program's RSS growth (the writes' RSS taken out), writeRss what the
+ *   writes left, rest the RSS growth no kind of memory in the snapshot explains (null without sidecars)
+ * @property {NativeKind[]} nativeKinds  most growth first
+ * @property {number[]} workers  Worker objects per snapshot (threads whose heaps these snapshots do not cover)
+ * @property {'heap' | 'native' | 'outside' | 'none'} where  what most of the growth is
+ * @property {string | null} summary  one line when the growth is outside the JS heap (then a
+ *   verdict that is not a leak is `inconclusive`); null otherwise
  */
 
 /**
@@ -246,7 +315,8 @@ export const SCHEMA_VERSION = 1
  * @property {GrowthRow[]} growth
  * @property {Finding[]} findings  ranked like the growth rows they explain
  * @property {Process | null} process
- * @property {Rate | null} rate
+ * @property {Rate | null} rate  none across processes
+ * @property {Memory | null} memory  null when the snapshots come from different processes
  * @property {Capture | null} capture
  * @property {string[]} warnings
  * @property {Allocations | null} allocations
@@ -297,6 +367,7 @@ export const SCHEMA_VERSION = 1
  * @property {SignatureFinding[]} findings
  * @property {Process | null} process
  * @property {GrowthRate | null} rate
+ * @property {MemorySplit | null} memory
  * @property {WatchTriggerMeta | null} capture
  * @property {string[]} warnings
  * @property {AllocationsReport | null} allocations
@@ -319,8 +390,9 @@ export function diffReportModel (parts) {
     classes: parts.classes.map(classRow),
     growth: parts.growth.map(({ group, pathText }) => growthRow(group, pathText)),
     findings: parts.findings.map(finding),
-    process: parts.process && { pid: parts.process.pid, hostname: parts.process.hostname, nodeVersion: parts.process.nodeVersion, script: parts.process.script },
+    process: parts.process && processOf(parts.process),
     rate: parts.rate && rate(parts.rate),
+    memory: parts.memory && memory(parts.memory),
     capture: parts.capture && capture(parts.capture),
     warnings: [...parts.warnings],
     allocations: parts.allocations && {
@@ -482,7 +554,8 @@ function finding (found) {
     location: found.location && location(found.location),
     fix: { summary: found.fix.summary, snippet: found.fix.snippet },
     ...optional('allocatedAt', found.allocatedAt === undefined ? undefined : found.allocatedAt && allocatedAt(found.allocatedAt)),
-    ...optional('source', found.source === undefined ? undefined : found.source && sourceLines(found.source))
+    ...optional('source', found.source === undefined ? undefined : found.source && sourceLines(found.source)),
+    ...optional('native', found.native && { kind: found.native.kind, holder: found.native.holder, bytes: found.native.bytes, bytesEach: found.native.bytesEach })
   }
 }
 
@@ -639,7 +712,67 @@ function rate (found) {
     bytes: found.bytes,
     minutes: found.minutes,
     bytesPerMinute: found.bytesPerMinute,
-    limit: limit && { kind: limit.kind, bytes: limit.bytes, source: limit.source, used: limit.used, minutesToLimit: limit.minutesToLimit }
+    limit: limit && {
+      kind: limit.kind,
+      bytes: limit.bytes,
+      source: limit.source,
+      used: limit.used,
+      minutesToLimit: limit.minutesToLimit,
+      ...optional('bytesPerMinute', limit.bytesPerMinute),
+      ...optional('nearerThan', limit.nearerThan)
+    }
+  }
+}
+
+/**
+ * @param {Process} found
+ * @returns {Process}
+ */
+function processOf (found) {
+  const { thread } = found
+  return {
+    pid: found.pid,
+    hostname: found.hostname,
+    nodeVersion: found.nodeVersion,
+    script: found.script,
+    ...optional('thread', thread && { id: thread.id, main: thread.main, file: thread.file, name: thread.name })
+  }
+}
+
+/**
+ * @param {MemorySplit} split
+ * @returns {Memory}
+ */
+function memory (split) {
+  const { growth } = split
+  return {
+    snapshots: split.snapshots.map((s) => ({ jsHeap: s.jsHeap, backingStores: s.backingStores, native: s.native, process: s.process && processMemory(s.process) })),
+    growth: { jsHeap: growth.jsHeap, backingStores: growth.backingStores, native: growth.native, rss: growth.rss, writeRss: growth.writeRss, rest: growth.rest },
+    nativeKinds: split.nativeKinds.map((kind) => ({
+      name: kind.name,
+      counts: [...kind.counts],
+      bytes: [...kind.bytes],
+      holders: kind.holders.map((holder) => ({ name: holder.name, count: holder.count }))
+    })),
+    workers: [...split.workers],
+    where: split.where,
+    summary: split.summary
+  }
+}
+
+/**
+ * @param {MemoryAround} around
+ * @returns {ProcessMemory}
+ */
+function processMemory (around) {
+  return {
+    rss: around.rss,
+    heapUsed: around.heapUsed,
+    external: around.external,
+    arrayBuffers: around.arrayBuffers,
+    cgroupUsage: around.cgroupUsage,
+    heapMappingRss: around.heapMappingRss,
+    writeRss: around.writeRss
   }
 }
 
@@ -651,6 +784,7 @@ function capture (trigger) {
   const { limit } = trigger
   return {
     reason: trigger.reason,
+    ...optional('measure', trigger.measure),
     bytesPerHour: trigger.bytesPerHour,
     spanMinutes: trigger.spanMinutes,
     heapAfterGc: trigger.heapAfterGc,

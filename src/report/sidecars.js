@@ -20,6 +20,10 @@ import { readFile } from 'node:fs/promises'
  * @property {string | null} [allocationProfile]  base name of the allocation profile saved beside it
  * @property {number | null} [allocationInterval]  its sampling interval, bytes
  * @property {string | null} [allocationRun]  the sampling run it belongs to: samples compare only within one
+ * @property {{id: number, main: boolean, file: string | null, name: string | null} | null} [thread]  the
+ *   thread whose heap the snapshot is (null: an older agent, which wrote the main thread only)
+ * @property {import('../diff/memory-split.js').MemoryAround | null} [memory]  the process's memory just
+ *   before the write, and the RSS the write left (an older agent did not record it: null)
  * @property {WatchTriggerMeta | null} trigger  why the agent's watch mode started the series; null
  *   when a signal or a call started it, or the sidecar does not say
  */
@@ -32,6 +36,7 @@ import { readFile } from 'node:fs/promises'
  * @property {number} spanMinutes    the windows the rate was measured over
  * @property {number} heapAfterGc    bytes, in the last window
  * @property {{kind: 'heap' | 'memory', bytes: number, source: string, minutesToLimit: number | null, fraction: number} | null} limit
+ * @property {'heap' | 'rss'} [measure]  what grew: the heap after GC, or the process's RSS
  */
 
 /**
@@ -87,6 +92,8 @@ export async function readSidecar (snapshotPath) {
       heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
       rss: number(data.memoryUsage?.rss),
       memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
+      thread: readThread(data.thread),
+      memory: readMemory(data.memory),
       trigger: readTrigger(data.series?.trigger),
       // A base name only: a sidecar must not send the reader elsewhere.
       allocationProfile: /^[^/\\]+\.heapprofile$/.test(data.allocationProfile?.file) ? data.allocationProfile.file : null,
@@ -94,6 +101,39 @@ export async function readSidecar (snapshotPath) {
       allocationRun: string(data.allocationProfile?.run)
     }
   }
+}
+
+/**
+ * @param {any} memory  `memory` of a sidecar: {before, after, writeRssBytes}
+ * @returns {import('../diff/memory-split.js').MemoryAround | null}
+ */
+function readMemory (memory) {
+  const number = (/** @type {unknown} */ value) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
+  const before = memory?.before
+  const rss = number(before?.rss)
+  const heapUsed = number(before?.heapUsed)
+  const external = number(before?.external)
+  const arrayBuffers = number(before?.arrayBuffers)
+  if (rss === null || heapUsed === null || external === null || arrayBuffers === null) return null
+  return {
+    rss,
+    heapUsed,
+    external,
+    arrayBuffers,
+    cgroupUsage: number(before.cgroup?.usageBytes),
+    heapMappingRss: number(before.smaps?.heapRss),
+    writeRss: Math.max(0, number(memory.writeRssBytes) ?? 0)
+  }
+}
+
+/**
+ * @param {any} thread  `thread` of a sidecar
+ * @returns {SnapshotMeta['thread']}
+ */
+function readThread (thread) {
+  if (thread === null || typeof thread !== 'object' || !Number.isSafeInteger(thread.id) || thread.id < 0) return null
+  const string = (/** @type {unknown} */ value) => (typeof value === 'string' ? value : null)
+  return { id: thread.id, main: thread.id === 0, file: string(thread.file), name: string(thread.name) }
 }
 
 /**
@@ -112,6 +152,7 @@ function readTrigger (trigger) {
   const limitBytes = number(limit?.bytes)
   return {
     reason,
+    ...(trigger.measure === 'rss' ? { measure: /** @type {const} */ ('rss') } : {}),
     bytesPerHour,
     spanMinutes: spanMs / 60_000,
     heapAfterGc,
@@ -137,6 +178,8 @@ function readTrigger (trigger) {
 export function processDifference (a, b) {
   if (a.hostname !== null && b.hostname !== null && a.hostname !== b.hostname) return `hosts ${a.hostname} and ${b.hostname}`
   if (a.pid !== null && b.pid !== null && a.pid !== b.pid) return `pids ${a.pid} and ${b.pid}`
+  // Each thread has a heap of its own: object ids of two threads never line up.
+  if ((a.thread?.id ?? 0) !== (b.thread?.id ?? 0)) return `threads ${a.thread?.id ?? 0} and ${b.thread?.id ?? 0} of pid ${a.pid}`
   if (a.uptimeSeconds !== null && b.uptimeSeconds !== null) {
     const startA = Date.parse(a.takenAt) - a.uptimeSeconds * 1000
     const startB = Date.parse(b.takenAt) - b.uptimeSeconds * 1000

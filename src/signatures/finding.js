@@ -49,8 +49,12 @@
  * @property {SourceLocation | null} location
  * @property {{summary: string, snippet: string}} fix
  * @property {AllocatedAt | null} [allocatedAt]  the allocation stacks tied to it, when the agent's
- *   allocation profiles are beside the snapshots (null: profiles there, nothing tied) * @property {SourceLines | null} [source]  the lines around the location in the script that ran,
+ *   allocation profiles are beside the snapshots (null: profiles there, nothing tied)
+ * @property {SourceLines | null} [source]  the lines around the location in the script that ran,
  *   when its text is known and it was not mapped (a mapped location has `original.snippet`)
+ * @property {{kind: string, holder: string, bytes: number, bytesEach: number}} [native]  the
+ *   finding's entries hold native memory that grew (diff/memory-split.js): its kind, the class
+ *   holding it, the kind's growth and the bytes each holds; the fix then releases each resource
  */
 
 /**

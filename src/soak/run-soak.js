@@ -53,6 +53,17 @@ const SERIES_START_MS = 15_000
  * @property {GateResult} gates
  * @property {LoadStats[]} rounds  the built-in load's numbers per round (empty with `load`)
  * @property {number} pid          the process that was snapshotted
+ * @property {SoakThread[]} threads  the service's worker threads with an agent, each diffed apart
+ *   (their heaps are not in the main thread's snapshots)
+ */
+
+/**
+ * @typedef {object} SoakThread
+ * @property {number} threadId
+ * @property {string | null} file
+ * @property {string | null} name
+ * @property {DiffReport} report
+ * @property {GateResult} gates
  */
 
 /**
@@ -106,9 +117,17 @@ export async function runSoak (options) {
     const snapshots = []
     // A machine slow enough to need a longer --ready-timeout is slow to start a series as well.
     const seriesStartMs = Math.max(SERIES_START_MS, settings.readyTimeoutMs)
+    /** @type {Map<number, {file: string | null, name: string | null, snapshots: string[]}>} each worker thread's, by thread id */
+    const threadSnapshots = new Map()
     const snapshot = async (/** @type {string} */ label) => {
       const series = await guard(requestSeries(pid, { dir, signal: SIGNAL, timeoutMs: seriesStartMs, pollMs: 100, abortSignal: signal }), `while writing the ${label} snapshot`)
       snapshots.push(series.snapshots[0])
+      for (const thread of series.threads) {
+        const entry = threadSnapshots.get(thread.threadId) ?? { file: thread.file, name: thread.name, snapshots: [] }
+        // A thread that missed an earlier snapshot cannot be diffed from the baseline.
+        if (entry.snapshots.length === snapshots.length - 1 && thread.snapshots.length > 0) entry.snapshots.push(thread.snapshots[0])
+        threadSnapshots.set(thread.threadId, entry)
+      }
       onProgress(`${label} snapshot written (${snapshots.length} of ${settings.series})`)
     }
     /** @type {LoadStats[]} */
@@ -138,7 +157,15 @@ export async function runSoak (options) {
     await service.stop()
     onProgress('service stopped; diffing')
     const report = await diffSnapshots(snapshots, { top: settings.top, cwd, ...settings.sources })
-    return { report, gates: evaluateGates(report, settings.gates), rounds, pid }
+    /** @type {SoakThread[]} */
+    const threads = []
+    for (const [threadId, entry] of [...threadSnapshots].sort(([a], [b]) => a - b)) {
+      if (entry.snapshots.length !== snapshots.length) continue
+      onProgress(`diffing thread ${threadId}`)
+      const threadReport = await diffSnapshots(entry.snapshots, { top: settings.top, cwd, ...settings.sources })
+      threads.push({ threadId, file: entry.file, name: entry.name, report: threadReport, gates: evaluateGates(threadReport, settings.gates) })
+    }
+    return { report, gates: evaluateGates(report, settings.gates), rounds, pid, threads }
   } finally {
     for (const load of loads) signalGroup(load, 'SIGKILL')
     await service?.stop()

@@ -15,7 +15,7 @@ test('a series names its files up front, and the names sort in time order', (t) 
 
 test('agent file names parse back; other names do not', (t) => {
   t.deepEqual(parseFileName('/x/leakdiff-7-20261121T101502.123Z-2of3.heapsnapshot.gz'), {
-    kind: 'snapshot', pid: 7, stamp: '20261121T101502.123Z', seriesId: '7-20261121T101502.123Z', index: 2, count: 3, gzip: true
+    kind: 'snapshot', pid: 7, threadId: 0, stamp: '20261121T101502.123Z', seriesId: '7-20261121T101502.123Z', index: 2, count: 3, gzip: true
   })
   t.is(parseFileName('leakdiff-7-20261121T101502.123Z-2of3.meta.json')?.kind, 'sidecar')
   t.is(parseFileName('leakdiff-7-20261121T101502.123Z.series.json')?.kind, 'series')
@@ -32,4 +32,18 @@ test('temporary names are hidden, unique, and name their writer', (t) => {
   t.is(partialOwner(a), 7)
   t.is(partialOwner(final), undefined)
   t.is(parseFileName(a), undefined)
+})
+
+test('a worker thread names its files with its thread id; the main thread\'s names are unchanged', (t) => {
+  const startedAt = new Date('2026-11-21T10:15:02.123Z')
+  const plan = seriesFileNames({ dir: '/snaps', pid: 4121, startedAt, count: 3, threadId: 2 })
+  t.is(plan.id, '4121-t2-20261121T101502.123Z')
+  t.is(plan.seriesFile, '/snaps/leakdiff-4121-t2-20261121T101502.123Z.series.json')
+  t.is(plan.snapshots[0], '/snaps/leakdiff-4121-t2-20261121T101502.123Z-1of3.heapsnapshot')
+  t.like(parseFileName(plan.snapshots[2]), { kind: 'snapshot', pid: 4121, threadId: 2, seriesId: plan.id, index: 3, count: 3 })
+  t.like(parseFileName(plan.seriesFile), { kind: 'series', threadId: 2, seriesId: plan.id })
+  t.is(parseFileName(seriesFileNames({ dir: '/snaps', pid: 4121, startedAt, count: 3 }).seriesFile)?.threadId, 0)
+  const temp = partialPath(plan.snapshots[0], 4121, 2)
+  t.regex(temp, /^\/snaps\/\.leakdiff-4121t2-[0-9a-f]{12}\.heapsnapshot\.partial$/)
+  t.is(partialOwner(temp), 4121)
 })

@@ -2,6 +2,7 @@ import test from 'ava'
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises'
 import { tmpdir, freemem } from 'node:os'
 import { join } from 'node:path'
+import { readSmapsText } from '../../src/agent/process-memory.js'
 import { readCgroupMemory, measureHeadroom } from '../../src/agent/memory-limits.js'
 
 /**
@@ -34,7 +35,7 @@ test('cgroup v2: the tightest limit up the hierarchy, less the working set', asy
     'kubepods/pod1/app/memory.max': 'max\n'
   })
   t.deepEqual(await readCgroupMemory(where), {
-    source: 'cgroup v2', path: join(where.root, 'kubepods/pod1'), limitBytes: 512 * MB, workingSetBytes: 300 * MB
+    source: 'cgroup v2', path: join(where.root, 'kubepods/pod1'), limitBytes: 512 * MB, workingSetBytes: 300 * MB, usageBytes: 400 * MB
   })
 })
 
@@ -48,11 +49,11 @@ test('cgroup v1: the huge "unlimited" value is no limit; without a namespace the
     'memory/memory.usage_in_bytes': `${200 * MB}\n`,
     'memory/memory.stat': `cache 9\ntotal_inactive_file ${50 * MB}\n`
   })
-  t.like(await readCgroupMemory(limited), { source: 'cgroup v1', limitBytes: 256 * MB, workingSetBytes: 150 * MB })
+  t.like(await readCgroupMemory(limited), { source: 'cgroup v1', limitBytes: 256 * MB, workingSetBytes: 150 * MB, usageBytes: 200 * MB })
 })
 
 test('headroom is the tightest of cgroup, free memory and the limit option', async (t) => {
-  const cgroup = { source: /** @type {const} */ ('cgroup v2'), path: '/x', limitBytes: 512 * MB, workingSetBytes: 300 * MB }
+  const cgroup = { source: /** @type {const} */ ('cgroup v2'), path: '/x', limitBytes: 512 * MB, workingSetBytes: 300 * MB, usageBytes: 310 * MB }
   t.like(await measureHeadroom({ memoryLimitBytes: null, rssBytes: 100 * MB, cgroup }), {
     availableBytes: Math.min(212 * MB, freemem()), limitBytes: 512 * MB, limitSource: 'cgroup v2'
   })
@@ -60,4 +61,13 @@ test('headroom is the tightest of cgroup, free memory and the limit option', asy
     availableBytes: 50 * MB, limitBytes: 150 * MB, limitSource: 'option', limitedBy: 'memoryLimitBytes (LEAKDIFF_MEMORY_LIMIT) less RSS'
   })
   t.like(await measureHeadroom({ memoryLimitBytes: 50 * MB, rssBytes: 100 * MB, cgroup: null }), { availableBytes: 0 })
+})
+
+test('the [heap] mapping and anonymous memory are read from smaps text', (t) => {
+  const text = [
+    '55d6-55d7 r--p 00000000 fe:00 1   /usr/bin/node', 'Rss: 8 kB', 'Anonymous: 0 kB',
+    '5600-5700 rw-p 00000000 00:00 0   [heap]', 'Rss: 2048 kB', 'Anonymous: 2048 kB',
+    '7f00-7f10 rw-p 00000000 00:00 0 ', 'Rss: 100 kB', 'Anonymous: 100 kB'
+  ].join('\n')
+  t.deepEqual(readSmapsText(text), { heapRss: 2048 * 1024, anonymousRss: 2148 * 1024, mappings: 3 })
 })

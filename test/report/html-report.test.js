@@ -189,12 +189,13 @@ browserTest('the agent\'s sidecars: process, time span, charts of heap used, RSS
   t.true(text.includes('by the agent\'s sidecars'))
   t.truthy(report.rate?.limit, 'the sidecars give the heap limit')
   t.true(text.includes('at this rate the heap reaches its'))
-  // Three series of three points (heap used, RSS, the retained totals) and the projection.
+  // Four series of three points (heap used, RSS, RSS less what the snapshot writes left, the
+  // retained totals) and the projection.
   const lines = await page.$$eval('.chart svg polyline', (nodes) => nodes.map((node) => [node.getAttribute('class'), (node.getAttribute('points') ?? '').split(' ').length]))
-  t.deepEqual(lines.map(([name]) => name).sort(), ['series k-heapUsed', 'series k-retained', 'series k-rss'])
+  t.deepEqual(lines.map(([name]) => name).sort(), ['series k-heapUsed', 'series k-retained', 'series k-rss', 'series k-rssProgram'])
   t.true(lines.every(([, points]) => points === files.length))
   t.is(await page.locator('.chart svg line.projection').count(), 1)
-  for (const label of ['Heap used', 'RSS', 'Retained (snapshot total)']) t.true(text.includes(`${label}: `))
+  for (const label of ['Heap used', 'RSS', 'RSS less what the snapshot writes left', 'Retained (snapshot total)']) t.true(text.includes(`${label}: `))
   const background = await page.locator('body').evaluate((body) => body.ownerDocument.defaultView?.getComputedStyle(body).backgroundColor)
   t.is(background, 'rgb(13, 17, 23)')
   await page.screenshot({ path: join(TEST_OUTPUT, 'html-report-series-dark.png') })
@@ -258,7 +259,7 @@ test('the chart draws a limit that is near and ends the projection there; a far 
   // The same series under a heap limit it reaches one series' span after the last snapshot (as a
   // small --max-old-space-size makes it).
   const last = /** @type {number} */ (report.snapshots[2].heapUsed)
-  const bytes = last + rate.bytesPerMinute * rate.minutes
+  const bytes = last + (limit.bytesPerMinute ?? rate.bytesPerMinute) * rate.minutes
   const near = buildChart({ ...report, rate: { ...rate, limit: { ...limit, bytes, used: last, minutesToLimit: rate.minutes } } })
   const heap = /** @type {typeof near.charts[0]} */ (near.charts.find((chart) => chart.series.some((s) => s.key === 'heapUsed')))
   t.is(heap.limit?.y, bytes)

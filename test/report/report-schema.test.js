@@ -97,22 +97,62 @@ test('diff reports with the agent\'s sidecars (process, rate), allocation profil
   checkValid(t, printed(hostile), 'report/hostile-names')
 })
 
-test('a series the agent\'s watch mode started: the report\'s capture', async (t) => {
+/**
+ * The agent-series snapshots copied with sidecars as watch mode writes them: the series' trigger
+ * (docs/agent.md, "Watch mode").
+ * @param {object} trigger
+ */
+async function watchSeries (trigger) {
   const { files } = await captureFixture('diff/agent-series')
   const dir = await tempDir('leakdiff-schema-')
-  // The sidecars as watch mode writes them: the series' trigger (docs/agent.md, "Watch mode").
-  const trigger = { kind: 'watch', reason: 'growth', bytesPerHour: 2 ** 31, spanMs: 6000, heapAfterGc: 40e6, windowMs: 1000, limit: { kind: 'heap', bytes: 4e9, source: 'heap_size_limit', minutesToLimit: 110, fraction: 0.01 } }
-  const copies = await Promise.all(files.map(async (file, i) => {
+  return Promise.all(files.map(async (file, i) => {
     const copy = join(dir, `${i + 1}.heapsnapshot`)
     await copyFile(file, copy)
     const meta = JSON.parse(await readFile(file.replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
     await writeFile(copy.replace(/\.heapsnapshot$/, '.meta.json'), JSON.stringify({ ...meta, series: { ...meta.series, trigger } }))
     return copy
   }))
-  const report = await diffSnapshots(copies, { cwd: ROOT })
+}
+
+test('a series the agent\'s watch mode started: the report\'s capture', async (t) => {
+  const trigger = { kind: 'watch', reason: 'growth', bytesPerHour: 2 ** 31, spanMs: 6000, heapAfterGc: 40e6, windowMs: 1000, limit: { kind: 'heap', bytes: 4e9, source: 'heap_size_limit', minutesToLimit: 110, fraction: 0.01 } }
+  const report = await diffSnapshots(await watchSeries(trigger), { cwd: ROOT })
   t.like(report.capture, { reason: 'growth', spanMinutes: 0.1, limit: { kind: 'heap', minutesToLimit: 110 } })
   checkValid(t, printed(report), 'watch-mode series')
 })
+
+test('a series watch mode started on RSS: the capture says what grew', async (t) => {
+  const trigger = { kind: 'watch', reason: 'time-to-limit', measure: 'rss', bytesPerHour: 2 ** 31, spanMs: 6000, heapAfterGc: 40e6, windowMs: 1000, limit: { kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 9, fraction: 0.5 } }
+  const report = await diffSnapshots(await watchSeries(trigger), { cwd: ROOT })
+  t.like(report.capture, { reason: 'time-to-limit', measure: 'rss', limit: { kind: 'memory', minutesToLimit: 9 } })
+  checkValid(t, printed(report), 'watch-mode series on RSS')
+})
+
+// Series the agent captured with its memory readings: the split of the growth (native memory and
+// its holders, ArrayBuffer stores, the rest of RSS and the workers behind it), findings that
+// release native memory, each limit at its own pace; and worker threads' own series.
+for (const [program, args] of /** @type {Array<[string, string[]]>} */ ([
+  ['memory/zlib-streams', []],
+  ['memory/zlib-streams', ['fixed']],
+  ['memory/pooled-views', []],
+  ['memory/idle-workers', []],
+  ['threads/worker-pool', []],
+  ['threads/worker-pool', ['fixed']],
+  ['threads/logger-transport', []]
+])) {
+  test.serial(`the diff report of ${[program, ...args].join(' ')}: memory outside the heap, threads`, async (t) => {
+    const { files } = await captureFixture(program, { args })
+    const report = await diffSnapshots(files, { cwd: ROOT })
+    t.not(report.memory, null)
+    if (program.startsWith('threads/')) t.like(report.process?.thread, { main: false })
+    if (program === 'memory/zlib-streams' && args.length === 0) {
+      t.true(report.findings.some((finding) => finding.native !== undefined), 'a finding that releases native memory')
+      t.like(report.rate?.limit, { kind: 'memory' })
+      t.is(typeof report.rate?.limit?.nearerThan, 'string')
+    }
+    checkValid(t, printed(report), [program, ...args].join(' '))
+  })
+}
 
 test('diff reports of compiled and bundled code: locations, paths and names mapped through source maps', async (t) => {
   // The committed builds; built and run now where a checkout has none yet.
@@ -162,7 +202,9 @@ test('a report that lacks a field, holds a wrong type or a field the contract do
     ['a 0-based line', (r) => { r.findings[0].location.line = 0 }, '/findings/0/location/line'],
     ['a path step without its id', (r) => { delete r.findings[0].path[0].id }, 'id'],
     ['a time that is not ISO', (r) => { r.snapshots[0].takenAt = 'Tuesday' }, '/snapshots/0/takenAt'],
-    ['schemaVersion 2', (r) => { r.schemaVersion = 2 }, '/schemaVersion']
+    ['schemaVersion 2', (r) => { r.schemaVersion = 2 }, '/schemaVersion'],
+    ['a memory split without its growth', (r) => { delete r.memory.growth }, 'growth'],
+    ['a thread without its id', (r) => { r.process = { pid: 1, hostname: null, nodeVersion: null, script: null, thread: { main: false, file: null, name: null } } }, 'id']
   ]
   for (const [what, change, where] of broken) {
     const errors = errorsAfter(diff, change)

@@ -61,7 +61,7 @@ test('sidecars give capture times, the process, the rate and the time to the hea
   t.is(rate.limit?.kind, 'heap')
   t.is(rate.limit?.bytes, printed.limit)
   t.is(rate.limit?.used, metas[2].heapStatistics.used_heap_size)
-  t.is(rate.limit?.minutesToLimit, (printed.limit - metas[2].heapStatistics.used_heap_size) / rate.bytesPerMinute)
+  t.is(rate.limit?.minutesToLimit, (printed.limit - metas[2].heapStatistics.used_heap_size) / (rate.limit?.bytesPerMinute ?? NaN))
 
   const text = renderDiffReport(report, { color: false })
   const lines = text.split('\n')

@@ -7,7 +7,7 @@ import { formatBytes, formatDuration } from '../format.js'
 
 /**
  * @typedef {object} ChartSeries
- * @property {string} key     `heapUsed`, `rss` or `retained`
+ * @property {string} key     `heapUsed`, `rss`, `rssProgram` (RSS less what the writes left) or `retained`
  * @property {string} label
  * @property {Array<{x: number, y: number, label: string}>} points
  */
@@ -63,6 +63,17 @@ export function buildChart (report) {
   if (timed) {
     add('heapUsed', 'Heap used', snapshots.map((s) => s.heapUsed))
     add('rss', 'RSS', snapshots.map((s) => s.rss))
+    // What each snapshot write left in the process is the write's, not the program's: RSS less
+    // the writes before each point (diff/memory-split.js).
+    const around = report.memory?.snapshots.map((s) => s.process) ?? []
+    if (around.length === snapshots.length && around.every((p) => p !== null) && around.some((p, i) => i < around.length - 1 && (p?.writeRss ?? 0) > 0)) {
+      let left = 0
+      add('rssProgram', 'RSS less what the snapshot writes left', around.map((p, i) => {
+        const rss = /** @type {number} */ (p?.rss) - left
+        left += p?.writeRss ?? 0
+        return i === 0 ? /** @type {number} */ (p?.rss) : rss
+      }))
+    }
   }
   add('retained', 'Retained (snapshot total)', snapshots.map((s) => s.totalSize))
 
@@ -72,8 +83,8 @@ export function buildChart (report) {
   const span = lastX - xs[0]
   const largest = (/** @type {ChartSeries[]} */ list) => Math.max(...list.flatMap((s) => s.points.map((p) => p.y)))
   // RSS many times the heap would flatten the heap's lines: then it gets a chart of its own.
-  const rss = series.filter((s) => s.key === 'rss')
-  const heap = series.filter((s) => s.key !== 'rss')
+  const rss = series.filter((s) => s.key === 'rss' || s.key === 'rssProgram')
+  const heap = series.filter((s) => s.key !== 'rss' && s.key !== 'rssProgram')
   const groups = rss.length > 0 && largest(rss) > SCALE_APART * largest(heap) ? [heap, rss] : [series]
   let xMax = timed ? lastX : Math.max(lastX, 2)
   // Nothing leaks: no line towards a limit (the text has no time to it either).
@@ -98,7 +109,9 @@ export function buildChart (report) {
           until = Math.min(until, lastX + rate.limit.minutesToLimit)
           top = Math.max(top, rate.limit.bytes)
         }
-        projection = { x1: from.x, y1: from.y, x2: until, y2: from.y + rate.bytesPerMinute * (until - from.x), series: used }
+        // Each limit is reached at its own pace: the JS heap's, or RSS's (growth-rate.js).
+        const perMinute = rate.limit?.bytesPerMinute ?? rate.bytesPerMinute
+        projection = { x1: from.x, y1: from.y, x2: until, y2: from.y + perMinute * (until - from.x), series: used }
         xMax = Math.max(xMax, until)
         top = Math.max(top, projection.y2)
       }
@@ -106,6 +119,8 @@ export function buildChart (report) {
     return { group, top, projection, limit }
   })
   if (projected && !rate?.limit) notes.push('No heap or memory limit is known, so there is no time to the limit.')
+  const writes = report.memory?.growth.writeRss
+  if (timed && writes) notes.push(`The snapshot writes themselves left ${formatBytes(writes)} of RSS in the process: that is not the program's growth.`)
   const charts = drawn.map(({ group, top, projection, limit }) => {
     let bottom = Math.min(...group.flatMap((s) => s.points.map((p) => p.y)))
     // From zero unless that flattens the series: then from a round value below the smallest.
