@@ -5,6 +5,7 @@
 // stay in the *.e2e.test.js files.
 import { GATE_OPTIONS } from '../../cli/report-output.js'
 import { reportError } from '../../cli/output.js'
+import { handler as inspectHandler } from '../../cli/commands/inspect.js'
 
 /** What the parent's environment must not give a run (run-cli.js leaves them out too). */
 const CLEARED = ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']
@@ -75,4 +76,13 @@ export function gateArgv (flags) {
     ...(flags['max-growth'] === undefined ? {} : { maxGrowth: GATE_OPTIONS['max-growth'].coerce(flags['max-growth']) }),
     ...(flags.allow === undefined ? {} : { allow: GATE_OPTIONS.allow.coerce(flags.allow) })
   }
+}
+
+/**
+ * `leakdiff inspect <snapshot> [options]` with the builder's defaults, NO_COLOR as run-cli.js sets it.
+ * @param {string} snapshot
+ * @param {{top?: number, format?: string}} [options]
+ */
+export function inspect (snapshot, options = {}) {
+  return inProcess(() => inspectHandler({ snapshot, top: 20, format: 'text', color: false, ...options }))
 }
