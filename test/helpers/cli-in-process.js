@@ -81,8 +81,9 @@ export function gateArgv (flags) {
 /**
  * `leakdiff inspect <snapshot> [options]` with the builder's defaults, NO_COLOR as run-cli.js sets it.
  * @param {string} snapshot
- * @param {{top?: number, format?: string}} [options]
+ * @param {{top?: number, format?: string, skipMemoryCheck?: boolean}} [options]
+ * @param {Record<string, string | undefined>} [env]
  */
-export function inspect (snapshot, options = {}) {
-  return inProcess(() => inspectHandler({ snapshot, top: 20, format: 'text', color: false, ...options }))
+export function inspect (snapshot, options = {}, env = {}) {
+  return inProcess(() => inspectHandler({ snapshot, top: 20, format: 'text', color: false, ...options }), env)
 }
