@@ -5,6 +5,9 @@
 // stay in the *.e2e.test.js files.
 import { GATE_OPTIONS } from '../../cli/report-output.js'
 import { reportError } from '../../cli/output.js'
+import { DEFAULT_DIFF_OPTIONS } from 'leakdiff'
+import { handler as captureHandler } from '../../cli/commands/capture.js'
+import { handler as diffHandler } from '../../cli/commands/diff.js'
 import { handler as inspectHandler } from '../../cli/commands/inspect.js'
 
 /** What the parent's environment must not give a run (run-cli.js leaves them out too). */
@@ -22,7 +25,7 @@ let queue = Promise.resolve()
  * @returns {Promise<{stdout: string, stderr: string, code: number}>}
  */
 export function inProcess (fn, env = {}) {
-  const run = queue.then(() => capture(fn, env))
+  const run = queue.then(() => captureOutput(fn, env))
   queue = run.catch(() => {})
   return run
 }
@@ -31,7 +34,7 @@ export function inProcess (fn, env = {}) {
  * @param {() => unknown} fn
  * @param {Record<string, string | undefined>} env
  */
-async function capture (fn, env) {
+async function captureOutput (fn, env) {
   const { stdout, stderr } = process
   const saved = { out: stdout.write, err: stderr.write, exitCode: process.exitCode }
   const given = { ...Object.fromEntries(CLEARED.map((name) => [name, undefined])), ...env }
@@ -81,9 +84,29 @@ export function gateArgv (flags) {
 /**
  * `leakdiff inspect <snapshot> [options]` with the builder's defaults, NO_COLOR as run-cli.js sets it.
  * @param {string} snapshot
- * @param {{top?: number, format?: string, skipMemoryCheck?: boolean}} [options]
+ * @param {{top?: number, format?: string, output?: string, skipMemoryCheck?: boolean}} [options]
  * @param {Record<string, string | undefined>} [env]
  */
 export function inspect (snapshot, options = {}, env = {}) {
   return inProcess(() => inspectHandler({ snapshot, top: 20, format: 'text', color: false, ...options }), env)
+}
+
+/**
+ * `leakdiff <snapshots..> [options]` with the builder's defaults, NO_COLOR as run-cli.js sets it.
+ * @param {string[]} snapshots
+ * @param {Partial<Parameters<typeof diffHandler>[0]>} [options] gate options as gateArgv gives them
+ * @param {Record<string, string | undefined>} [env]
+ */
+export function diff (snapshots, options = {}, env = {}) {
+  const { minBytes, minObjects, minContinued } = DEFAULT_DIFF_OPTIONS
+  return inProcess(() => diffHandler({ snapshots, top: 10, format: 'text', color: false, minBytes, minObjects, minContinued, ...options }), env)
+}
+
+/**
+ * `leakdiff capture <pid> [options]` with the builder's defaults.
+ * @param {string} pid
+ * @param {Partial<Parameters<typeof captureHandler>[0]>} [options]
+ */
+export function capture (pid, options = {}) {
+  return inProcess(() => captureHandler({ pid, timeout: '10s', diff: false, force: false, ...options }))
 }
