@@ -3,12 +3,12 @@
 // stderr, the exit code it sets, and an error it throws turned into its one line and exit code by
 // reportError. Only the CLI's own process shows what yargs, the terminal and the exit do: those
 // stay in the *.e2e.test.js files.
-import { GATE_OPTIONS } from '../../cli/report-output.js'
-import { reportError } from '../../cli/output.js'
 import { DEFAULT_DIFF_OPTIONS } from 'leakdiff'
 import { handler as captureHandler } from '../../cli/commands/capture.js'
 import { handler as diffHandler } from '../../cli/commands/diff.js'
 import { handler as inspectHandler } from '../../cli/commands/inspect.js'
+import { reportError } from '../../cli/output.js'
+import { GATE_OPTIONS } from '../../cli/report-output.js'
 
 /** What the parent's environment must not give a run (run-cli.js leaves them out too). */
 const CLEARED = ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']
