@@ -89,10 +89,13 @@ test('a program that churns and keeps nothing: clean, exit 0', async (t) => {
 })
 
 test('usage errors exit 2 with one line: one snapshot, four snapshots, snapshots out of order', async (t) => {
-  const { files } = await mapCache
+  const [{ files }, exposed] = await Promise.all([mapCache, captureFixture('engine/exposed')])
   const one = await diff([files[0]])
   const four = await diff([...files, files[0]])
-  const reversed = await diff([files[2], files[0]])
+  // Order shows in the newest object id. A trimmed series (fixtures/capture/trim-series.js) gives
+  // its fillers the same ids past every real one in each snapshot, so its order cannot be read:
+  // engine/exposed's two snapshots of one process are committed whole.
+  const reversed = await diff([exposed.files[1], exposed.files[0]])
   t.is(one.code, 2)
   t.regex(one.stderr, /Expected 2 or 3 snapshots/)
   t.is(four.code, 2)
