@@ -44,10 +44,10 @@ test('a leaking service starts a series by itself, and leakdiff names the leak; 
   // away for both; the time-to-limit trigger has its own test below.
   const env = { LEAKDIFF_WATCH_TIME_TO_LIMIT: 'off' }
   const [leaking, steady] = await Promise.all([serviceIn(t, { leak: true, env }), serviceIn(t, { leak: false, env })])
-  t.regex(leaking.app.stderr(), /ready: kill -USR2 \d+ writes 2 snapshots 6 s apart to .*; watching the heap: a series starts by itself when the heap after GC grows 4\.00 GiB\/h for 6 s$/m)
+  t.regex(leaking.app.stderr(), /ready: kill -USR2 \d+ writes 2 snapshots 6 s apart to .*; watching the heap: a series starts by itself when the heap after GC grows 4\.00 GB\/h for 6 s$/m)
 
   const trigger = await leaking.app.waitForStderr(/^leakdiff: watch: /)
-  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GiB\/h for \d+ s; the [\d.]+ GiB heap limit in ~\d+ min; starting a series$/)
+  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GB\/h for \d+ s; the [\d.]+ GB heap limit in ~\d+ min; starting a series$/)
   t.regex(await leaking.app.waitForStderr(/series .* (complete|failed)/), /complete: 2 of 2 snapshots/)
   t.regex(await get(leaking.app.ready[0]), /^ok \d+\n$/)
 
@@ -78,7 +78,7 @@ test('a leaking service starts a series by itself, and leakdiff names the leak; 
 })
 
 test('a leaking process without room for a snapshot refuses once, says why, and keeps serving', async (t) => {
-  const { app, dir } = await serviceIn(t, { leak: true, env: { LEAKDIFF_MEMORY_LIMIT: '160MB' }, nodeArgs: ['--max-old-space-size=128'] })
+  const { app, dir } = await serviceIn(t, { leak: true, env: { LEAKDIFF_MEMORY_LIMIT: '160MiB' }, nodeArgs: ['--max-old-space-size=128'] })
   const refusal = await app.waitForStderr(/^leakdiff: watch: /)
   t.regex(refusal, /^leakdiff: watch: heap after GC grew .*, but no series is started: not enough memory: .* \(LEAKDIFF_MIN_HEADROOM\), but .* is available \(memoryLimitBytes \(LEAKDIFF_MEMORY_LIMIT\) less RSS\)\. Said once; watch mode keeps checking quietly$/)
   // Three more windows: the heap keeps growing and the check keeps failing, quietly.
@@ -116,11 +116,11 @@ test('the trend: a steady rise passes; a sawtooth, a one-time jump, a fill that 
 test('the trigger line says the rate, the span and the nearest limit, or the share of the limit', (t) => {
   const limit = { kind: /** @type {const} */ ('heap'), bytes: 2 * 2 ** 30, source: 'heap_size_limit', minutesToLimit: 125, fraction: 0.4 }
   const base = { kind: /** @type {const} */ ('watch'), bytesPerHour: 14 * 2 ** 20, windows: 6, windowMs: 600_000, spanMs: 5 * 3_600_000, heapAfterGc: 800 * 2 ** 20 }
-  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.0 MiB/h for 5 h; the 2.00 GiB heap limit in ~2.1 h')
-  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.0 MiB/h for 5 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.7 MB/h for 5 h; the 2.15 GB heap limit in ~2.1 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.7 MB/h for 5 h')
   t.is(describeTrigger({ ...base, reason: 'time-to-limit', spanMs: 1_800_000, limit: { ...limit, kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 20 } }),
-    'heap after GC grew 14.0 MiB/h for 30 min; the 1.00 GiB memory limit in ~20 min')
-  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 800 MiB, 91 % of the 2.00 GiB heap limit')
+    'heap after GC grew 14.7 MB/h for 30 min; the 1.07 GB memory limit in ~20 min')
+  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 839 MB, 91 % of the 2.15 GB heap limit')
 })
 
 test('settings: LEAKDIFF_WATCH turns watch mode on with its defaults; bad values are reported and replaced', (t) => {
