@@ -3,7 +3,7 @@
 // stderr, the exit code it sets, and an error it throws turned into its one line and exit code by
 // reportError. Only the CLI's own process shows what yargs, the terminal and the exit do: those
 // stay in the *.e2e.test.js files.
-import { DEFAULT_DIFF_OPTIONS } from 'leakdiff'
+import { DEFAULT_DIFF_OPTIONS } from '#cli/support'
 import { handler as captureHandler } from '../../cli/commands/capture.js'
 import { handler as diffHandler } from '../../cli/commands/diff.js'
 import { handler as inspectHandler } from '../../cli/commands/inspect.js'
@@ -108,5 +108,5 @@ export function diff (snapshots, options = {}, env = {}) {
  * @param {Partial<Parameters<typeof captureHandler>[0]>} [options]
  */
 export function capture (pid, options = {}) {
-  return inProcess(() => captureHandler({ pid, timeout: '10s', diff: false, force: false, ...options }))
+  return inProcess(() => captureHandler({ pid, timeout: '10s', diff: false, force: false, top: 10, format: 'text', ...options }))
 }
