@@ -15,9 +15,9 @@
 //
 //   functions  sorted by where V8 starts them: the parameters' `(`, or an arrow's lone parameter
 //              (that is the position a heap snapshot or an allocation profile gives)
-//   names      each variable occurrence with its parent and grandparent node, by name
-//   members    each `<object>.name` read, by property name (`#name` for a private one)
-//   calls      calls, `new` and `import()`, in source order
+//   names      each variable occurrence with its parent and grandparent node, in text order
+//   members    each `<object>.name` read, with its parent and grandparent
+//   calls      calls, `new` and `import()`, with their parents, in text order
 
 import { parse } from 'acorn'
 import { parse as parseLoose } from 'acorn-loose'
@@ -27,9 +27,9 @@ import { lineStarts, positionOf } from './text-positions.js'
 /** @import {Node} from 'acorn' */
 
 /**
- * Characters of source whose trees the cache keeps. A tree takes about 30 bytes per character of
- * its text (measured on a 3.6 MB esbuild bundle of the TypeScript compiler: 107 MB), so this is
- * about 250 MB at most: that bundle twice, or hundreds of ordinary files.
+ * Characters of source whose trees the cache keeps. A tree and its indexes take about 35 bytes
+ * per character of the text (measured on a 3.6 MB esbuild bundle of the TypeScript compiler:
+ * 123 MB), so this is about 280 MB at most: that bundle twice, or hundreds of ordinary files.
  */
 export const SYNTAX_CACHE_CHARS = 8_000_000
 
@@ -115,12 +115,23 @@ export class ScriptSyntax {
   #parents = new Int32Array(0)
   /** @type {Map<number, Node>} classes by their start (V8 starts a class without a constructor there) */
   #classes = new Map()
-  /** @type {Map<string, Occurrence[]>} */
-  #names = new Map()
-  /** @type {Map<number, string>} variable occurrences by start */
-  #nameAt = new Map()
-  /** @type {Map<string, Occurrence[]>} */
-  #members = new Map()
+  // Flat lists, searched per question: a report asks about a few names, and a bundle has
+  // hundreds of thousands of identifiers that a Map entry or an object each would cost more to
+  // make than the questions cost to answer.
+  /** @type {Node[]} variable occurrences (Identifier nodes), in text order */
+  #ids = []
+  /** @type {Array<Node | undefined>} */
+  #idParents = []
+  /** @type {Array<Node | undefined>} */
+  #idGrands = []
+  /** @type {boolean[]} */
+  #idDeclares = []
+  /** @type {Node[]} member expressions with a written-out property name */
+  #members = []
+  /** @type {Array<Node | undefined>} */
+  #memberParents = []
+  /** @type {Array<Node | undefined>} */
+  #memberGrands = []
   /** @type {Node[]} CallExpression, NewExpression and ImportExpression nodes, by start */
   #calls = []
   /** @type {Array<Node | undefined>} the parent of each of #calls */
@@ -166,11 +177,13 @@ export class ScriptSyntax {
         case 'ClassExpression':
           this.#classes.set(node.start, node)
           break
-        case 'MemberExpression': {
-          const name = propertyName(node)
-          if (name !== null) push(this.#members, name, { node, parent: ancestors[ancestors.length - 2], grand: ancestors[ancestors.length - 3], declares: false })
+        case 'MemberExpression':
+          if (!(/** @type {any} */ (node).computed)) {
+            this.#members.push(node)
+            this.#memberParents.push(ancestors[ancestors.length - 2])
+            this.#memberGrands.push(ancestors[ancestors.length - 3])
+          }
           break
-        }
         case 'CallExpression':
         case 'NewExpression':
         case 'ImportExpression':
@@ -208,6 +221,7 @@ export class ScriptSyntax {
     calls.sort((a, b) => a.node.start - b.node.start)
     this.#calls = calls.map((call) => call.node)
     this.#callParents = calls.map((call) => call.parent)
+    this.#sortNames()
   }
 
   /**
@@ -217,10 +231,10 @@ export class ScriptSyntax {
    */
   #addName (node, ancestors, pattern) {
     const declaration = pattern ? declarationOf(node, ancestors) : null
-    /** @type {Occurrence} */
-    const occurrence = { node, parent: ancestors[ancestors.length - 2], grand: ancestors[ancestors.length - 3], declares: declaration !== null }
-    push(this.#names, node.name, occurrence)
-    this.#nameAt.set(node.start, node.name)
+    this.#ids.push(node)
+    this.#idParents.push(ancestors[ancestors.length - 2])
+    this.#idGrands.push(ancestors[ancestors.length - 3])
+    this.#idDeclares.push(declaration !== null)
     // A function expression's own name is seen only inside it; a declaration's in the scope around.
     if (declaration !== null) this.#declared.push({ name: node.name, at: declaration.type === 'FunctionExpression' ? this.#v8Start(declaration) : node.start })
   }
@@ -357,7 +371,9 @@ export class ScriptSyntax {
    * @param {number} offset
    */
   nameAt (offset) {
-    return this.#nameAt.get(offset) ?? null
+    const ids = this.#ids
+    const i = lowerBound(ids, offset)
+    return i < ids.length && ids[i].start === offset ? /** @type {any} */ (ids[i]).name : null
   }
 
   /**
@@ -523,7 +539,7 @@ export class ScriptSyntax {
    * @returns {string | null}
    */
   requiredAs (name) {
-    for (const { node, parent } of this.#names.get(name) ?? []) {
+    for (const { node, parent } of this.#occurrences(name, false)) {
       const declarator = /** @type {any} */ (parent)
       if (declarator?.type !== 'VariableDeclarator' || declarator.id !== node || declarator.init?.type !== 'CallExpression') continue
       let call = declarator.init
@@ -540,7 +556,36 @@ export class ScriptSyntax {
    * @param {boolean} member
    */
   #occurrences (name, member) {
-    return (member ? this.#members : this.#names).get(name) ?? []
+    /** @type {Occurrence[]} */
+    const found = []
+    if (member) {
+      const members = this.#members
+      for (let i = 0; i < members.length; i++) {
+        if (propertyName(members[i]) === name) found.push({ node: members[i], parent: this.#memberParents[i], grand: this.#memberGrands[i], declares: false })
+      }
+      return found
+    }
+    const ids = this.#ids
+    for (let i = 0; i < ids.length; i++) {
+      if (/** @type {any} */ (ids[i]).name === name) found.push({ node: ids[i], parent: this.#idParents[i], grand: this.#idGrands[i], declares: this.#idDeclares[i] })
+    }
+    return found
+  }
+
+  /** Puts the variable occurrences in text order, when the walk did not visit them so. */
+  #sortNames () {
+    const ids = this.#ids
+    let sorted = true
+    for (let i = 1; i < ids.length && sorted; i++) sorted = ids[i - 1].start <= ids[i].start
+    if (sorted) return
+    const order = ids.map((_, i) => i).sort((a, b) => ids[a].start - ids[b].start)
+    const parents = this.#idParents
+    const grands = this.#idGrands
+    const declares = this.#idDeclares
+    this.#ids = order.map((i) => ids[i])
+    this.#idParents = order.map((i) => parents[i])
+    this.#idGrands = order.map((i) => grands[i])
+    this.#idDeclares = order.map((i) => declares[i])
   }
 }
 
@@ -625,18 +670,6 @@ function isNamed (node, name) {
  */
 function isObjectAssign (callee) {
   return callee.type === 'MemberExpression' && isNamed(callee.object, 'Object') && propertyName(callee) === 'assign'
-}
-
-/**
- * @template T
- * @param {Map<string, T[]>} map
- * @param {string} key
- * @param {T} value
- */
-function push (map, key, value) {
-  const list = map.get(key)
-  if (list === undefined) map.set(key, [value])
-  else list.push(value)
 }
 
 /**
