@@ -78,7 +78,7 @@ export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, 
 }
 
 /**
- * A step's name in the code that ran, which the scans read: a variable a minifier renamed has
+ * A step's name in the code that ran, which its syntax tree knows: a variable a minifier renamed has
  * the original name in `edge` for reports.
  * @param {Step} step
  */

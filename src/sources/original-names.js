@@ -17,6 +17,7 @@
 
 import { decodedMappings } from '@jridgewell/trace-mapping'
 import { PROGRAM, scriptSyntax } from '../syntax/script-syntax.js'
+import { lineStarts } from '../syntax/text-positions.js'
 /** @import {TraceMap} from '@jridgewell/trace-mapping' */
 /** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 
@@ -34,7 +35,9 @@ const NAME_REACH = 128
  */
 
 export class ScriptNames {
-  #syntax
+  #text
+  /** @type {ScriptSyntax | null} parsed at the first question: many scripts' names are never asked for */
+  #parsed = null
   /** @type {Map<string, NamedSegment[]>} per generated token asked for */
   #segments = new Map()
   /** @type {readonly (readonly number[])[][]} the map's decoded segments, per generated line */
@@ -45,10 +48,15 @@ export class ScriptNames {
   #usable = []
 
   /**
-   * @param {ScriptSyntax} syntax of the generated code
+   * @param {string} text the generated code
    */
-  constructor (syntax) {
-    this.#syntax = syntax
+  constructor (text) {
+    this.#text = text
+  }
+
+  get #syntax () {
+    if (this.#parsed === null) this.#parsed = scriptSyntax(this.#text)
+    return this.#parsed
   }
 
   /**
@@ -61,8 +69,7 @@ export class ScriptNames {
   static of (text, map) {
     if (map.names.length === 0) return null
     const lines = decodedMappings(map)
-    const syntax = scriptSyntax(text)
-    const starts = syntax.lineStarts
+    const starts = lineStarts(text)
     if (lines.length > starts.length) return null
     // Segments are sorted by column on each line: the last one tells whether the line is whole.
     for (let line = 0; line < lines.length; line++) {
@@ -71,7 +78,7 @@ export class ScriptNames {
       const lineEnd = line + 1 < starts.length ? starts[line + 1] : text.length
       if (starts[line] + segments[segments.length - 1][0] >= lineEnd) return null
     }
-    const names = new ScriptNames(syntax)
+    const names = new ScriptNames(text)
     names.#lines = lines
     names.#names = map.names
     names.#usable = map.names.map((name) => typeof name === 'string' && IDENTIFIER.test(name))

@@ -11,7 +11,7 @@
 // Names a minifier gave go back to the names people wrote through the same maps' `names`
 // (original-names.js): hooks on each analysis (HeapGraph.originalName for variables,
 // nameFunction, nameClass) answer when a report first shows a name, before the diff builds its
-// paths and the signatures their titles and fixes; the scans of the code that ran keep its names.
+// paths and the signatures their titles and fixes; the questions about the code that ran keep its names.
 
 import { isAbsolute, resolve } from 'node:path'
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping'
@@ -69,7 +69,7 @@ export class SourceLocator {
   }
 
   /**
-   * A script's text for the scans that look for a line in it: the file on disk when it starts with
+   * A script's text for the questions that look for a line in it: the file on disk when it starts with
    * the snapshot's (cut) copy, else that copy.
    * @param {string} url the Script's name
    * @param {string | null} snapshotText
