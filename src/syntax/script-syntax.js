@@ -240,16 +240,15 @@ export class ScriptSyntax {
   }
 
   /**
-   * Where V8 starts a function: its parameters' `(`, or an arrow's lone parameter.
+   * Where V8 starts a function (its SharedFunctionInfo's start position, checked with
+   * %FunctionGetScriptSourcePosition on Node 20): the parameters' `(` of a function or a method,
+   * the first token of an arrow (`async` too).
    * @param {any} node
    */
   #v8Start (node) {
+    if (node.type === 'ArrowFunctionExpression') return node.start
     const text = this.text
     let at = node.id ? node.id.end : node.start
-    if (node.type === 'ArrowFunctionExpression') {
-      if (!node.async) return node.start
-      at = node.start + 'async'.length
-    }
     const body = node.params.length > 0 ? node.params[0].start : node.body.start
     for (; at < body; at++) {
       const c = text.charCodeAt(at)
@@ -258,7 +257,7 @@ export class ScriptSyntax {
       else if (c === SLASH && text.charCodeAt(at + 1) === SLASH) at = Math.max(at, text.indexOf('\n', at))
       else if (c === SLASH) break
     }
-    return node.type === 'ArrowFunctionExpression' && node.params.length > 0 ? node.params[0].start : node.start
+    return node.start
   }
 
   /** Offsets at which each line starts. */
