@@ -6,8 +6,10 @@ const forbid = (patterns, message) => ({
 })
 
 // Imports point down the layers only: errors <- parse <- graph <- analysis <- diff <- signatures <- report.
+// syntax/ (the one parse of the user's code) sits below every layer that asks it questions.
 export default [
   ...neostandard({ ignores: ['coverage/**', 'types/**', 'bench/out/**'] }),
+  { files: ['src/syntax/**'], rules: forbid(['**/parse/**', '**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/sources/**', '**/report/**', '**/agent/**', '**/soak/**'], 'syntax/ parses the user\'s code for every layer above it: it imports none of them') },
   { files: ['src/parse/**'], rules: forbid(['**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'parse/ sits below everything but errors.js') },
   { files: ['src/graph/**'], rules: forbid(['**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'graph/ may import parse/ and errors.js only') },
   { files: ['src/analysis/**'], rules: forbid(['**/diff/**', '**/signatures/**', '**/report/**', '**/agent/**', '**/soak/**'], 'analysis/ may not import layers above it') },
@@ -15,6 +17,6 @@ export default [
   { files: ['src/signatures/**'], rules: forbid(['**/sources/**', '**/report/**', '**/agent/**', '**/soak/**'], 'signatures/ may not import layers above it') },
   { files: ['src/sources/**'], rules: forbid(['**/report/**', '**/agent/**', '**/soak/**'], 'sources/ sits between signatures/ and report/') },
   { files: ['src/report/**'], rules: forbid(['**/agent/**', '**/soak/**'], 'report/ renders the Report model only') },
-  { files: ['src/agent/**'], rules: forbid(['**/parse/**', '**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/soak/**', 'yargs', 'chalk', 'lru-cache'], 'the agent runs in production: node builtins and errors.js only') },
+  { files: ['src/agent/**'], rules: forbid(['**/syntax/**', '**/parse/**', '**/graph/**', '**/analysis/**', '**/diff/**', '**/signatures/**', '**/report/**', '**/soak/**', 'yargs', 'chalk', 'lru-cache', 'acorn', 'acorn-loose', 'acorn-walk'], 'the agent runs in production: node builtins and errors.js only') },
   { files: ['cli/**'], rules: forbid(['../src/**', '**/src/**'], 'cli/ imports only the published entry points (leakdiff, leakdiff/agent)') }
 ]

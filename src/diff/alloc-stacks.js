@@ -11,7 +11,9 @@
 //
 // V8 keys a profile node by function, not by line: a frame's line is where its function starts,
 // and a function inlined by the optimizing compiler is counted in its caller. The calling line in
-// a frame is found by searching its function's text for a call of the next frame's function.
+// a frame is the first call of the next frame's function in its function's syntax tree.
+
+import { scriptSyntax } from '../syntax/script-syntax.js'
 
 /**
  * One node of a sampling heap profile (Chrome DevTools protocol, HeapProfiler.SamplingHeapProfileNode).
@@ -345,7 +347,10 @@ export function findCallLines (stack, sourceOf, classes) {
     const callee = i > 0 ? frames[i - 1].function : ''
     const names = i > 0 ? (callee === '' ? [] : [callee]) : classes.filter((name) => /^[A-Za-z_$][\w$]*$/.test(name))
     if (names.length === 0) continue
-    const call = callIn(text, frame.lineNumber, frame.columnNumber, names, i === 0)
+    const syntax = scriptSyntax(text)
+    const start = syntax.offsetOf(frame.lineNumber, frame.columnNumber)
+    const at = start < 0 ? -1 : syntax.callIn(start, names, i === 0)
+    const call = at < 0 ? null : syntax.positionOf(at)
     frame.callLine = call?.line ?? null
     frame.callColumn = call?.column ?? null
   }
@@ -390,95 +395,9 @@ export function findFunctionEnds (stacks, sourceOf) {
       if ((frame.kind !== 'user' && frame.kind !== 'library') || frame.lineNumber < 0) continue
       const text = sourceOf(frame.url)
       if (text === null) continue
-      const start = offsetOf(text, frame.lineNumber, frame.columnNumber)
-      if (start !== null) frame.endLine = lineAt(text, bodyEnd(text, start))
+      const syntax = scriptSyntax(text)
+      const start = syntax.offsetOf(frame.lineNumber, frame.columnNumber)
+      if (start >= 0) frame.endLine = syntax.positionOf(syntax.codeEnd(start)).line
     }
   }
-}
-
-/**
- * @param {string} text
- * @param {number} line    0-based
- * @param {number} column  0-based
- * @returns {number | null}
- */
-function offsetOf (text, line, column) {
-  let start = 0
-  for (let l = 0; l < line; l++) {
-    start = text.indexOf('\n', start) + 1
-    if (start === 0) return null
-  }
-  return start + Math.max(0, column)
-}
-
-/**
- * @param {string} text
- * @param {number} offset
- * @returns {number} the 0-based line of `offset`
- */
-function lineAt (text, offset) {
-  let line = 0
-  for (let i = text.indexOf('\n'); i >= 0 && i < offset; i = text.indexOf('\n', i + 1)) line++
-  return line
-}
-
-/**
- * The 0-based line and column, in the function starting at (line, column), of the first call of
- * one of `names`, or null. `constructs`: only `new Name(` counts.
- * @param {string} text
- * @param {number} line
- * @param {number} column
- * @param {string[]} names
- * @param {boolean} constructs
- * @returns {{line: number, column: number} | null}
- */
-function callIn (text, line, column, names, constructs) {
-  const start = offsetOf(text, line, column)
-  if (start === null) return null
-  const end = bodyEnd(text, start)
-  const escaped = names.map((name) => name.replace(/[$]/g, '\\$')).join('|')
-  const pattern = constructs
-    ? new RegExp(`\\bnew\\s+(?:${escaped})\\s*\\(`, 'g')
-    : new RegExp(`(?:^|[^\\w$])(?:${escaped})\\s*\\(`, 'g')
-  // V8's function position is the `(` of the parameters, past the function's own name.
-  pattern.lastIndex = start
-  const match = pattern.exec(text)
-  if (match === null || match.index >= end) return null
-  // The name itself, past the character before it that the pattern takes.
-  const at = constructs ? match.index : match.index + match[0].search(/[\w$]/)
-  const callLine = lineAt(text, at)
-  return { line: callLine, column: at - (text.lastIndexOf('\n', at - 1) + 1) }
-}
-
-/**
- * Where the body that follows `start` ends: its first `{` and the matching `}` (strings and
- * comments skipped), or the text's end. An arrow with an expression body has no braces of its own:
- * the search then runs on past it, and the first call found is still the arrow's.
- * @param {string} text
- * @param {number} start
- * @returns {number}
- */
-function bodyEnd (text, start) {
-  let depth = 0
-  let opened = false
-  for (let i = start; i < text.length; i++) {
-    const c = text[i]
-    if (c === '/' && text[i + 1] === '/') {
-      i = text.indexOf('\n', i)
-      if (i < 0) return text.length
-    } else if (c === '/' && text[i + 1] === '*') {
-      i = text.indexOf('*/', i + 2)
-      if (i < 0) return text.length
-      i++
-    } else if (c === '"' || c === '\'' || c === '`') {
-      for (i++; i < text.length && text[i] !== c; i++) if (text[i] === '\\') i++
-    } else if (c === '{') {
-      depth++
-      opened = true
-    } else if (c === '}') {
-      depth--
-      if (opened && depth === 0) return i + 1
-    }
-  }
-  return text.length
 }

@@ -13,6 +13,7 @@
 import { bytesText } from './evidence-notes.js'
 import { percent } from './growth-evidence.js'
 import { scriptFunctions, scriptText } from './script-functions.js'
+import { scriptSyntax } from '../syntax/script-syntax.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SourceLocation} from './finding.js' */
 
@@ -22,12 +23,13 @@ const SAMPLE = 500
 const MIN_STORE_SHARE = 0.6
 /** And far bigger than the view that holds them. */
 const MIN_STORE_TO_VIEW = 16
-const VIEW_EXPRESSION = /[A-Za-z_$][\w$.]*\.(?:subarray|slice|substring|substr)\s*\([^()]*\)/g
+/** Methods that return a view sharing the store of what they are called on. */
+const VIEW_METHODS = new Set(['subarray', 'slice', 'substring', 'substr'])
 /**
- * Text just before a view that copies it: `Buffer.from(`, `new Uint8Array(`, `.copyBytesFrom(`,
+ * Calls a view handed to is copied by: `Buffer.from(`, `new Uint8Array(`, `.copyBytesFrom(`,
  * `structuredClone(`.
  */
-const COPIED = /(?:\.from|\.copyBytesFrom|new\s+\w*Array|structuredClone)\(\s*$/
+const COPIED = /^(?:from|copyBytesFrom|new \w*Array|structuredClone)$/
 
 /**
  * @typedef {object} BackingStores
@@ -167,13 +169,16 @@ export function storeFix (stores, view, { unit, variable, bound, store }) {
 export function viewWriteSites (analysis, scriptId, sites) {
   const text = scriptText(analysis, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [])
   if (text === null) return []
-  const lines = text.split('\n')
+  const syntax = scriptSyntax(text)
   const found = []
   for (const site of sites) {
-    const line = lines[site.line - 1]?.slice(site.column - 1) ?? ''
+    const from = syntax.offsetOf(site.line - 1, site.column - 1)
+    if (from < 0) continue
+    const lineEnd = text.indexOf('\n', from)
+    const calls = syntax.methodCallsIn(from, lineEnd < 0 ? text.length : lineEnd, VIEW_METHODS)
     // A view copied at once (`Buffer.from(body.subarray(0, 16))`) keeps nothing of its parent.
-    const view = [...line.matchAll(VIEW_EXPRESSION)].find((match) => !COPIED.test(line.slice(0, match.index)))
-    if (view !== undefined) found.push({ site, expression: view[0] })
+    const view = calls.find((call) => call.argumentOf === null || !COPIED.test(call.argumentOf))
+    if (view !== undefined) found.push({ site, expression: text.slice(view.start, view.end) })
   }
   return found
 }

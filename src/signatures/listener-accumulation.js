@@ -29,8 +29,7 @@ import { propertyTarget, unwrapBound } from './heap-values.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 import { takeBackMethod, unclosedMaker, variableFor } from './unclosed-makers.js'
-import { writeSites } from './write-sites.js'
-import { useOffsets } from './write-site-scan.js'
+import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -868,27 +867,19 @@ function closerIn (analysis, scopes) {
   return best?.name ?? null
 }
 
-/** Calls that subscribe with the emitter as their first argument, or as their receiver. */
-const SUBSCRIBE_BEFORE = /\b(?:on|once|addListener|prependListener|prependOnceListener|addEventListener|subscribe)\s*\(\s*$/
-const SUBSCRIBE_AFTER = /^\s*\??\.\s*(?:on|once|addListener|prependListener|prependOnceListener|addEventListener|subscribe)\s*\(/
-/** `for await (... of on(emitter, ...))` ends its iterator when the loop is left. */
-const LOOPED = /\bof\s+[\w$.]*\s*\(\s*$/
+/** Calls that subscribe with the emitter as their first argument (`on(emitter, ...)`), or as their receiver. */
+const SUBSCRIBING = new Set(['on', 'once', 'addListener', 'prependListener', 'prependOnceListener', 'addEventListener', 'subscribe'])
 
 /**
- * Offsets where `name` is handed to a call that subscribes to it, in blanked code; a loop over
- * the subscription is not one, since leaving the loop ends it.
- * @param {string} code
- * @param {string} name
- * @param {boolean} member
- * @returns {number[]}
+ * Offsets where `name` is handed to a call that subscribes to it; a `for ... of` over the
+ * subscription is not one, since leaving the loop ends it.
+ * @type {import('./write-sites.js').SiteFinder}
  */
-function subscribeOffsets (code, name, member) {
-  return useOffsets(code, name, member).filter((at) => {
-    const end = code.indexOf(name, at) + name.length
-    const before = code.slice(Math.max(0, at - 60), at)
-    if (SUBSCRIBE_BEFORE.test(before)) return !LOOPED.test(before)
-    return SUBSCRIBE_AFTER.test(code.slice(end, end + 40))
-  })
+function subscribeOffsets (syntax, name, member) {
+  return syntax.usesOf(name, member).filter(({ call, method }) => {
+    if (call !== null && call.argument === 0 && SUBSCRIBING.has(call.callee)) return !call.iterated
+    return method !== null && SUBSCRIBING.has(method)
+  }).map((use) => use.offset)
 }
 
 /**
@@ -899,7 +890,7 @@ function subscribeOffsets (code, name, member) {
  * @param {Step[]} path the row's path, through the emitter
  * @param {number} emitter
  * @param {string} cwd
- * @param {(code: string, name: string, member: boolean) => number[]} offsetsOf
+ * @param {import('./write-sites.js').SiteFinder} offsetsOf
  * @param {string} role
  * @param {boolean} orHolder  fall back on the function that holds the emitter
  * @returns {{location: SourceLocation, role: string} | null}

@@ -17,21 +17,18 @@ import { offeredMethod } from './heap-methods.js'
 import { END_METHODS } from './unclosed-makers.js'
 import { packageOf } from './library-handle.js'
 import { readableScriptName, sourceLocation } from './source-location.js'
-import { blankNonCode, lineStarts, positionOf } from './write-site-scan.js'
+import { scriptSyntax } from '../syntax/script-syntax.js'
 import { MAX_KEY_CHARS } from './collection-growth.js'
 import { cutMiddle, mayBeCutBySnapshot } from '../cut-text.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
+/** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 
 /** Path steps looked back from the collection for the code that owns it. */
 const MAX_STEPS = 6
 /** New elements looked at for the program's functions they hold. */
 const SAMPLE = 200
-/** How far after `import(` the specifier is looked for. */
-const IMPORT_WINDOW = 160
-/** `import('./a.mjs')`, `import("x", { with: ... })`: one string without substitutions. */
-const CONSTANT_IMPORT = /^import\(\s*(?:'[^'\n]*'|"[^"\n]*"|`[^`$]*`)\s*[,)]/
 
 /**
  * @typedef {object} NodeOwner
@@ -165,18 +162,13 @@ export function importSite (analysis, importers, specifiers, cwd) {
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
     const text = scriptText(analysis, functions)
     if (text === null) continue
-    const code = blankNonCode(text)
-    const offsets = []
-    for (let at = code.indexOf('import('); at >= 0; at = code.indexOf('import(', at + 1)) {
-      if (at > 0 && /[\w$.]/.test(code[at - 1])) continue
-      offsets.push(at)
-    }
+    const syntax = scriptSyntax(text)
     // An import of one constant specifier loads one module: the one that grows builds its
     // specifier per call.
-    const dynamic = offsets.filter((at) => !CONSTANT_IMPORT.test(text.slice(at, at + IMPORT_WINDOW)))
-    const named = dynamic.filter((at) => bases.some((base) => text.slice(at, at + IMPORT_WINDOW).includes(base)))
-    const at = named.length > 0 ? named[0] : names.size > 0 && dynamic.length === 1 ? dynamic[0] : -1
-    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
+    const dynamic = syntax.dynamicImports().filter((i) => !i.constant)
+    const named = dynamic.filter((i) => bases.some((base) => i.specifier.includes(base)))
+    const at = named.length > 0 ? named[0].offset : names.size > 0 && dynamic.length === 1 ? dynamic[0].offset : -1
+    if (at >= 0) return siteAt(analysis, scriptId, syntax, functions, at, cwd)
   }
   return null
 }
@@ -286,9 +278,6 @@ export function nodeCollectionFix (owner, name, sampleKeys, valueClasses) {
   }
 }
 
-/** How far after `require(` the reloaded file's name is looked for. */
-const REQUIRE_WINDOW = 120
-
 /**
  * A CommonJS module required again and again after the program deleted it from require.cache: each
  * require() loads a new copy, and the module that requires it keeps every copy in its `children`
@@ -341,16 +330,12 @@ export function reloadSite (analysis, file, cwd) {
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
     const text = scriptText(analysis, functions)
     if (text === null) continue
-    const code = blankNonCode(text)
-    const at = code.search(/\bdelete\s+require\.cache\b/)
-    if (at >= 0) return siteAt(analysis, scriptId, text, code, functions, at, cwd)
+    const syntax = scriptSyntax(text)
+    const deletes = syntax.requireCacheDeletes()
+    if (deletes.length > 0) return siteAt(analysis, scriptId, syntax, functions, deletes[0], cwd)
     if (requireSite !== null || base === null) continue
-    for (let i = code.indexOf('require('); i >= 0; i = code.indexOf('require(', i + 1)) {
-      if ((i === 0 || !/[\w$.]/.test(code[i - 1])) && text.slice(i, i + REQUIRE_WINDOW).includes(base)) {
-        requireSite = siteAt(analysis, scriptId, text, code, functions, i, cwd)
-        break
-      }
-    }
+    const call = syntax.requireCalls().find(({ specifier }) => specifier.includes(base))
+    if (call !== undefined) requireSite = siteAt(analysis, scriptId, syntax, functions, call.offset, cwd)
   }
   return requireSite
 }
@@ -359,17 +344,15 @@ export function reloadSite (analysis, file, cwd) {
  * The location of offset `at` in a script's text, with the innermost function around it.
  * @param {HeapAnalysis} analysis
  * @param {number} scriptId
- * @param {string} text
- * @param {string} code text with comments and strings blanked
+ * @param {ScriptSyntax} syntax of the script's text
  * @param {import('./script-functions.js').ScriptFunction[]} functions
  * @param {number} at
  * @param {string} cwd
  * @returns {SourceLocation}
  */
-function siteAt (analysis, scriptId, text, code, functions, at, cwd) {
-  const starts = lineStarts(text)
-  const { line, column } = positionOf(starts, at)
-  const inner = innermostSpan(functionSpans(code, starts, functions), at)
+function siteAt (analysis, scriptId, syntax, functions, at, cwd) {
+  const { line, column } = syntax.positionOf(at)
+  const inner = innermostSpan(functionSpans(syntax, functions), at)
   return {
     file: readableScriptName(/** @type {string} */ (analysis.locations.scriptName(scriptId)), cwd),
     line: line + 1,

@@ -18,8 +18,7 @@ import { holderLocation } from './holder-location.js'
 import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from './heap-methods.js'
 import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
-import { writeSites } from './write-sites.js'
-import { useOffsets } from './write-site-scan.js'
+import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */

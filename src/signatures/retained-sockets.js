@@ -29,8 +29,7 @@ import { constructorOf, packageOf } from './library-handle.js'
 import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { sourceLocation } from './source-location.js'
-import { useOffsets } from './write-site-scan.js'
-import { writeSites } from './write-sites.js'
+import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */

@@ -1,12 +1,12 @@
-// The program's scripts as the heap knows them, for the scans that find a line in a script's text
-// (write sites, the line that hands an object over, an `import(`): the functions of each script
+// The program's scripts as the heap knows them, for the questions that find a line in a script's
+// text (write sites, the line that hands an object over, an `import(`): the functions of each script
 // the heap has closures of, one per start position, the script's text as the snapshot holds it,
 // and the innermost of those functions around a place in that text.
 
 import { scriptSourceOf } from './script-source.js'
 import { readableFunctionName } from './source-location.js'
-import { functionEnd } from './write-site-scan.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 
 /**
  * @typedef {object} ScriptFunction
@@ -74,21 +74,19 @@ export function scriptText (analysis, functions) {
 }
 
 /**
- * Where the functions sit in the script's text; the script's own body (which starts at its first
- * character and spans all of it) left out.
- * @param {string} code the text, blanked (blankNonCode)
- * @param {number[]} starts lineStarts of the text
+ * Where the functions sit in the script's text, from its syntax tree; the script's own body
+ * (which starts at its first character and spans all of it) left out.
+ * @param {ScriptSyntax} syntax of the text
  * @param {ScriptFunction[]} functions
  * @returns {FunctionSpan[]}
  */
-export function functionSpans (code, starts, functions) {
+export function functionSpans (syntax, functions) {
   /** @type {FunctionSpan[]} */
   const spans = []
   for (const f of functions) {
-    if (f.line >= starts.length) continue
-    const start = starts[f.line] + f.column
-    if (start === 0 || start >= code.length) continue
-    spans.push({ start, end: functionEnd(code, start), ordinal: f.ordinal, name: f.name, line: f.line + 1, column: f.column + 1 })
+    const start = syntax.offsetOf(f.line, f.column)
+    if (start <= 0) continue
+    spans.push({ start, end: syntax.codeEnd(start), ordinal: f.ordinal, name: f.name, line: f.line + 1, column: f.column + 1 })
   }
   return spans
 }

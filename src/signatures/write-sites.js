@@ -3,16 +3,17 @@
 // or at a constructor: in a module every function closes over the module scope, so that is often
 // an unrelated function or the module itself. What a person changes is the `log.push(...)`,
 // `cache.set(key, ...)` or `sessions[id] = ...`, and the snapshot holds the holder script's text
-// (its first kilobyte by default, see script-source.js): the writes are found in it by name, and
-// each is placed in the innermost function of that script the heap has a closure of. A property of
+// (its first kilobyte by default, see script-source.js): the writes are found in its syntax tree
+// by name, and each is placed in the innermost function of that script the heap has a closure of. A property of
 // the global object has no holder in any script: the program's scripts are searched for writes to it.
 
 import { HOLDER_ROLES } from './holder-location.js'
 import { packageOf } from './library-handle.js'
 import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
 import { sourceLocation } from './source-location.js'
-import { blankNonCode, lineStarts, nestingAt, positionOf, writeOffsets } from './write-site-scan.js'
+import { PROGRAM, scriptSyntax } from '../syntax/script-syntax.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
 /** @import {HolderLocation} from './holder-location.js' */
@@ -23,6 +24,23 @@ const NAME = /^#?[A-Za-z_$][\w$]*$/
 
 /** How the code at a write site relates to the collection, for the card. */
 export const WRITE_ROLE = 'adds to it'
+
+/**
+ * Offsets of the sites of one kind in a script: (syntax, name, member) => ascending offsets.
+ * @typedef {(syntax: ScriptSyntax, name: string, member: boolean) => number[]} SiteFinder
+ */
+
+/**
+ * The statements that add entries to the collection (ScriptSyntax#writesTo).
+ * @type {SiteFinder}
+ */
+export const writeOffsets = (syntax, name, member) => syntax.writesTo(name, member)
+
+/**
+ * Where the value is used (ScriptSyntax#usesOf).
+ * @type {SiteFinder}
+ */
+export const useOffsets = (syntax, name, member) => syntax.usesOf(name, member).map((use) => use.offset)
 
 /**
  * @typedef {object} WriteSites
@@ -42,7 +60,7 @@ export const WRITE_ROLE = 'adds to it'
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {HolderLocation | null} holder holderLocation of the same path
- * @param {{offsetsOf?: (code: string, name: string, member: boolean) => number[], role?: string, cwd?: string}} [options]
+ * @param {{offsetsOf?: SiteFinder, role?: string, cwd?: string}} [options]
  *   another kind of site to look for (useOffsets: where the value is used) and its role on the card;
  *   cwd: what file names are relative to
  * @returns {WriteSites | null}
@@ -56,11 +74,11 @@ export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, 
   if (!member && step.edgeType !== 'context') return null
   const scriptId = holder.scriptId
   const functions = scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? []
-  return sitesIn(analysis, holder.location.file, functions, (code) => offsetsOf(code, codeName(step), member), role)
+  return sitesIn(analysis, holder.location.file, functions, (syntax) => offsetsOf(syntax, codeName(step), member), role)
 }
 
 /**
- * A step's name in the code that ran, which the scans read: a variable a minifier renamed has
+ * A step's name in the code that ran, which its syntax tree knows: a variable a minifier renamed has
  * the original name in `edge` for reports.
  * @param {Step} step
  */
@@ -73,14 +91,14 @@ export function codeName (step) {
  * a script may use for it), in the first of the program's scripts that has any.
  * @param {HeapAnalysis} analysis
  * @param {Step[]} path
- * @param {{offsetsOf: (code: string, name: string, member: boolean) => number[], role: string, cwd: string}} options
+ * @param {{offsetsOf: SiteFinder, role: string, cwd: string}} options
  * @returns {WriteSites | null}
  */
 function globalWriteSites (analysis, path, { offsetsOf, role, cwd }) {
   const step = path[path.length - 1]
   if (path.length < 2 || step.edgeType !== 'property') return null
   if (!analysis.userRoots.includes(analysis.graph.findOrdinalById(path[path.length - 2].id))) return null
-  const offsets = (/** @type {string} */ code) => [...new Set([...offsetsOf(code, codeName(step), true), ...offsetsOf(code, codeName(step), false)])].sort((a, b) => a - b)
+  const offsets = (/** @type {ScriptSyntax} */ syntax) => [...new Set([...offsetsOf(syntax, codeName(step), true), ...offsetsOf(syntax, codeName(step), false)])].sort((a, b) => a - b)
   for (const functions of scriptFunctions(analysis, () => true).values()) {
     const location = sourceLocation(analysis, functions[0].ordinal, cwd)
     if (location === null || !isProgramFile(location.file)) continue
@@ -102,24 +120,24 @@ function isProgramFile (file) {
  * @param {HeapAnalysis} analysis
  * @param {string} file
  * @param {import('./script-functions.js').ScriptFunction[]} functions
- * @param {(code: string) => number[]} offsetsOf
+ * @param {(syntax: ScriptSyntax) => number[]} offsetsOf
  * @param {string} role
  * @returns {WriteSites | null}
  */
 function sitesIn (analysis, file, functions, offsetsOf, role) {
   const text = scriptText(analysis, functions)
   if (text === null) return null
-  const code = blankNonCode(text)
-  const offsets = offsetsOf(code)
+  const syntax = scriptSyntax(text)
+  const offsets = offsetsOf(syntax)
   if (offsets.length === 0) return null
 
-  const starts = lineStarts(text)
-  const spans = functionSpans(code, starts, functions)
+  const spans = functionSpans(syntax, functions)
   const sites = offsets.map((offset) => {
     const inner = innermostSpan(spans, offset)
-    // A write in no known function may still be inside one the heap has no closure of.
-    const rank = inner !== null ? 0 : nestingAt(code, offset) > 0 ? 1 : 2
-    const { line, column } = positionOf(starts, offset)
+    // A write in no known function may still be inside one the heap has no closure of; one in
+    // no function at all runs once, when the module loads.
+    const rank = inner !== null ? 0 : syntax.scopeAt(offset) !== PROGRAM ? 1 : 2
+    const { line, column } = syntax.positionOf(offset)
     /** @type {SourceLocation} */
     const location = { file, line: line + 1, column: column + 1, function: inner === null ? '' : inner.name }
     return { rank, offset, location, inner }

@@ -11,7 +11,7 @@
 // Names a minifier gave go back to the names people wrote through the same maps' `names`
 // (original-names.js): hooks on each analysis (HeapGraph.originalName for variables,
 // nameFunction, nameClass) answer when a report first shows a name, before the diff builds its
-// paths and the signatures their titles and fixes; the scans of the code that ran keep its names.
+// paths and the signatures their titles and fixes; the questions about the code that ran keep its names.
 
 import { isAbsolute, resolve } from 'node:path'
 import { GREATEST_LOWER_BOUND, LEAST_UPPER_BOUND, originalPositionFor, sourceContentFor } from '@jridgewell/trace-mapping'
@@ -21,6 +21,7 @@ import { scriptSourceOf } from '../signatures/script-source.js'
 import { readableScriptName } from '../signatures/source-location.js'
 import { pathOfUrl, readText, ScriptFiles } from './script-files.js'
 import { PROGRAM, ScriptNames } from './original-names.js'
+import { scriptSyntax } from '../syntax/script-syntax.js'
 import { loadSourceMap, sourceMappingUrl } from './source-maps.js'
 import { parseSourceRoot } from './source-roots.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -68,7 +69,7 @@ export class SourceLocator {
   }
 
   /**
-   * A script's text for the scans that look for a line in it: the file on disk when it starts with
+   * A script's text for the questions that look for a line in it: the file on disk when it starts with
    * the snapshot's (cut) copy, else that copy.
    * @param {string} url the Script's name
    * @param {string | null} snapshotText
@@ -171,9 +172,9 @@ export class SourceLocator {
     if (made === null || url === null || url.startsWith('node:')) return null
     const text = this.#files.read(url, this.#copyOf(url, analysis)).text
     if (text === null) return null
-    const declared = new RegExp(`(?:^|[;\\s])(?:const|let|var)\\s+${token.replace(/\$/g, '\\$')}\\s*=\\s*(?:__importDefault\\(|__importStar\\()?require\\((["'])([^"'\\n]+)\\1\\)`).exec(text)
-    if (declared === null) return null
-    const file = declared[2].slice(declared[2].lastIndexOf('/') + 1)
+    const specifier = scriptSyntax(text).requiredAs(token)
+    if (specifier === null) return null
+    const file = specifier.slice(specifier.lastIndexOf('/') + 1)
     // tsc's makeIdentifierFromModuleName.
     if (file.replace(/^(\d)/, '_$1').replace(/\W/g, '_') !== made[1]) return null
     const name = file.replace(/\.(?:[cm]?[jt]sx?|json)$/, '')

@@ -1,25 +1,37 @@
+// The end of `leakdiff a b c` with gates, run in this process on the diff the CLI makes
+// (emitReport, cli/report-output.js): the report, the gates' line on stderr, CI output and the exit
+// code. What only the CLI's process shows (the flags read by yargs, the exit) is in gates.e2e.test.js.
 import test from 'ava'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { diffSnapshots } from 'leakdiff'
+import { checkGateOptions, emitReport } from '../../cli/report-output.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { gateArgv, inProcess } from '../helpers/cli-in-process.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { readXml } from '../helpers/xml.js'
-import { leakdiff } from '../helpers/run-cli.js'
 
 // diff/listeners leaks a `config` listener per request (listener-accumulation); diff/churn keeps nothing.
-const leaky = captureFixture('diff/listeners').then(({ files }) => files)
-const clean = captureFixture('diff/churn').then(({ files }) => files)
+// Each is diffed once, with the CLI's options, and every run below ends that same report.
+const leaky = captureFixture('diff/listeners').then(({ files }) => diffSnapshots(files))
+const clean = captureFixture('diff/churn').then(({ files }) => diffSnapshots(files))
 
-// Each CLI run diffs three snapshots (about a second of CPU), so a run checks all it can; `--fail-on
-// any` alone is checked with --format junit below, which prints the same line on stderr.
+/**
+ * What `leakdiff a b c <flags>` writes and exits with, once the diff is made.
+ * @param {Awaited<typeof leaky>} report
+ * @param {Parameters<typeof gateArgv>[0]} [flags]
+ * @param {{format?: string, env?: Record<string, string>}} [options]
+ */
+function ending (report, flags = {}, { format = 'text', env } = {}) {
+  return inProcess(() => emitReport(report, { format, color: false, ...gateArgv(flags) }, { defaultGates: { verdict: true } }), env)
+}
+
 test('without gates the verdict decides (exit 1 on a leak); gates add to it, each line on stderr after the report', async (t) => {
-  const files = await leaky
-  const [plain, other, tight, loose] = await Promise.all([
-    leakdiff(files),
-    leakdiff([...files, '--fail-on', 'unbounded-collection,growing-array', '--max-growth', '5MB']),
-    leakdiff([...files, '--max-growth', '10kB']),
-    leakdiff([...files, '--max-growth', '5MB'])
-  ])
+  const report = await leaky
+  const plain = await ending(report)
+  const other = await ending(report, { 'fail-on': 'unbounded-collection,growing-array', 'max-growth': '5MB' })
+  const tight = await ending(report, { 'max-growth': '10kB' })
+  const loose = await ending(report, { 'max-growth': '5MB' })
   t.is(plain.code, 1)
   // On a leak verdict, the finding it rests on is what failed.
   t.regex(plain.stderr, /^leakdiff: leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+ \(and 1 more failed check\)\n$/)
@@ -37,14 +49,11 @@ test('without gates the verdict decides (exit 1 on a leak); gates add to it, eac
 })
 
 // Which entries allow what (an unrelated signature allows nothing) is evaluateGates' job, checked in
-// test/report/gates.test.js; here the CLI reads the list, with and without other gates.
+// test/report/gates.test.js; here the list as --allow gives it, with and without other gates.
 test('--allow waves a signature or a piece of the printed path through, with or without other gates', async (t) => {
-  const files = await leaky
-  const [byPath, withGate, empty] = await Promise.all([
-    leakdiff([...files, '--allow', 'unbounded-collection, bus (EventEmitter) → _events']),
-    leakdiff([...files, '--fail-on', 'any', '--max-growth', '0', '--allow', 'listener-accumulation', '--format', 'junit']),
-    leakdiff([...files, '--allow', ' , '])
-  ])
+  const report = await leaky
+  const byPath = await ending(report, { allow: 'unbounded-collection, bus (EventEmitter) → _events' })
+  const withGate = await ending(report, { 'fail-on': 'any', 'max-growth': '0', allow: 'listener-accumulation' }, { format: 'junit' })
   t.is(byPath.code, 0, byPath.stderr)
   t.is(byPath.stderr, 'leakdiff: passed on a leak verdict: 1 finding allowed (listener-accumulation)\n')
   t.regex(byPath.stdout, /listener-accumulation {3}confidence/, 'the finding is still reported')
@@ -52,13 +61,15 @@ test('--allow waves a signature or a piece of the printed path through, with or 
   const skipped = readXml(withGate.stdout).filter((e) => e.name === 'skipped')
   t.is(skipped.length, 1)
   t.regex(skipped[0].attributes.message, /^listener-accumulation at .+ \(allowed\)$/)
-  t.is(empty.code, 2)
-  t.regex(empty.stderr, /^leakdiff: --allow expects signature ids/)
+  // A list of nothing is a usage error (exit 2 in gates.e2e.test.js).
+  t.throws(() => checkGateOptions(gateArgv({ allow: ' , ' })), { code: 'LEAKDIFF_USAGE', message: /^--allow expects signature ids/ })
 })
 
 test('a leak that only a finding shows (forgotten timers, no growth row over the thresholds): exit 1, and JUnit fails the finding', async (t) => {
   const { files } = await captureFixture('signatures/forgotten-timer')
-  const [text, junit] = await Promise.all([leakdiff(files), leakdiff([...files, '--format', 'junit'])])
+  const report = await diffSnapshots(files)
+  const text = await ending(report)
+  const junit = await ending(report, {}, { format: 'junit' })
   t.is(text.code, 1, text.stderr)
   t.regex(text.stderr, /^leakdiff: leak found: forgotten-timer at /)
   t.is(junit.code, 1)
@@ -67,22 +78,17 @@ test('a leak that only a finding shows (forgotten timers, no growth row over the
   t.deepEqual(elements.filter((e) => e.name === 'failure').map((e) => e.attributes.type), ['finding', 'verdict'])
 })
 
-test('a clean diff passes every gate; bad gate values are usage errors (exit 2) before any snapshot is read', async (t) => {
-  const files = await clean
-  const [passes, badSize, badList] = await Promise.all([
-    leakdiff([...files, '--fail-on', 'any', '--max-growth', '0']),
-    leakdiff([...files, '--max-growth', 'lots']),
-    leakdiff(['missing-a.heapsnapshot', 'missing-b.heapsnapshot', '--fail-on', ','])
-  ])
+test('a clean diff passes every gate; bad gate values are usage errors', async (t) => {
+  const passes = await ending(await clean, { 'fail-on': 'any', 'max-growth': '0' })
   t.is(passes.code, 0, passes.stderr)
-  t.is(badSize.code, 2)
-  t.regex(badSize.stderr, /^leakdiff: --max-growth expects a size like 5MB/)
-  t.is(badList.code, 2)
-  t.regex(badList.stderr, /^leakdiff: --fail-on expects 'any' or signature ids/)
+  t.is(passes.stderr, '')
+  // yargs' .check() runs these before the handler reads a snapshot (exit 2: gates.e2e.test.js).
+  t.throws(() => checkGateOptions(gateArgv({ 'max-growth': 'lots' })), { code: 'LEAKDIFF_USAGE', message: /^--max-growth expects a size like 5MB/ })
+  t.throws(() => checkGateOptions(gateArgv({ 'fail-on': ',' })), { code: 'LEAKDIFF_USAGE', message: /^--fail-on expects 'any' or signature ids/ })
 })
 
 test('--format junit: a well-formed test suite whose failed case carries the finding card; --fail-on any fails on the finding alone', async (t) => {
-  const { stdout, stderr, code } = await leakdiff([...await leaky, '--format', 'junit', '--fail-on', 'any'])
+  const { stdout, stderr, code } = await ending(await leaky, { 'fail-on': 'any' }, { format: 'junit' })
   t.is(code, 1)
   // Only the finding failed: no "(and 1 more failed check)", one line.
   t.regex(stderr, /^leakdiff: leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+\n$/)
@@ -99,15 +105,11 @@ test('--format junit: a well-formed test suite whose failed case carries the fin
 })
 
 test('GITHUB_ACTIONS: ::error annotations on stdout (stderr with --format json) and the markdown report in the step summary', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-gh-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const summary = join(dir, 'summary.md')
-  const files = await leaky
+  const summary = join(await tempDir('leakdiff-gh-'), 'summary.md')
+  const report = await leaky
   const env = { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }
-  const [text, json] = await Promise.all([
-    leakdiff([...files, '--fail-on', 'any'], env),
-    leakdiff([...files, '--fail-on', 'any', '--format', 'json'], env)
-  ])
+  const text = await ending(report, { 'fail-on': 'any' }, { env })
+  const json = await ending(report, { 'fail-on': 'any' }, { format: 'json', env })
   t.is(text.code, 1)
   // The report is a block the runner reads no commands in; the annotations follow it.
   const [, token] = /^::stop-commands::(\S+)\n/.exec(text.stdout) ?? []
@@ -121,6 +123,7 @@ test('GITHUB_ACTIONS: ::error annotations on stdout (stderr with --format json) 
   t.regex(markdown, /`listener-accumulation` at `fixtures\/programs\/diff\/listeners\.js:13:\d+`/)
   t.regex(markdown, /\*\*Failed:\*\* leak found: listener-accumulation/)
 
+  t.is(json.code, 1)
   t.is(JSON.parse(json.stdout).findings[0].signature, 'listener-accumulation')
   t.regex(json.stderr, /^::error file=fixtures\/programs\/diff\/listeners\.js,line=13,/m)
   // Both runs appended to the file, as a job's steps do.

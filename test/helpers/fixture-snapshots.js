@@ -132,7 +132,8 @@ function unpackCommitted (source) {
  */
 function writeAside (path, bytes) {
   const aside = `${path}.${process.pid}`
-  writeFileSync(aside, bytes)
+  // Owner-only, as V8 and the agent write snapshots and profiles.
+  writeFileSync(aside, bytes, { mode: 0o600 })
   renameSync(aside, path)
 }
 

@@ -1,6 +1,5 @@
 import test from 'ava'
-import { writeFile, readFile, mkdir, open } from 'node:fs/promises'
-import { execFileSync } from 'node:child_process'
+import { writeFile, readFile, mkdir } from 'node:fs/promises'
 import { Readable } from 'node:stream'
 import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
@@ -10,6 +9,7 @@ import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { LARGE_SIZE, sizeAt } from '../../src/parse/large-sizes.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { mismatches } from '../helpers/snapshot-mismatches.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 /** @type {string} */
@@ -22,38 +22,6 @@ test.before(async () => {
   const { files } = await captureFixture('engine/mixed-heap')
   mixed = files[0]
 })
-
-/**
- * Compares every column with an independent reading of the same file by JSON.parse.
- * @param {import('../../src/parse/snapshot-data.js').SnapshotData} data
- * @param {any} json
- */
-function mismatches (data, json) {
-  const meta = json.snapshot.meta
-  const nf = meta.node_fields.length
-  const ef = meta.edge_fields.length
-  const at = (/** @type {string} */ name) => meta.node_fields.indexOf(name)
-  const [type, name, id, self, edgeCount, detached] = ['type', 'name', 'id', 'self_size', 'edge_count', 'detachedness'].map(at)
-  let bad = 0
-  for (let o = 0; o < data.nodeCount; o++) {
-    const b = o * nf
-    if (data.nodeTypes[o] !== json.nodes[b + type] || data.nodeNames[o] !== json.nodes[b + name] ||
-      data.nodeIds[o] !== json.nodes[b + id] || data.selfSizes[o] !== json.nodes[b + self] ||
-      data.firstEdge[o + 1] - data.firstEdge[o] !== json.nodes[b + edgeCount] ||
-      data.detachedness[o] !== json.nodes[b + detached]) bad++
-  }
-  for (let e = 0; e < data.edgeCount; e++) {
-    if (data.edgeTypes[e] !== json.edges[e * ef] || data.edgeNames[e] !== json.edges[e * ef + 1] ||
-      data.edgeTargets[e] * nf !== json.edges[e * ef + 2]) bad++
-  }
-  if (data.strings.length !== json.strings.length) bad++
-  for (let s = 0; s < json.strings.length; s++) if (data.strings.get(s) !== json.strings[s]) bad++
-  if (data.locationCount * 4 !== json.locations.length) bad++
-  for (let k = 0; k < json.locations.length; k++) {
-    if (data.locations[k] !== (k % 4 === 0 ? json.locations[k] / nf : json.locations[k])) bad++
-  }
-  return bad
-}
 
 test('a real snapshot parses to exactly what JSON.parse reads', async (t) => {
   const data = await parseSnapshot(mixed)
@@ -107,32 +75,6 @@ test('a stream from v8.getHeapSnapshot() is parsed without touching disk', async
   t.is(data.strings.get(0), '<dummy>')
   const fromStream = await parseSnapshot(createReadStream(mixed))
   t.is(fromStream.nodeCount, (await parseSnapshot(mixed)).nodeCount)
-})
-
-test('a named pipe is read without seeking, plain or gzip, however the writer splits its writes', async (t) => {
-  if (process.platform === 'win32') return t.pass('no mkfifo on Windows')
-  const bytes = await readFile(mixed)
-  const json = JSON.parse(bytes.toString('latin1'))
-  for (const [name, body] of [['plain.fifo', bytes], ['gzip.fifo', gzipSync(bytes)]]) {
-    const fifo = join(scratch, name)
-    execFileSync('mkfifo', [fifo])
-    // Pieces of 100 kB with pauses between them: each read returns what is there, not 1 MiB.
-    const writer = (async () => {
-      const handle = await open(fifo, 'w')
-      for (let i = 0; i < body.length; i += 100_000) {
-        await handle.write(body.subarray(i, i + 100_000))
-        await new Promise((resolve) => setImmediate(resolve))
-      }
-      await handle.close()
-    })()
-    /** @type {number[]} */
-    const totals = []
-    const data = await parseSnapshot(fifo, { onProgress: ({ totalBytes }) => totals.push(totalBytes) })
-    await writer
-    t.is(mismatches(data, json), 0, name)
-    t.is(data.byteLength, bytes.length, name)
-    t.deepEqual([...new Set(totals)], [0], `${name}: a pipe's size is unknown`)
-  }
 })
 
 test('a UTF-8 byte order mark before the snapshot is skipped', async (t) => {

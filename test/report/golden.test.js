@@ -11,11 +11,14 @@ import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
 /**
- * What in a report depends on the machine rather than the heap: where the checkout lives, and the
- * sizes of the unpacked files, which hold its path.
+ * What in a report depends on the machine rather than the heap: where the checkout lives and where
+ * the test run unpacked the snapshots, and the sizes of the unpacked files, which hold those paths.
  * @param {string} text
  */
 function portable (text) {
+  // The unpacked snapshots' directory first: it may lie inside the checkout's path or beside it.
+  const unpacked = process.env.LEAKDIFF_FIXTURE_DIR
+  if (unpacked) text = text.replaceAll(unpacked, '<fixtures>').replaceAll(JSON.stringify(unpacked).slice(1, -1), '<fixtures>')
   return text.replaceAll(ROOT, '<checkout>/').replaceAll(JSON.stringify(ROOT).slice(1, -1), '<checkout>/')
 }
 

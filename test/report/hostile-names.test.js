@@ -7,7 +7,9 @@ import { join } from 'node:path'
 import { assertNoLeak, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, inspectSnapshot, renderInspectReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
-import { leakdiff } from '../helpers/run-cli.js'
+import { emitReport } from '../../cli/report-output.js'
+import { gateArgv, inProcess, inspect } from '../helpers/cli-in-process.js'
+import { checkGithubOutput, checkMarkdown, CONTROL } from '../helpers/hostile-checks.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { readXml } from '../helpers/xml.js'
 
@@ -28,8 +30,6 @@ test.before(async () => {
 // SGR colour codes are the renderer's own (chalk); any other control character came from the heap.
 // eslint-disable-next-line no-control-regex
 const SGR = /\u001b\[[0-9;]*m/g
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/
 
 test('the fixture\'s names reach the report: the leaks are found and named by the hostile string', (t) => {
   t.true(report.findings.length >= 2)
@@ -63,44 +63,6 @@ test('JSON keeps every name exactly, with control characters escaped by JSON its
   t.deepEqual(JSON.parse(text), JSON.parse(JSON.stringify(report)))
   t.true(JSON.parse(text).findings.some((/** @type {{title: string}} */ finding) => finding.title.includes(hostile)))
 })
-
-/**
- * Checks Markdown for markup that came from a name: outside code spans, every `<`, `*`, `_`, `[`,
- * `` ` ``, `|` (outside table structure) and `@` must be escaped.
- * @param {import('ava').ExecutionContext} t
- * @param {string} markdown
- */
-function checkMarkdown (t, markdown) {
-  t.false(CONTROL.test(markdown.replaceAll('\n', '')), 'no control characters')
-  let fence = ''
-  for (const line of markdown.split('\n')) {
-    const fenceMark = /^(`{3,})/.exec(line)?.[1]
-    if (fenceMark && (fence === '' || fenceMark.length >= fence.length)) {
-      fence = fence === '' ? fenceMark : ''
-      continue
-    }
-    if (fence !== '') continue
-    // Code spans: a run of n backticks up to the next run of exactly n.
-    const prose = line.replace(/(`+)[\s\S]*?[^`]\1(?!`)/g, 'CODE').replace(/\\[\\`*_[\]|~@#!<>]/g, '').replace(/&(lt|gt|amp);/g, '')
-    const table = line.startsWith('|')
-    const stripped = table ? prose.replace(/^\|| \| |\|$/g, ' ') : prose
-    t.notRegex(stripped, /[<>`[\]]|\*\*b|@(?!\d)|(?<!\s)\|(?!\s)/, `markup from a name in: ${line}`)
-    if (table) t.is(prose.split(/(?<!\\)\|/).length, line.startsWith('| ---') || line.startsWith('| #') || line.startsWith('| class') ? prose.split('|').length : tableColumns(markdown, line), `a name adds no cell: ${line}`)
-  }
-  t.true(markdown.includes('&lt;img src=x onerror=alert(1)&gt;') || markdown.includes('`<img src=x onerror=alert(1)>'))
-}
-
-/**
- * The number of cells (plus the outer pipes) of the table a row belongs to, from its header row.
- * @param {string} markdown
- * @param {string} row
- */
-function tableColumns (markdown, row) {
-  const lines = markdown.split('\n')
-  let at = lines.indexOf(row)
-  while (at > 0 && lines[at - 1].startsWith('|')) at--
-  return lines[at].split('|').length
-}
 
 test('Markdown: names cannot add emphasis, links, HTML, table cells or mentions', (t) => {
   const markdown = renderDiffReport(report, { format: 'markdown' })
@@ -147,26 +109,18 @@ test('GitHub annotations: one command per line, the name cannot end it or add pr
   t.true(text.includes('line\\nbreak\\r::error file=x::injected'), 'the injected command is message text')
 })
 
+// The CLI's end (emitReport) and the inspect command, run in this process under GitHub Actions'
+// variables; hostile-names.e2e.test.js runs the CLI itself once so.
 test('the CLI under GitHub Actions: the report is a block without commands, the step summary escapes Markdown, the error line no escapes', async (t) => {
   const dir = await tempDir('leakdiff-hostile-gh-')
   const summary = join(dir, 'summary.md')
-  const [{ code, stdout, stderr }, inspect] = await Promise.all([
-    leakdiff([...files, '--fail-on', 'any'], { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary }),
-    leakdiff(['inspect', files[2]], { GITHUB_ACTIONS: 'true' })
-  ])
-  t.is(inspect.code, 0)
-  t.regex(inspect.stdout, /^::stop-commands::(\S+)\n[^]*\n::\1::\n$/)
+  const { code, stdout, stderr } = await inProcess(() => emitReport(report, { format: 'text', color: false, ...gateArgv({ 'fail-on': 'any' }) }, { defaultGates: { verdict: true } }),
+    { GITHUB_ACTIONS: 'true', GITHUB_STEP_SUMMARY: summary })
+  const inspected = await inspect(files[2], {}, { GITHUB_ACTIONS: 'true' })
+  t.is(inspected.code, 0)
+  t.regex(inspected.stdout, /^::stop-commands::(\S+)\n[^]*\n::\1::\n$/)
   t.is(code, 1)
-  const [, token] = /^::stop-commands::(\S+)\n/.exec(stdout) ?? []
-  t.truthy(token)
-  const end = stdout.indexOf(`\n::${token}::\n`)
-  t.true(end > 0)
-  const outside = stdout.slice(end + token.length + 6).split('\n').filter((line) => line !== '')
-  t.true(outside.every((line) => /^::(error|warning) /.test(line)), 'only annotations are outside the block')
-  t.false(CONTROL.test(stdout.replaceAll('\n', '')))
-  const errorLines = stderr.split('\n').filter((line) => line !== '')
-  t.true(errorLines.some((line) => line.startsWith('leakdiff: leak found')))
-  t.false(CONTROL.test(stderr.replaceAll('\n', '')))
+  checkGithubOutput(t, stdout, stderr)
   checkMarkdown(t, await readFile(summary, 'utf8'))
 })
 

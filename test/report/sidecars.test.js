@@ -1,43 +1,13 @@
 // The agent's sidecars in the diff: capture times, the process, the rate of growth and the time to
 // the heap limit; sidecars that name different processes force a comparison by class totals.
 import test from 'ava'
-import { execFile } from 'node:child_process'
-import { copyFile, readFile, writeFile } from 'node:fs/promises'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { diffSnapshots, renderDiffReport, renderHtmlReport } from 'leakdiff'
+import { diff } from '../helpers/cli-in-process.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { htmlViewOf } from '../helpers/html-view.js'
-import { tempDir } from '../helpers/temp-dir.js'
+import { copySeries, sidecarOf } from '../helpers/sidecar-series.js'
 
-const CLI = fileURLToPath(new URL('../../cli/leakdiff.js', import.meta.url))
 const series = captureFixture('diff/agent-series')
-
-/**
- * @param {string} snapshot
- * @returns {Promise<any>}
- */
-async function sidecarOf (snapshot) {
-  return JSON.parse(await readFile(snapshot.replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
-}
-
-/**
- * Copies the series into a new directory, changing sidecars on the way.
- * @param {string[]} files
- * @param {(meta: any, index: number) => any} change
- */
-async function copySeries (files, change) {
-  const dir = await tempDir('leakdiff-sidecars-')
-  const copies = []
-  for (const [i, file] of files.entries()) {
-    const copy = join(dir, `${i + 1}.heapsnapshot`)
-    await copyFile(file, copy)
-    const meta = change(await sidecarOf(file), i)
-    if (meta !== undefined) await writeFile(copy.replace(/\.heapsnapshot$/, '.meta.json'), typeof meta === 'string' ? meta : JSON.stringify(meta))
-    copies.push(copy)
-  }
-  return copies
-}
 
 test('sidecars give capture times, the process, the rate and the time to the heap limit', async (t) => {
   const { files, report: printed } = await series
@@ -149,15 +119,11 @@ test('without sidecars the time is the file\'s and there is no rate; a broken si
   t.regex(renderDiffReport(report, { color: false }).split('\n')[0], /^leakdiff 2 snapshots: 1\.heapsnapshot → 2\.heapsnapshot$/)
 })
 
+// The diff command's handler in this process; sidecars.e2e.test.js runs the CLI itself once so.
 test('the CLI prints the class totals of two processes, then fails with exit 2 and the reason on one line', async (t) => {
   const { files } = await series
   const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, pid: meta.pid + i }))
-  const { FORCE_COLOR, NO_COLOR, ...inherited } = process.env
-  const { stdout, stderr, code } = await new Promise((resolve) => {
-    execFile(process.execPath, [CLI, ...copies], { env: { ...inherited, NO_COLOR: '1' } }, (error, stdout, stderr) => {
-      resolve({ stdout, stderr, code: error ? /** @type {{code?: unknown}} */ (error).code : 0 })
-    })
-  })
+  const { stdout, stderr, code } = await diff(copies)
   t.is(code, 2)
   t.regex(stdout, /^INCONCLUSIVE {2}the snapshots come from different processes/m)
   t.regex(stdout, /^Classes \(top \d+ by Δsize\)/m)

@@ -1,4 +1,5 @@
-// `leakdiff capture <pid>` against real child processes with and without the agent.
+// `leakdiff capture <pid>` against real child processes with and without the agent. Its argument
+// checks, which need no process: usage.test.js.
 import test from 'ava'
 import { execFile, spawn } from 'node:child_process'
 import { mkdir } from 'node:fs/promises'
@@ -137,13 +138,4 @@ otherUser('capture of another user\'s process: EPERM in one line, nothing sent',
   t.is(code, 2)
   t.is(stderr, `leakdiff: Not permitted to signal pid ${pid} (EPERM): run as the user that owns the process, or as root\n`)
   t.notRegex(app.stderr(), /series/)
-})
-
-test('capture checks its arguments', async (t) => {
-  const bad = await leakdiff(['capture', 'abc'])
-  t.is(bad.code, 2)
-  t.regex(bad.stderr, /^leakdiff: Expected a process id \(an integer > 0\), got 'abc'$/m)
-  const timeout = await leakdiff(['capture', String(process.pid), '--timeout', 'soon'])
-  t.is(timeout.code, 2)
-  t.regex(timeout.stderr, /^leakdiff: --timeout expects a duration such as 10s, 2m or 500ms, got 'soon'$/m)
 })

@@ -1,0 +1,104 @@
+import test from 'ava'
+import { scriptSyntax } from '../../src/syntax/script-syntax.js'
+
+// The one parse of a script, on source text: which statements count as adding to a collection,
+// where a value is used, where functions end.
+
+const SOURCE = [
+  'const log = [] // log.push(1) in a comment',
+  "const text = 'log.push(2) in a string'",
+  'const re = /log.push\\(/',
+  'function handle (req) {',
+  '  if (log[0] == req) return',
+  '  log.push(req)',
+  '  log[ids[req.id]] = req',
+  '  other.log.push(req)',
+  '  catalog.push(req)',
+  '  Object.assign(log, { req })',
+  '  log[req.id] ??= req',
+  '}',
+  'const tap = (x) => log.unshift(x), after = 1',
+  'class Store {',
+  '  #log = new Map()',
+  '  put (k, v) { this.#log.set(k, v); this.#log.get(k) }',
+  '}'
+].join('\n')
+
+/**
+ * @param {number[]} offsets
+ */
+function lines (offsets, text = SOURCE) {
+  const syntax = scriptSyntax(text)
+  return offsets.map((offset) => {
+    const { line, column } = syntax.positionOf(offset)
+    return `${line + 1}:${column + 1}`
+  })
+}
+
+test('a variable: calls that add and stores by key count; comments, strings, regular expressions, reads and other names do not', (t) => {
+  const syntax = scriptSyntax(SOURCE)
+  t.is(syntax.how, 'module')
+  t.deepEqual(lines(syntax.writesTo('log', false)), ['6:3', '7:3', '10:3', '11:3', '13:20'])
+})
+
+test('a property: `this.#name.set(` counts from `this`, a read does not; a property is not the variable of that name', (t) => {
+  const syntax = scriptSyntax(SOURCE)
+  t.deepEqual(lines(syntax.writesTo('#log', true)), ['16:16'])
+  t.deepEqual(lines(syntax.writesTo('log', true)), ['8:3'])
+})
+
+test('a function ends at its closing brace, an arrow with an expression body where its expression ends', (t) => {
+  const syntax = scriptSyntax(SOURCE)
+  const handle = SOURCE.indexOf('(req) {')
+  t.is(syntax.codeEnd(handle), SOURCE.indexOf('}\nconst tap') + 1)
+  const tap = SOURCE.indexOf('(x) =>')
+  t.is(SOURCE.slice(tap, syntax.codeEnd(tap)), '(x) => log.unshift(x)')
+  // Cut-off text (the snapshot keeps the first kilobyte): read loosely, the function runs to the end.
+  const text = SOURCE.slice(0, SOURCE.indexOf('  log[req.id]'))
+  const cut = scriptSyntax(text)
+  t.is(cut.how, 'loose')
+  t.is(cut.codeEnd(handle), text.trimEnd().length)
+  t.deepEqual(lines(cut.writesTo('log', false), text), ['6:3', '7:3', '10:3'])
+})
+
+test('uses of a variable: handed on, in a shorthand or as a value; not its declaration, an assignment to it or a key spelt like it', (t) => {
+  const source = [
+    'const agent = new Agent({ keepAlive: true }) // agent in a comment',
+    'let other = agent',
+    'function check (path) {',
+    '  return get({ path, agent }, (res) => res.statusCode)',
+    '}',
+    'const options = { agent: agent }',
+    'agent = null',
+    'const flags = { agent: 1, agentless: agents }'
+  ].join('\n')
+  t.deepEqual(lines(scriptSyntax(source).usesOf('agent', false).map((use) => use.offset), source), ['2:13', '4:22', '6:26'])
+})
+
+test('a regular expression after `return` and the code in a template\'s `${}` are read as a parser reads them', (t) => {
+  const source = [
+    'const seen = new Map()',
+    'export function track (req) {',
+    "  if (isBot(req)) return /'/.test(req.url) && seen.set(req.url, 1)",
+    // eslint-disable-next-line no-template-curly-in-string -- the script's own template literal
+    '  const line = `${req.method} ${seen.set(req.id, req).size}`',
+    '  return line',
+    '}'
+  ].join('\n')
+  t.deepEqual(lines(scriptSyntax(source).writesTo('seen', false), source), ['3:47', '4:33'])
+})
+
+test('text no parser reads answers every question with nothing', (t) => {
+  const syntax = scriptSyntax('\u0000')
+  t.deepEqual(syntax.writesTo('log', false), [])
+  t.is(syntax.scopeAt(0), -1)
+})
+
+test('a text is parsed once while the cache keeps it; CommonJS that returns at its top level is read as a script', (t) => {
+  const source = 'const cache = new Map()\nif (module.parent === null) return\nmodule.exports = (key, value) => cache.set(key, value)\n'
+  const syntax = scriptSyntax(source)
+  t.is(scriptSyntax(`${source}`), syntax)
+  t.is(syntax.how, 'script')
+  t.deepEqual(lines(syntax.writesTo('cache', false), source), ['3:34'])
+  t.true(syntax.bindings(-1).has('cache') && syntax.bindings(-1).has('module'))
+})
