@@ -2,7 +2,6 @@
 // at its line here, in a package, far down this file and in a bundle with its map kept apart; a
 // clean function passes. Its checks before any snapshot are assert-no-leak.test.js's.
 import test from 'ava'
-import { build } from 'esbuild'
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
 import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises'
@@ -122,6 +121,8 @@ test.serial('a bundled TypeScript module whose map is kept apart: sourceMaps lea
   t.teardown(() => rm(dir, { recursive: true, force: true }))
   const source = fileURLToPath(new URL('../../fixtures/sources/sampled/app.ts', import.meta.url))
   const bundle = join(dir, 'app.js')
+  // Loaded here only: every other assertion snapshots this process's heap, esbuild's module not in it.
+  const { build } = await import('esbuild')
   await build({ entryPoints: [source], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'external', logLevel: 'error' })
   await mkdir(join(dir, 'maps'))
   await rename(`${bundle}.map`, join(dir, 'maps', 'app.js.map'))
