@@ -16,7 +16,7 @@ import { ROOT } from '../helpers/fixture-source.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const { browser, reason } = await launchBrowser()
-if (!browser) console.warn(`test/report/html-report.test.js skipped: ${reason}`)
+if (!browser) console.warn(`test/report/html-report.e2e.test.js skipped: ${reason}`)
 const browserTest = browser ? test : test.skip
 test.after.always(() => browser?.close())
 
