@@ -1,6 +1,6 @@
 // Refuses an analysis that would not fit in the memory left, before it starts (src/analysis/memory-need.js).
-import { estimateMemory, formatBytes, readSnapshotCounts } from 'leakdiff'
-import { measureHeadroom, parseSize } from 'leakdiff/agent'
+import { estimateMemory, formatBytes, parseSize, readSnapshotCounts } from '#cli/support'
+import { measureHeadroom } from 'leakdiff/agent'
 import { UsageError } from './output.js'
 
 /** An analysis that needs more memory than this process may still use. */

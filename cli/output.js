@@ -2,7 +2,7 @@
 // checks around writing a report to --output.
 import { access, constants, stat, writeFile } from 'node:fs/promises'
 import { dirname } from 'node:path'
-import { escapeText } from 'leakdiff'
+import { escapeText, formatBytes } from '#cli/support'
 
 /** A mistake in the command line (yargs' messages, our own argument checks). */
 export class UsageError extends Error {
@@ -156,13 +156,13 @@ export function progressBar (label) {
       if (now - last < 100) return
       last = now
       const width = Math.max(10, Math.min(40, (stream.columns || 80) - label.length - 30))
-      const mb = (bytesRead / 1e6).toFixed(0)
+      const read = formatBytes(bytesRead)
       if (totalBytes > 0) {
         const ratio = Math.min(1, bytesRead / totalBytes)
         const filled = Math.round(ratio * width)
-        stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0)}% ${mb} MB`)
+        stream.write(`\r${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${(ratio * 100).toFixed(0)}% ${read}`)
       } else {
-        stream.write(`\r${label} ${mb} MB`)
+        stream.write(`\r${label} ${read}`)
       }
       drawn = true
     },

@@ -3,12 +3,11 @@
 import { randomUUID } from 'node:crypto'
 import { fstatSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
-import { escapeText, evaluateGates, gatesFor, markdownCode, markdownText, parseBytes, parseFailOn, renderDiffReport, renderGithubAnnotations, renderHtmlReport, renderJunitReport, summarizePass, summarizeViolations, SIGNATURES } from 'leakdiff'
+import { evaluateGates, renderGithubAnnotations, renderReport } from 'leakdiff'
+import { escapeText, gatesFor, markdownCode, markdownText, parseFailOn, parseSize, summarizePass, summarizeViolations, SIGNATURES } from '#cli/support'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
-
-export const FORMATS = ['text', 'json', 'markdown', 'junit', 'html']
 
 const SIGNATURE_IDS = SIGNATURES.map((signature) => signature.id)
 
@@ -31,8 +30,8 @@ export const GATE_OPTIONS = {
   },
   'max-growth': {
     type: /** @type {const} */ ('string'),
-    describe: 'Exit 1 when leaking owners retain more new memory than this: 5MB, 512kB, 1048576',
-    coerce: (/** @type {string | string[]} */ value) => parseBytes(Array.isArray(value) ? value.at(-1) ?? '' : value)
+    describe: 'Exit 1 when leaking owners retain more new memory than this: 5MB, 512kB, 4MiB, 1048576 (kB, MB, GB: powers of 1000; KiB, MiB, GiB: of 1024)',
+    coerce: (/** @type {string | string[]} */ value) => parseSize(Array.isArray(value) ? value.at(-1) ?? '' : value) ?? NaN
   },
   allow: {
     type: /** @type {const} */ ('string'),
@@ -55,7 +54,7 @@ export function checkGateOptions ({ failOn, maxGrowth, allow }) {
   const unknown = Array.isArray(failOn) ? failOn.filter((id) => !SIGNATURE_IDS.includes(id)) : []
   if (unknown.length > 0) throw new UsageError(`--fail-on expects 'any' or signature ids (${SIGNATURE_IDS.join(', ')}), got ${unknown.map((id) => `'${id}'`).join(', ')}`)
   if (Array.isArray(allow) && allow.length === 0) throw new UsageError('--allow expects signature ids or parts of a retainer path, separated by commas')
-  if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB or 1048576 (bytes)')
+  if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB, 4MiB or 1048576 (bytes)')
   return true
 }
 
@@ -73,16 +72,11 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
   const inForce = gatesFor({ failOn: argv.failOn, maxGrowth: argv.maxGrowth, allow: argv.allow }, defaultGates)
   const gates = evaluateGates(report, inForce)
   const color = argv.output ? false : argv.color
-  const text = argv.format === 'junit'
-    ? renderJunitReport(report, gates, { name: suiteName })
-    : argv.format === 'html'
-      ? renderHtmlReport(report)
-      : renderDiffReport(report, { format: /** @type {'text' | 'json' | 'markdown'} */ (argv.format), color, width: Math.min(100, process.stdout.columns || 80) })
-  if (argv.output) await writeReport(argv.output, text)
-  else process.stdout.write(process.env.GITHUB_ACTIONS ? withoutCommands(text, argv.format) : text)
+  const text = renderReport(report, { format: argv.format, color, width: terminalWidth(), gates, name: suiteName })
+  await writeOutput(text, argv)
   const html = !gates.ok && htmlOnFailure !== undefined ? htmlOnFailure : undefined
   if (html !== undefined) {
-    if (!(argv.format === 'html' && argv.output === html)) await writeReport(html, renderHtmlReport(report))
+    if (!(argv.format === 'html' && argv.output === html)) await writeReport(html, renderReport(report, { format: 'html' }))
     process.stderr.write(`leakdiff: HTML report written to ${html}\n`)
   }
 
@@ -96,7 +90,7 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
     if (summaryFile) {
       const verdict = gates.ok ? 'All leak gates passed.' : `**Failed:** ${markdownText(escapeText(summarizeViolations(gates)))}`
       const where = html === undefined ? '' : `The HTML report is at ${markdownCode(html)} (upload it as an artifact to open it in a browser).\n\n`
-      await appendFile(summaryFile, `${renderDiffReport(report, { format: 'markdown' })}\n${verdict}\n\n${where}`)
+      await appendFile(summaryFile, `${renderReport(report, { format: 'markdown' })}\n${verdict}\n\n${where}`)
     }
   }
   // A pass that rests on an allow or a threshold says so: a leak let through is never silent.
@@ -106,6 +100,22 @@ export async function emitReport (report, argv, { defaultGates, suiteName = 'lea
     process.stderr.write(process.env.GITHUB_ACTIONS ? withoutCommands(line, 'text', process.stderr) : line)
   }
   if (!gates.ok) process.exitCode = 1
+}
+
+/** Columns a text report may fill: the terminal's, up to 100. */
+export function terminalWidth () {
+  return Math.min(100, process.stdout.columns || 80)
+}
+
+/**
+ * Writes a rendered report to --output, or to stdout (kept free of workflow commands in a GitHub
+ * Actions log, see withoutCommands).
+ * @param {string} text
+ * @param {{format: string, output?: string}} argv
+ */
+export async function writeOutput (text, { format, output }) {
+  if (output) await writeReport(output, text)
+  else process.stdout.write(process.env.GITHUB_ACTIONS ? withoutCommands(text, format) : text)
 }
 
 /**

@@ -1,8 +1,10 @@
 import { constants } from 'node:os'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { diffSnapshots } from 'leakdiff'
 import { requestSeries, agentSettingsOf, parseDuration, resolveConfig } from 'leakdiff/agent'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
-import { progressBar, UsageError } from '../output.js'
+import { checkOutput, progressBar, UsageError } from '../output.js'
+import { emitReport } from '../report-output.js'
+import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = 'capture <pid>'
@@ -15,17 +17,22 @@ export function builder (yargs) {
     .option('dir', { type: 'string', describe: 'Directory the agent writes to (default: the process\'s LEAKDIFF_DIR and working directory where readable, else LEAKDIFF_DIR or .)' })
     .option('timeout', { type: 'string', default: '10s', describe: 'How long to wait for the series to start (500ms, 10s, 2m); the series itself may take longer' })
     .option('signal', { type: 'string', describe: 'Signal to send (default: the process\'s LEAKDIFF_SIGNAL where readable, else SIGUSR2)' })
-    .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report' })
+    .option('diff', { type: 'boolean', default: false, describe: 'Diff the series when it completes and print the report (--top, --format, --output, --color)' })
     .option('force', { type: 'boolean', default: false, describe: 'Send the signal even when the process left no agent marker in the directory (it may not run the agent)' })
+    .options(reportOptions('diff', { top: 10 }))
     .options(SOURCE_OPTIONS)
     .options(SKIP_OPTION)
+    .check(checkReportOptions)
     .check(checkSourceOptions)
 }
 
 /**
- * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, force: boolean, skipMemoryCheck?: boolean, sourceMaps?: string, sourceRoot?: string[]}} argv
+ * @param {{pid: string, dir?: string, timeout: string, signal?: string, diff: boolean, force: boolean, skipMemoryCheck?: boolean, sourceMaps?: string, sourceRoot?: string[],
+ *   top: number, format: string, output?: string, color?: boolean}} argv
  */
 export async function handler (argv) {
+  if (!argv.diff && (argv.format !== 'text' || argv.output !== undefined)) throw new UsageError('--format and --output are for the report of --diff')
+  await checkOutput(argv.output)
   const pid = /^\d+$/.test(String(argv.pid)) ? Number(argv.pid) : NaN
   if (!(pid > 0)) throw new UsageError(`Expected a process id (an integer > 0), got '${argv.pid}'`)
   const timeoutMs = parseDuration(String(argv.timeout))
@@ -48,20 +55,20 @@ export async function handler (argv) {
   if (files.length < 2) throw new UsageError(`Expected a series of 2 or more snapshots to diff, got ${files.length}: ${files.join(' ')}`)
   // Beside the service, in its container, a diff that does not fit could get the service killed.
   await ensureMemory(files, 'diff', { skip: argv.skipMemoryCheck })
-  const report = await diffWithProgress(files, sourceOptionsOf(argv))
-  process.stdout.write(renderDiffReport(report, { format: 'text', width: Math.min(100, process.stdout.columns || 80) }))
-  if (report.verdict === 'leak') process.exitCode = 1
+  const report = await diffWithProgress(files, { top: argv.top, ...sourceOptionsOf(argv) })
+  // As the diff command does without gates: the verdict decides the exit code.
+  await emitReport(report, argv, { defaultGates: { verdict: true } })
 }
 
 /**
  * Diffs 2 or 3 snapshots with a progress bar on a terminal.
  * @param {string[]} files
- * @param {{sourceMaps?: string, sourceRoots?: string[]}} [sources] --source-maps and --source-root
+ * @param {{top?: number, sourceMaps?: string, sourceRoots?: string[]}} [options] --top, --source-maps and --source-root
  */
-export async function diffWithProgress (files, sources = {}) {
+export async function diffWithProgress (files, options = {}) {
   const progress = progressBar('reading snapshots')
   try {
-    return await diffSnapshots(files, { ...sources, onProgress: progress.update })
+    return await diffSnapshots(files, { ...options, onProgress: progress.update })
   } finally {
     progress.done()
   }

@@ -1,8 +1,10 @@
 import { realpath } from 'node:fs/promises'
-import { diffSnapshots, escapeText, parseBytes, DEFAULT_DIFF_OPTIONS } from 'leakdiff'
+import { diffSnapshots } from 'leakdiff'
+import { escapeText, parseSize, DEFAULT_DIFF_OPTIONS, SIZE_EXAMPLES } from '#cli/support'
 import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
-import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
+import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
+import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 export const command = '$0 <snapshots..>'
@@ -12,16 +14,14 @@ export const describe = 'Diff two or three snapshots of one process (oldest firs
 export function builder (yargs) {
   return yargs
     .positional('snapshots', { type: 'string', array: true, describe: 'Two or three .heapsnapshot files (plain or gzip), oldest first; - for one read from standard input' })
-    .option('top', { type: 'number', default: 10, describe: 'Owner groups and classes to list (0: all)' })
-    .option('format', { choices: FORMATS, default: 'text', describe: 'Output format (junit: one test case per finding and gate)' })
-    .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
-    .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
+    .options(reportOptions('diff', { top: 10 }))
     .option('min-bytes', { type: 'string', default: DEFAULT_DIFF_OPTIONS.minBytes, describe: 'Size of the new objects an owner group needs to be a leak: 65536, 64kB, \'2 MB\', 1MiB (kB, MB, GB: powers of 1000; KiB, MiB, GiB: of 1024)' })
     .option('min-objects', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minObjects, describe: 'New objects an owner group needs to be a leak' })
     .option('min-continued', { type: 'number', default: DEFAULT_DIFF_OPTIONS.minContinued, describe: 'With three snapshots: growth in the last step, as a share of the first step\'s' })
     .options(GATE_OPTIONS)
     .options(SOURCE_OPTIONS)
     .options(SKIP_OPTION)
+    .check(checkReportOptions)
     .check(checkGateOptions)
     .check(checkSourceOptions)
 }
@@ -34,7 +34,6 @@ export function builder (yargs) {
 export async function handler (argv) {
   const { snapshots } = argv
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
-  if (!Number.isInteger(argv.top) || argv.top < 0) throw new UsageError(`--top expects a whole number >= 0, got ${describeNumber(argv.top)}`)
   const minBytes = parseMinBytes(argv.minBytes)
   for (const name of /** @type {const} */ (['minObjects', 'minContinued'])) {
     if (!(argv[name] >= 0)) throw new UsageError(`--${name.replace(/[A-Z]/g, (l) => `-${l.toLowerCase()}`)} expects a number >= 0, got ${describeNumber(argv[name])}`)
@@ -68,12 +67,12 @@ export async function handler (argv) {
 }
 
 /**
- * --min-bytes as a number of bytes: a bare number or a size with a unit (parseBytes).
+ * --min-bytes as a number of bytes: a bare number or a size with a unit (parseSize).
  * @param {number | string} value
  */
 function parseMinBytes (value) {
-  const bytes = parseBytes(value)
-  if (Number.isNaN(bytes)) throw new UsageError(`--min-bytes expects a size such as 65536, 64kB, '2 MB' or 1MiB, got ${JSON.stringify(value)}`)
+  const bytes = parseSize(value)
+  if (bytes === undefined) throw new UsageError(`--min-bytes expects ${SIZE_EXAMPLES}, got ${JSON.stringify(value)}`)
   return bytes
 }
 

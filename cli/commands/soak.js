@@ -1,8 +1,9 @@
 import { dirname, join } from 'node:path'
 import { runSoak, DEFAULT_GATES } from 'leakdiff'
-import { parseDuration } from 'leakdiff/agent'
+import { parseDuration } from '#cli/support'
 import { checkOutput, UsageError } from '../output.js'
-import { checkGateOptions, emitReport, FORMATS, GATE_OPTIONS } from '../report-output.js'
+import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
+import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 
 /** The HTML report's name when the soak fails and --html-report does not name it. */
@@ -26,14 +27,12 @@ export function builder (yargs) {
     .option('series', { type: 'number', choices: [2, 3], default: 3, describe: 'Snapshots: baseline, then one after each round of load' })
     .option('interval', { type: 'string', default: '500ms', describe: 'Pause after each round before its snapshot: 500ms, 2s' })
     .option('keep-snapshots', { type: 'string', describe: 'Keep the snapshots in this directory (created 0700)' })
-    .option('top', { type: 'number', default: 10, describe: 'Owner groups and classes to list (0: all)' })
-    .option('format', { choices: FORMATS, default: 'text', describe: 'Output format (junit: one test case per finding and gate)' })
-    .option('output', { alias: 'o', type: 'string', describe: 'Write the report to a file instead of stdout' })
-    .option('color', { type: 'boolean', describe: 'Force colour on or off (default: on for a terminal; NO_COLOR and FORCE_COLOR work)' })
+    .options(reportOptions('diff', { top: 10 }))
     .option('html-report', { type: 'string', describe: `Where the HTML report goes when the soak fails (default: --output with --format html, else ${HTML_NAME} in the --keep-snapshots directory, beside --output, or here)` })
     .options(GATE_OPTIONS)
     .options(SOURCE_OPTIONS)
     .conflicts('requests', 'load')
+    .check(checkReportOptions)
     .check(checkGateOptions)
     .check(checkSourceOptions)
     .example([['$0 soak --requests http://127.0.0.1:3000/ -- node server.js'], ['$0 soak --ready http://127.0.0.1:3000/ --load ./load.sh -- npm start']])

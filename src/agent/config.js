@@ -1,5 +1,10 @@
 import { constants as osConstants } from 'node:os'
 import { InvalidArgumentError, describeValue } from '../errors.js'
+import { parseDuration, parseSize } from '../units.js'
+
+// The agent reads sizes and durations as the CLI and the API do (units.js): 512MB is 512 x 10^6
+// bytes, 512MiB 512 x 2^20.
+export { parseDuration, parseSize }
 
 const MIB = 1024 * 1024
 
@@ -121,36 +126,6 @@ export const ENV_NAMES = Object.freeze({
   allocSamplingInterval: 'LEAKDIFF_ALLOC_INTERVAL',
   watch: 'LEAKDIFF_WATCH'
 })
-
-const DURATION_UNITS = /** @type {Record<string, number>} */ ({ ms: 1, s: 1000, m: 60_000, h: 3_600_000 })
-const SIZE_UNITS = /** @type {Record<string, number>} */ ({
-  b: 1, k: 1024, kb: 1024, kib: 1024, m: MIB, mb: MIB, mib: MIB, g: 1024 * MIB, gb: 1024 * MIB, gib: 1024 * MIB
-})
-
-/**
- * Reads a duration: `500ms`, `60s`, `2m`, `1h`, or a bare number of seconds.
- * @param {string} text
- * @returns {number | undefined} milliseconds, or undefined when `text` is not a duration
- */
-export function parseDuration (text) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*(ms|s|m|h)?\s*$/i.exec(text)
-  if (!match) return undefined
-  const unit = DURATION_UNITS[(match[2] ?? 's').toLowerCase()]
-  return Math.round(Number(match[1]) * unit)
-}
-
-/**
- * Reads a size: `512MB`, `1g`, `300 KiB`, or a bare number of bytes (units are powers of 1024).
- * @param {string} text
- * @returns {number | undefined} bytes, or undefined when `text` is not a size
- */
-export function parseSize (text) {
-  const match = /^\s*(\d+(?:\.\d+)?)\s*([a-z]*)\s*$/i.exec(text)
-  if (!match) return undefined
-  const unit = SIZE_UNITS[(match[2] || 'b').toLowerCase()]
-  if (unit === undefined) return undefined
-  return Math.round(Number(match[1]) * unit)
-}
 
 /**
  * Reads a rate of growth: `16MB/h`, `1MiB/min`, `200KB/s`, or a size alone (per hour).
@@ -324,10 +299,10 @@ export function configFromEnv (env) {
   read('intervalMs', parseDuration, 'a duration such as 60s, 2m or 500ms')
   read('gzip', parseBoolean, 'true or false')
   read('keep', parseInteger, 'an integer >= 0')
-  read('minFreeBytes', parseSize, 'a size such as 512MB')
-  read('minHeadroomBytes', parseSize, 'a size such as 64MB')
+  read('minFreeBytes', parseSize, 'a size such as 512MB or 512MiB')
+  read('minHeadroomBytes', parseSize, 'a size such as 64MB or 64MiB')
   read('headroomFactor', (text) => (/^\s*\d+(\.\d+)?\s*$/.test(text) ? Number(text) : undefined), 'a number >= 0')
-  read('memoryLimitBytes', parseSize, 'a size such as 512MB')
+  read('memoryLimitBytes', parseSize, 'a size such as 512MB or 512MiB')
   read('stringLimit', (text) => (/^whole$/i.test(text) ? 2 ** 30 : parseInteger(text)), 'a number of characters, or whole')
   read('watch', (text) => (parseBoolean(text) ? { ...DEFAULT_WATCH } : parseBoolean(text) === false ? null : undefined), 'true or false')
   if (options.watch) options.watch = watchFromEnv(env, problems)
@@ -358,7 +333,7 @@ function watchFromEnv (env, problems) {
   const off = (/** @type {(text: string) => number | undefined} */ parse) => (/** @type {string} */ text) => (/^(0|off|none)$/i.test(text) ? 0 : parse(text))
   read('windowMs', parseDuration, 'a duration such as 10m or 30s', '10m')
   read('windows', parseInteger, 'an integer from 3 to 100', '6')
-  read('minRateBytesPerHour', parseRate, 'a rate such as 16MB/h', '16MB/h')
+  read('minRateBytesPerHour', parseRate, 'a rate such as 16MB/h or 16MiB/h', '16MiB/h')
   read('timeToLimitMs', off(parseDuration), 'a duration such as 30m, or off', '30m')
   read('limitFraction', (text) => (/^(off|none)$/i.test(text) ? null : /^\d*\.\d+$|^\d+%$/.test(text) ? (text.endsWith('%') ? Number(text.slice(0, -1)) / 100 : Number(text)) : undefined), 'a fraction such as 0.9 or 90%, or off', 'off')
   read('cooldownMs', parseDuration, 'a duration such as 1h', '1h')
@@ -406,7 +381,7 @@ function formatDefault (key) {
   const value = DEFAULT_CONFIG[key]
   if (key === 'watch') return 'off'
   if (key === 'intervalMs') return `${Number(value) / 1000}s`
-  if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MB`
+  if (key.endsWith('Bytes') && typeof value === 'number') return `${value / MIB}MiB`
   if (key === 'allocSamplingInterval') return `${Number(value) / 1024}KiB`
   return String(value)
 }

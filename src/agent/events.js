@@ -18,22 +18,8 @@
 
 /** @typedef {(event: AgentEvent) => void} EventSink */
 
-/**
- * Bytes for a log line, in the same powers of 1024 that sizes are given in: 12.3 MiB.
- * @param {number} bytes
- * @returns {string}
- */
-export function formatBytes (bytes) {
-  if (bytes < 1024) return `${bytes} B`
-  const units = ['KiB', 'MiB', 'GiB', 'TiB']
-  let value = bytes / 1024
-  let unit = 0
-  while (value >= 1024 && unit < units.length - 1) {
-    value /= 1024
-    unit++
-  }
-  return `${value.toFixed(value < 10 ? 2 : value < 100 ? 1 : 0)} ${units[unit]}`
-}
+// Sizes in log lines read as in the reports and the CLI: SI units, 12.3 MB (units.js).
+export { formatBytes } from '../units.js'
 
 /**
  * A pause, always in seconds so that log lines compare at a glance: 0.41 s, 12.30 s.

@@ -74,6 +74,8 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  *   the script's source map
  * @property {(ordinal: number, name: string) => string | null} [nameClass]  likewise for the
  *   class of an object whose constructor a minifier renamed (shownClassName reads it)
+ * @property {(scriptName: string) => string | null} [nameModule]  the source file a script was
+ *   compiled from (its source map's one source), as reports show files; null to show the script
  */
 
 /**

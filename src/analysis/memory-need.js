@@ -7,7 +7,9 @@
 // node, 9 B per edge), the analysis arrays (18 B per node) and the strings, about the bytes of the
 // file that are not node or edge rows; on top, 62 MB for node itself and 16 MB that any analysis
 // adds whatever its size (code, the JS heap's growth, read buffers). `inspect` keeps 4 B per node in
-// hand for its report (the paths' first edges go into memory the analysis is done with); the diff
+// hand for its report (the paths' first edges go into memory the analysis is done with), and 12 B
+// more for its readable paths (retainer-paths.js: anchor levels, their BFS queue, each node's step
+// from its anchor; counted, not measured); the diff
 // adds the matching of ids and the owner groups. For `leakdiff inspect` it lands 4% below the
 // measured peak at 20 MB, within 2.5% either way at 201 MB (the peak moves with the garbage
 // collector) and 6% above at 1 GB; the diff was measured within 6% (201 MB to 2.1 GB, and three
@@ -23,7 +25,7 @@ const BYTES_PER_EDGE = 9
 // Text a node row and an edge row take in V8's output, on average (the bench's heaps).
 const TEXT_PER_NODE = 28
 const TEXT_PER_EDGE = 14
-const EXTRA_PER_NODE = { inspect: 4, diff: 35 }
+const EXTRA_PER_NODE = { inspect: 16, diff: 35 }
 
 /**
  * Peak memory of an analysis (`leakdiff inspect`, or the diff of `snapshots`), in bytes.

@@ -40,6 +40,8 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {number} id        V8 id of that node (0 for an elided step)
  * @property {string} [module]  readable paths only: the node is the module scope (top-level
  *                              variables) of this script, a URL as V8 names it
+ * @property {string} [originalModule]  with `module`: the source file that script was compiled
+ *                              from (tsc's one .ts file per script), as reports show files
  * @property {string} [generatedEdge]  a variable a minifier renamed: its name in the code that
  *                              ran (`edge` is then the name its source map gives)
  * @property {string} [generatedNode]  likewise for a class a minifier renamed (`node` is then
@@ -57,6 +59,7 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {number[]} [userRoots]       needed for readable paths
  * @property {Uint32Array} [rootSteps]     computeRootSteps, when the analysis made them
  * @property {(ordinal: number, name: string) => string | null} [nameClass]  see HeapAnalysis
+ * @property {(scriptName: string) => string | null} [nameModule]  see HeapAnalysis
  */
 
 /**
@@ -99,8 +102,10 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
   if (readable && analysis.locations && analysis.userRoots) {
     const anchors = readableAnchors(analysis)
     scopes = anchors.scopes
-    // From the node back to its nearest anchor, then from the anchor back to the root.
-    const tail = walkBack(graph, anchors.anchorDistances, ordinal, 0, rank)
+    // From the node back to its nearest anchor, then from the anchor back to the root. Without a
+    // retainer index (`leakdiff inspect` builds none) the walk follows each node's first step
+    // from its anchor, chosen by the same rule: the same path, 4 bytes per node.
+    const tail = graph.hasRetainers ? walkBack(graph, anchors.anchorDistances, ordinal, 0, rank) : walkAnchorSteps(analysis, anchors.anchorDistances, ordinal)
     const anchor = tail === null || tail.length === 0 ? ordinal : graph.edgeSource(tail[tail.length - 1])
     const head = tail === null ? null : walkToRoot(analysis, anchor)
     edges = tail !== null && head !== null ? [...tail, ...head] : walkToRoot(analysis, ordinal) ?? []
@@ -152,6 +157,37 @@ function walkBack (graph, levels, ordinal, stop, rank) {
     if (best < 0) return null
     edges.push(retainerEdges[best])
     node = graph.retainerSource(best)
+  }
+  return edges
+}
+
+/**
+ * Per analysis without a retainer index, the edge each node's shortest path from its nearest
+ * anchor arrives by (computeRootSteps over the anchor distances).
+ * @type {WeakMap<PathSource, Uint32Array>}
+ */
+const anchorStepsOf = new WeakMap()
+
+/**
+ * What walkBack gives with `stop` = 0, over anchor steps instead of the retainer index: of the
+ * retainers one anchor level closer, the most recognisable edge type, the first in edge order.
+ * @param {PathSource} analysis
+ * @param {Int32Array} levels  the anchor distances
+ * @param {number} ordinal
+ * @returns {number[] | null}
+ */
+function walkAnchorSteps (analysis, levels, ordinal) {
+  const { graph } = analysis
+  let steps = anchorStepsOf.get(analysis)
+  if (!steps) anchorStepsOf.set(analysis, (steps = computeRootSteps(graph, levels)))
+  if (levels[ordinal] < 0) return null
+  /** @type {number[]} */
+  const edges = []
+  for (let node = ordinal; levels[node] > 0;) {
+    const e = steps[node]
+    if (e === NO_STEP) return null
+    edges.push(e)
+    node = graph.edgeSource(e)
   }
   return edges
 }
@@ -290,6 +326,10 @@ function stepOf (analysis, edge, scopes) {
   if (generated !== step.edge) step.generatedEdge = generated
   if (step.node !== classes.names[classOf[target]] && graph.nodeTypes[target] !== graph.nodeType.synthetic) step.generatedNode = classes.names[classOf[target]]
   const module = scopes ? moduleScriptOf(scopes, target) : null
-  if (module !== null) step.module = module
+  if (module !== null) {
+    step.module = module
+    const original = analysis.nameModule?.(module) ?? null
+    if (original !== null) step.originalModule = original
+  }
   return step
 }

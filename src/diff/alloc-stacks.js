@@ -54,6 +54,8 @@
  * @property {number} bytes          sampled bytes allocated after the first snapshot, alive at the last
  * @property {number} samples
  * @property {number[]} steps        per step between snapshots, sampled bytes allocated in it and alive at the last
+ * @property {number} [callers]      how many stacks of the profile (the same site reached through
+ *   different callers) the samples were summed from; `frames` are the heaviest one's
  */
 
 /**
@@ -99,6 +101,8 @@
  * @property {number} bytes            sampled bytes allocated after the first snapshot, alive at the last
  * @property {number} samples
  * @property {number[]} steps          per step between snapshots
+ * @property {number} callers          how many different callers of the site (router layers,
+ *   routes, wrappers) the samples came through; `frames` shows the one with the most bytes
  */
 
 /**
@@ -120,6 +124,15 @@ export const MIN_GROWING_SAMPLES = 3
 /**
  * Stacks whose live samples grew across the series (profiles oldest first, all from one sampling
  * run). With three profiles a stack must have samples from each step. Most bytes first.
+ *
+ * A stack is one allocation site: its frames from the allocation up to the first of the user's own
+ * code. What called that frame (a framework's router layers, `next()`, anonymous wrappers, a
+ * different route to the same helper) is no part of the site: V8 keys a profile node by the whole
+ * stack, and those callers change from request to request, and over minutes as the optimizing
+ * compiler inlines them, which splits one site's samples over many nodes, none of which grows in
+ * every step. So samples are summed per site; the frames shown are those of the site's heaviest
+ * node, and `callers` says how many nodes the site's samples came from. A stack with no frame of
+ * the user's code is its own site.
  * @param {SamplingProfile[]} profiles  two or three
  * @param {{minSamples?: number}} [options]
  * @returns {GrowingStack[]}
@@ -151,15 +164,45 @@ export function findGrowingStacks (profiles, { minSamples = MIN_GROWING_SAMPLES 
     entry.steps[step] += sample.size
   }
   const parents = stackFrames(last.head)
-  /** @type {GrowingStack[]} */
-  const stacks = []
+  /** @type {Map<string, {frames: StackFrame[], heaviest: number, bytes: number, samples: number, steps: number[], callers: number}>} */
+  const bySite = new Map()
   for (const [nodeId, entry] of byNode) {
-    if (entry.samples < minSamples || entry.steps.some((bytes) => bytes === 0)) continue
     const frames = parents.get(nodeId)
     if (frames === undefined) continue
-    stacks.push({ frames, bytes: entry.bytes, samples: entry.samples, steps: entry.steps })
+    const key = siteKey(frames)
+    const site = bySite.get(key)
+    if (site === undefined) {
+      bySite.set(key, { frames, heaviest: entry.bytes, bytes: entry.bytes, samples: entry.samples, steps: [...entry.steps], callers: 1 })
+      continue
+    }
+    if (entry.bytes > site.heaviest) {
+      site.frames = frames
+      site.heaviest = entry.bytes
+    }
+    site.bytes += entry.bytes
+    site.samples += entry.samples
+    entry.steps.forEach((bytes, step) => { site.steps[step] += bytes })
+    site.callers++
+  }
+  /** @type {GrowingStack[]} */
+  const stacks = []
+  for (const { frames, bytes, samples, steps, callers } of bySite.values()) {
+    if (samples < minSamples || steps.some((stepBytes) => stepBytes === 0)) continue
+    stacks.push({ frames, bytes, samples, steps, callers })
   }
   return stacks.sort((a, b) => b.bytes - a.bytes)
+}
+
+/**
+ * The allocation site of a stack: its frames up to and including the first of the user's own
+ * code (all of them when it has none), each by function, script and start.
+ * @param {StackFrame[]} frames  allocating frame first
+ * @returns {string}
+ */
+function siteKey (frames) {
+  const own = frames.findIndex((frame) => frame.kind === 'user')
+  const site = own < 0 ? frames : frames.slice(0, own + 1)
+  return JSON.stringify(site.map((frame) => [frame.function, frame.url, frame.lineNumber, frame.columnNumber]))
 }
 
 /**

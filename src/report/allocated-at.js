@@ -202,7 +202,8 @@ function stackReport (stack, cwd, mapPosition) {
     frames: stack.frames.slice(0, MAX_FRAMES).map((frame) => frameLocation(frame, cwd, mapPosition)),
     bytes: stack.bytes,
     samples: stack.samples,
-    steps: stack.steps
+    steps: stack.steps,
+    callers: stack.callers ?? 1
   }
 }
 

@@ -136,6 +136,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
     for (const analysis of analyses) {
       locator.nameVariables(analysis)
       locator.nameClasses(analysis)
+      locator.nameModules(analysis)
       analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
     }
   }

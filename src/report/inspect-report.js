@@ -4,6 +4,7 @@ import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { classRows } from '../analysis/class-summary.js'
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { BASE_SYSTEM_DISTANCE } from '../analysis/distances.js'
+import { renderFoldedPath } from './render-path.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
@@ -16,31 +17,34 @@ import { BASE_SYSTEM_DISTANCE } from '../analysis/distances.js'
  * @property {'inspect'} kind
  * @property {{path: string, bytes: number, nodeCount: number, edgeCount: number, totalSize: number}} snapshot
  * @property {Array<{name: string, count: number, selfSize: number, retainedSize: number}>} classes
- * @property {Array<{id: number, name: string, type: string, selfSize: number, retainedSize: number, path: Step[]}>} dominators
+ * @property {Array<{id: number, name: string, type: string, selfSize: number, retainedSize: number, path: Step[], pathText?: string}>} dominators
+ *   path: the readable path the diff gives its rows (from the module or global that holds the
+ *   object); pathText: that path as the text report prints it
  * @property {string[]} warnings
  */
 
 /**
  * Parses and analyses one snapshot and builds the inspect report.
  * @param {SnapshotSource} source
- * @param {{top?: number, onProgress?: (progress: ParseProgress) => void}} [options]
- *   top: classes and dominators to list; 0 lists every class (and 20 dominators)
+ * @param {{top?: number, cwd?: string, onProgress?: (progress: ParseProgress) => void}} [options]
+ *   top: classes and dominators to list; 0 lists every class (and 20 dominators); cwd: scripts
+ *   under it are shown relative to it in `pathText`
  * @returns {Promise<InspectReport>}
  */
-export async function inspectSnapshot (source, { top = 20, onProgress } = {}) {
+export async function inspectSnapshot (source, { top = 20, cwd = process.cwd(), onProgress } = {}) {
   const data = await parseSnapshot(source, { onProgress })
   // A pipe's size is not known on disk: its bytes read stand in, as a stream's do.
   const info = typeof source === 'string' ? await stat(source) : undefined
   const bytes = info?.isFile() ? info.size : data.byteLength
-  return buildInspectReport(analyzeHeap(data, { rootSteps: true }), { path: data.label, bytes, top })
+  return buildInspectReport(analyzeHeap(data, { rootSteps: true }), { path: data.label, bytes, top, cwd })
 }
 
 /**
  * @param {HeapAnalysis} analysis
- * @param {{path: string, bytes: number, top: number}} options
+ * @param {{path: string, bytes: number, top: number, cwd?: string}} options
  * @returns {InspectReport}
  */
-export function buildInspectReport (analysis, { path, bytes, top }) {
+export function buildInspectReport (analysis, { path, bytes, top, cwd = process.cwd() }) {
   const { graph } = analysis
   const rows = classRows(analysis.classes)
   return {
@@ -48,14 +52,19 @@ export function buildInspectReport (analysis, { path, bytes, top }) {
     kind: 'inspect',
     snapshot: { path, bytes, nodeCount: graph.nodeCount, edgeCount: graph.edgeCount, totalSize: analysis.totalSize },
     classes: (top === 0 ? rows : rows.slice(0, top)).map(({ name, count, selfSize, retainedSize }) => ({ name, count, selfSize, retainedSize })),
-    dominators: largestDominators(analysis, top === 0 ? 20 : top).map((ordinal) => ({
-      id: graph.nodeIds[ordinal],
-      name: displayName(analysis, ordinal),
-      type: graph.nodeTypeName(ordinal),
-      selfSize: analysis.shallowSizes.at(ordinal),
-      retainedSize: analysis.retainedSizes.at(ordinal),
-      path: retainerPath(analysis, ordinal, { maxLength: 12 })
-    })),
+    dominators: largestDominators(analysis, top === 0 ? 20 : top).map((ordinal) => {
+      // The path a person knows (module app.js → cache), as the diff's rows and findings give it.
+      const steps = retainerPath(analysis, ordinal, { maxLength: 12, readable: true })
+      return {
+        id: graph.nodeIds[ordinal],
+        name: displayName(analysis, ordinal),
+        type: graph.nodeTypeName(ordinal),
+        selfSize: analysis.shallowSizes.at(ordinal),
+        retainedSize: analysis.retainedSizes.at(ordinal),
+        path: steps,
+        pathText: renderFoldedPath(steps, { cwd })
+      }
+    }),
     warnings: analysis.warnings
   }
 }

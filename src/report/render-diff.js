@@ -192,11 +192,11 @@ export function rateLines (report) {
   const { rate } = report
   const capture = captureLine(report)
   if (!rate) return capture === null ? [] : [capture]
-  const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
+  const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes * 60_000)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
   const { limit } = rate
   if (limit) {
     const what = limit.kind === 'heap' ? `the heap reaches its ${formatBytes(limit.bytes)} limit` : `the process reaches its ${formatBytes(limit.bytes)} memory limit (${limit.source})`
-    lines.push(limit.minutesToLimit === 0 ? `${what.replace('reaches', 'has reached')} already` : `at this rate ${what} in about ${formatDuration(limit.minutesToLimit)}`)
+    lines.push(limit.minutesToLimit === 0 ? `${what.replace('reaches', 'has reached')} already` : `at this rate ${what} in about ${formatDuration(limit.minutesToLimit * 60_000)}`)
   }
   return lines
 }
@@ -214,8 +214,8 @@ function captureLine ({ capture }) {
   if (reason === 'fraction' && limit !== null) {
     return `captured automatically: heap after GC reached ${formatBytes(heapAfterGc)}, ${Math.round(limit.fraction * 100)} % of its ${limitName}`
   }
-  const growth = `captured automatically: heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes)}`
-  return limit === null || limit.minutesToLimit === null ? growth : `${growth}; ${limitName} in ~${formatDuration(limit.minutesToLimit)}`
+  const growth = `captured automatically: heap after GC grew ${formatBytes(bytesPerHour)}/h for ${formatDuration(spanMinutes * 60_000)}`
+  return limit === null || limit.minutesToLimit === null ? growth : `${growth}; ${limitName} in ~${formatDuration(limit.minutesToLimit * 60_000)}`
 }
 
 /**

@@ -1,21 +1,23 @@
 import { Chalk } from 'chalk'
 import { formatBytes, formatCount, fit } from './format.js'
-import { renderPath } from './render-path.js'
+import { renderFoldedPath } from './render-path.js'
 import { escapeStrings } from './escape/escape-text.js'
+import { markdownCode, markdownText } from './escape/escape-markdown.js'
 /** @import {InspectReport} from './inspect-report.js' */
 
 /**
  * Renders an inspect report.
  * @param {InspectReport} report
- * @param {{format?: 'text' | 'json', color?: boolean, width?: number}} [options]
+ * @param {{format?: 'text' | 'json' | 'markdown', color?: boolean, width?: number}} [options]
  *   color: undefined follows chalk's detection (a TTY, NO_COLOR, FORCE_COLOR)
  * @returns {string}
  */
 export function renderInspectReport (report, { format = 'text', color, width = 80 } = {}) {
   if (format === 'json') return JSON.stringify(report, null, 2) + '\n'
-  const c = color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 })
   // Control characters in names from the heap are written as escapes (escape/escape-text.js).
   report = escapeStrings(report)
+  if (format === 'markdown') return renderMarkdown(report)
+  const c = color === undefined ? new Chalk() : new Chalk({ level: color ? 1 : 0 })
   const { snapshot } = report
   const facts = `${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges`
   const lines = [
@@ -32,7 +34,7 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   lines.push(c.bold('Largest dominators (objects that keep the most memory alive)'))
   report.dominators.forEach((d, i) => {
     lines.push(`${String(i + 1).padStart(2)}  ${c.bold(d.name)} @${d.id}  retains ${c.bold(formatBytes(d.retainedSize))} (shallow ${formatBytes(d.selfSize)})`)
-    for (const line of wrapPath(renderPath(d.path), width)) lines.push(c.dim(line))
+    for (const line of wrapPath(d.pathText ?? renderFoldedPath(d.path), width)) lines.push(c.dim(line))
   })
   if (report.dominators.length === 0) lines.push('  (none above 0.01% of the heap)')
   if (report.warnings.length > 0) {
@@ -43,6 +45,36 @@ export function renderInspectReport (report, { format = 'text', color, width = 8
   }
   lines.push('')
   lines.push(c.dim('Chrome DevTools opens the snapshot (Memory → Load) and shows objects as @id.'))
+  return lines.join('\n') + '\n'
+}
+
+/**
+ * The inspect report in GitHub-flavoured Markdown (a step summary, a PR comment): the same facts,
+ * classes and dominators as the text, in tables.
+ * @param {InspectReport} report  with its strings escaped
+ */
+function renderMarkdown (report) {
+  const { snapshot } = report
+  const lines = [
+    `## leakdiff inspect: ${markdownCode(snapshot.path)}`,
+    '',
+    `${formatBytes(snapshot.bytes)} on disk, ${formatCount(snapshot.nodeCount)} nodes, ${formatCount(snapshot.edgeCount)} edges; ` +
+      `heap ${formatBytes(snapshot.totalSize)} (total retained size, as Chrome DevTools shows it).`,
+    '',
+    '### Classes by retained size',
+    '',
+    '| class | count | shallow | retained |',
+    '| --- | ---: | ---: | ---: |'
+  ]
+  for (const row of report.classes) {
+    lines.push(`| ${markdownCode(row.name, { cell: true })} | ${formatCount(row.count)} | ${formatBytes(row.selfSize)} | ${formatBytes(row.retainedSize)} |`)
+  }
+  lines.push('', '### Largest dominators (objects that keep the most memory alive)', '')
+  if (report.dominators.length === 0) lines.push('None above 0.01% of the heap.')
+  report.dominators.forEach((d, i) => {
+    lines.push(`${i + 1}. ${markdownCode(d.name)} @${d.id} retains ${formatBytes(d.retainedSize)} (shallow ${formatBytes(d.selfSize)}): ${markdownCode(d.pathText ?? renderFoldedPath(d.path))}`)
+  })
+  for (const warning of report.warnings) lines.push('', `> **Warning:** ${markdownText(warning)}`)
   return lines.join('\n') + '\n'
 }
 

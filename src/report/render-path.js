@@ -80,7 +80,9 @@ export function foldPath (path, { cwd = process.cwd() } = {}) {
   const anchor = path.findLastIndex((step) => step.module !== undefined)
   if (anchor >= 0) {
     if (anchor > 0) hops.push({ text: '', key: '', count: 1, folded: true, steps: path.slice(0, anchor) })
-    hops.push({ text: `module ${readableScriptName(/** @type {string} */ (path[anchor].module), cwd)}`, key: '', count: 1, folded: false, steps: [path[anchor]] })
+    // A compiled script is named by the source it was compiled from, as locations are.
+    const module = path[anchor].originalModule ?? readableScriptName(/** @type {string} */ (path[anchor].module), cwd)
+    hops.push({ text: `module ${module}`, key: '', count: 1, folded: false, steps: [path[anchor]] })
     from = anchor + 1
   } else if (path.length > 0 && path[0].edgeType === 'shortcut') {
     // The root's shortcut to the global object.

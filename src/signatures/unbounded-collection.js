@@ -141,7 +141,7 @@ function sharedHolder ({ result, detail, cwd }, g, growth) {
   if (retained[retained.length - 1] - retained[0] < SHARED_HOLDER_RATIO * own) return null
   const step = growth.path.find((s) => s.id === row.owner.id)
   if (step?.node === 'system / Context') {
-    const module = typeof step.module === 'string' ? readableScriptName(step.module, cwd) : null
+    const module = typeof step.module === 'string' ? step.originalModule ?? readableScriptName(step.module, cwd) : null
     return { name: module === null ? 'the scope around it' : `the module scope of ${module}`, parts: 'variables', retained }
   }
   return { name: step !== undefined && step.edge !== '' && !/^\d+$/.test(step.edge) ? `${step.edge} (${row.owner.name})` : row.owner.name, parts: 'fields', retained }

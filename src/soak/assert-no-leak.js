@@ -6,7 +6,7 @@ import { Worker } from 'node:worker_threads'
 import { writeSnapshotFile } from '../agent/write-snapshot.js'
 import { AllocationSampler } from '../agent/alloc-sampler.js'
 import { InvalidArgumentError, LeakAssertionError, LeakdiffError, describeValue } from '../errors.js'
-import { parseBytes } from '../report/format.js'
+import { parseSize } from '../units.js'
 import { evaluateGates, summarizeViolations } from '../report/gates.js'
 import { renderDiffReport } from '../report/render-diff.js'
 import { checkSourceOptions } from '../sources/source-roots.js'
@@ -69,8 +69,8 @@ function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth =
   if (typeof fn !== 'function') throw new InvalidArgumentError(`Expected \`fn\` to be a function, got ${describeValue(fn)}`)
   if (!Number.isSafeInteger(iterations) || iterations < 1) throw new InvalidArgumentError(`Expected \`iterations\` to be an integer >= 1, got ${describeValue(iterations)}`)
   if (!Number.isSafeInteger(warmup) || warmup < 0) throw new InvalidArgumentError(`Expected \`warmup\` to be an integer >= 0, got ${describeValue(warmup)}`)
-  const maxBytes = parseBytes(maxGrowth)
-  if (Number.isNaN(maxBytes)) throw new InvalidArgumentError(`Expected \`maxGrowth\` to be bytes (a number >= 0 or text like '2 MB'), got ${describeValue(maxGrowth)}`)
+  const maxBytes = parseSize(maxGrowth)
+  if (maxBytes === undefined) throw new InvalidArgumentError(`Expected \`maxGrowth\` to be bytes (a number >= 0, or a size such as '2 MB' or '1MiB'), got ${describeValue(maxGrowth)}`)
   if (!Array.isArray(allow) || !allow.every((entry) => typeof entry === 'string' && entry !== '')) {
     throw new InvalidArgumentError(`Expected \`allow\` to be an array of signature ids or path substrings, got ${describeValue(allow)}`)
   }

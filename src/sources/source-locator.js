@@ -142,8 +142,67 @@ export class SourceLocator {
         }
         const original = scope === null ? null : scope.names.bindingName(token, scope.scope)
         if (original !== token) name = original
+        if (name === null) {
+          modules ??= findModuleScopes(graph, analysis.locations)
+          name = this.#importName(analysis, context, token, modules)
+        }
       }
       named.set(edge, name)
+      return name
+    }
+  }
+
+  /**
+   * The name a module variable stands for when a compiler made it up for an import: tsc compiles
+   * `import { auditTrail } from './audit'` to CommonJS as `const audit_1 = require("./audit")`
+   * (the specifier's file name, `_` for what is no identifier character, and a counter), and
+   * every use as `audit_1.auditTrail`. The name is taken only when the script's text declares the
+   * variable so, from a specifier that makes that very name, and the scope has no variable of
+   * the name given (a file name without its extension: `audit`). Null otherwise.
+   * @param {HeapAnalysis} analysis
+   * @param {number} context
+   * @param {string} token
+   * @param {import('../analysis/module-scopes.js').ModuleScopes} modules
+   * @returns {string | null}
+   */
+  #importName (analysis, context, token, modules) {
+    const made = /^([\w$]+)_\d+$/.exec(token)
+    const url = made === null ? null : moduleScriptOf(modules, context)
+    if (made === null || url === null || url.startsWith('node:')) return null
+    const text = this.#files.read(url, this.#copyOf(url, analysis)).text
+    if (text === null) return null
+    const declared = new RegExp(`(?:^|[;\\s])(?:const|let|var)\\s+${token.replace(/\$/g, '\\$')}\\s*=\\s*(?:__importDefault\\(|__importStar\\()?require\\((["'])([^"'\\n]+)\\1\\)`).exec(text)
+    if (declared === null) return null
+    const file = declared[2].slice(declared[2].lastIndexOf('/') + 1)
+    // tsc's makeIdentifierFromModuleName.
+    if (file.replace(/^(\d)/, '_$1').replace(/\W/g, '_') !== made[1]) return null
+    const name = file.replace(/\.(?:[cm]?[jt]sx?|json)$/, '')
+    const { graph } = analysis
+    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
+      if (graph.edgeTypes[e] === graph.edgeType.context && graph.edgeName(e) === name) return null
+    }
+    return name === '' ? null : name
+  }
+
+  /**
+   * Gives the analysis the source file each compiled script was made from (HeapAnalysis.nameModule):
+   * the one source of the script's source map (tsc makes one script per source file; a bundle's
+   * map has many, and the bundle keeps its name).
+   * @param {HeapAnalysis} analysis
+   */
+  nameModules (analysis) {
+    /** @type {Map<string, string | null>} */
+    const named = new Map()
+    analysis.nameModule = (url) => {
+      let name = named.get(url)
+      if (name !== undefined) return name
+      name = null
+      if (url !== '' && !url.startsWith('node:')) {
+        const { map } = this.#mapOf(url, this.#files.read(url, this.#copyOf(url, analysis)))
+        const sources = map === null ? [] : map.resolvedSources.filter((source) => typeof source === 'string')
+        if (sources.length === 1) name = this.#shown(sources[0])
+      }
+      named.set(url, name)
       return name
     }
   }

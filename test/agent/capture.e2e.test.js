@@ -184,11 +184,11 @@ test('too little memory headroom is refused with a clear line', async (t) => {
   const { app, cwd } = await appIn(t, {
     script: 'esm-app.js',
     nodeArgs: ['--import', 'leakdiff/register'],
-    env: { LEAKDIFF_DIR: 'out', LEAKDIFF_MEMORY_LIMIT: '150MB' }
+    env: { LEAKDIFF_DIR: 'out', LEAKDIFF_MEMORY_LIMIT: '150MiB' }
   })
   process.kill(/** @type {number} */ (app.child.pid), 'SIGUSR2')
   const line = await app.waitForStderr(/refused snapshot/)
-  t.regex(line, /^leakdiff: refused snapshot 1 of 3: not enough memory: the write may add ~\S+ MiB at its peak .* but \S+ MiB is available \(memoryLimitBytes \(LEAKDIFF_MEMORY_LIMIT\) less RSS\)$/)
+  t.regex(line, /^leakdiff: refused snapshot 1 of 3: not enough memory: the write may add ~\S+ MB at its peak .* but \S+ MB is available \(memoryLimitBytes \(LEAKDIFF_MEMORY_LIMIT\) less RSS\)$/)
   await app.waitForStderr(/series .* failed/)
   t.is(await get(app.ready[0]), 'ok 1\n')
   t.deepEqual((await listDir(join(cwd, 'out'))).filter((n) => n.includes('.heapsnapshot')), [])

@@ -9,8 +9,9 @@ test('durations and sizes read the way the docs write them', (t) => {
   t.is(parseDuration('90'), 90_000)
   t.is(parseDuration('soon'), undefined)
   t.is(parseDuration('-5s'), undefined)
-  t.is(parseSize('512MB'), 512 * 1024 * 1024)
-  t.is(parseSize('1g'), 1024 ** 3)
+  t.is(parseSize('512MB'), 512e6)
+  t.is(parseSize('512MiB'), 512 * 1024 * 1024)
+  t.is(parseSize('1g'), undefined)
   t.is(parseSize('300 KiB'), 300 * 1024)
   t.is(parseSize('4096'), 4096)
   t.is(parseSize('12 parsecs'), undefined)
@@ -27,7 +28,7 @@ test('the environment sets every option, and a bad value falls back to its defau
     LEAKDIFF_MIN_FREE: '1GB',
     LEAKDIFF_MIN_HEADROOM: '10MB',
     LEAKDIFF_HEADROOM_FACTOR: '4.5',
-    LEAKDIFF_MEMORY_LIMIT: '2g',
+    LEAKDIFF_MEMORY_LIMIT: '2GiB',
     LEAKDIFF_STRING_LIMIT: '65536'
   })
   t.deepEqual(problems, [])
@@ -38,8 +39,8 @@ test('the environment sets every option, and a bad value falls back to its defau
     intervalMs: 120_000,
     gzip: true,
     keep: 0,
-    minFreeBytes: 1024 ** 3,
-    minHeadroomBytes: 10 * 1024 ** 2,
+    minFreeBytes: 1e9,
+    minHeadroomBytes: 10e6,
     headroomFactor: 4.5,
     memoryLimitBytes: 2 * 1024 ** 3,
     stringLimit: 65536
@@ -52,7 +53,7 @@ test('the environment sets every option, and a bad value falls back to its defau
   t.is(bad.problems.length, 4)
   t.regex(bad.problems[0], /^ignoring LEAKDIFF_SIGNAL="SIGTERM": expected a signal the agent may catch .*; using SIGUSR2$/)
   t.regex(bad.problems[1], /^ignoring LEAKDIFF_SERIES="0": expected an integer from 1 to 1000; using 3$/)
-  t.regex(bad.problems[3], /^ignoring LEAKDIFF_MEMORY_LIMIT="lots": expected a size such as 512MB; using null$/)
+  t.regex(bad.problems[3], /^ignoring LEAKDIFF_MEMORY_LIMIT="lots": expected a size such as 512MB or 512MiB; using null$/)
   t.is(configFromEnv({ LEAKDIFF_SIGNAL: 'none' }).config.signal, null)
 })
 

@@ -43,10 +43,10 @@ test('a leaking service starts a series by itself, and leakdiff names the leak; 
   // away for both; the time-to-limit trigger has its own test below.
   const env = { LEAKDIFF_WATCH_TIME_TO_LIMIT: 'off' }
   const [leaking, steady] = await Promise.all([serviceIn(t, { leak: true, env }), serviceIn(t, { leak: false, env })])
-  t.regex(leaking.app.stderr(), /ready: kill -USR2 \d+ writes 2 snapshots 6 s apart to .*; watching the heap: a series starts by itself when the heap after GC grows 4\.00 GiB\/h for 6 s$/m)
+  t.regex(leaking.app.stderr(), /ready: kill -USR2 \d+ writes 2 snapshots 6 s apart to .*; watching the heap: a series starts by itself when the heap after GC grows 4\.00 GB\/h for 6 s$/m)
 
   const trigger = await leaking.app.waitForStderr(/^leakdiff: watch: /)
-  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GiB\/h for \d+ s; the [\d.]+ GiB heap limit in ~\d+ min; starting a series$/)
+  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GB\/h for \d+ s; the [\d.]+ GB heap limit in ~\d+ min; starting a series$/)
   t.regex(await leaking.app.waitForStderr(/series .* (complete|failed)/), /complete: 2 of 2 snapshots/)
   t.regex(await get(leaking.app.ready[0]), /^ok \d+\n$/)
 
@@ -77,7 +77,7 @@ test('a leaking service starts a series by itself, and leakdiff names the leak; 
 })
 
 test('a leaking process without room for a snapshot refuses once, says why, and keeps serving', async (t) => {
-  const { app, dir } = await serviceIn(t, { leak: true, env: { LEAKDIFF_MEMORY_LIMIT: '160MB' }, nodeArgs: ['--max-old-space-size=128'] })
+  const { app, dir } = await serviceIn(t, { leak: true, env: { LEAKDIFF_MEMORY_LIMIT: '160MiB' }, nodeArgs: ['--max-old-space-size=128'] })
   const refusal = await app.waitForStderr(/^leakdiff: watch: /)
   t.regex(refusal, /^leakdiff: watch: heap after GC grew .*, but no series is started: not enough memory: .* \(LEAKDIFF_MIN_HEADROOM\), but .* is available \(memoryLimitBytes \(LEAKDIFF_MEMORY_LIMIT\) less RSS\)\. Said once; watch mode keeps checking quietly$/)
   // Three more windows: the heap keeps growing and the check keeps failing, quietly.

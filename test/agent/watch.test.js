@@ -22,11 +22,11 @@ test('the trend: a steady rise passes; a sawtooth, a one-time jump, a fill that 
 test('the trigger line says the rate, the span and the nearest limit, or the share of the limit', (t) => {
   const limit = { kind: /** @type {const} */ ('heap'), bytes: 2 * 2 ** 30, source: 'heap_size_limit', minutesToLimit: 125, fraction: 0.4 }
   const base = { kind: /** @type {const} */ ('watch'), bytesPerHour: 14 * 2 ** 20, windows: 6, windowMs: 600_000, spanMs: 5 * 3_600_000, heapAfterGc: 800 * 2 ** 20 }
-  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.0 MiB/h for 5 h; the 2.00 GiB heap limit in ~2.1 h')
-  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.0 MiB/h for 5 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit }), 'heap after GC grew 14.7 MB/h for 5 h; the 2.15 GB heap limit in ~2.1 h')
+  t.is(describeTrigger({ ...base, reason: 'growth', limit: null }), 'heap after GC grew 14.7 MB/h for 5 h')
   t.is(describeTrigger({ ...base, reason: 'time-to-limit', spanMs: 1_800_000, limit: { ...limit, kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 20 } }),
-    'heap after GC grew 14.0 MiB/h for 30 min; the 1.00 GiB memory limit in ~20 min')
-  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 800 MiB, 91 % of the 2.00 GiB heap limit')
+    'heap after GC grew 14.7 MB/h for 30 min; the 1.07 GB memory limit in ~20 min')
+  t.is(describeTrigger({ ...base, reason: 'fraction', bytesPerHour: 0, limit: { ...limit, minutesToLimit: null, fraction: 0.91 } }), 'heap after GC is 839 MB, 91 % of the 2.15 GB heap limit')
 })
 
 test('settings: LEAKDIFF_WATCH turns watch mode on with its defaults; bad values are reported and replaced', (t) => {

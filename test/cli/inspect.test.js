@@ -57,7 +57,7 @@ test('inspect text fits 80 columns in its tables and names the file', async (t) 
   const table = stdout.split('\n').filter((line) => /^\S.* \d[\d.,]* ?[kMG]?B\s*$/.test(line))
   t.true(table.length >= 5)
   for (const line of table) t.true(line.length <= 80, line)
-  t.regex(stdout, /.cache → Map/)
+  t.regex(stdout, /→ module fixtures\/programs\/engine\/mixed-heap\.js → cache \(Map\)/)
 })
 
 test('bad input: one line on stderr, exit 2, no stack trace', async (t) => {

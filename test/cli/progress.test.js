@@ -35,7 +35,7 @@ test('the progress bar is drawn only on a terminal: bytes with a bar, then the s
   }
   t.deepEqual(onStderr(false, drive), [])
   const written = onStderr(true, drive)
-  t.regex(written[0], /^\rreading a\.heapsnapshot \[#+-+\] 25% 50 MB$/)
+  t.regex(written[0], /^\rreading a\.heapsnapshot \[#+-+\] 25% 50\.0 MB$/)
   // Every byte read: the analysis runs, said once however often the last count comes.
   t.deepEqual(written.slice(1), ['\r\x1b[Kanalysing …', '\r\x1b[Kcomparing the snapshots …', '\r\x1b[K'])
 })

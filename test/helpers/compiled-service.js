@@ -88,3 +88,37 @@ async function buildAll () {
   renameSync(join(external.local, 'server.js.map'), join(dir, 'maps', 'server.js.map'))
   return { dir, tsc, inline, external, maps: join(dir, 'maps') }
 }
+
+export const CJS_SERVICE_DIR = fileURLToPath(new URL('../../fixtures/sources/cjs-service/', import.meta.url))
+
+/** @type {Map<boolean, Promise<ServiceBuild>>} */
+const cjsBuilds = new Map()
+
+/**
+ * fixtures/sources/cjs-service compiled by tsc to CommonJS with separate .map files, its handler
+ * served from dist/server.js by the fixture program: the committed build and its snapshots, or
+ * with `live` built and run now.
+ * @param {{live?: boolean}} [options]
+ * @returns {Promise<ServiceBuild>}
+ */
+export function compiledCjsService ({ live = false } = {}) {
+  let made = cjsBuilds.get(live)
+  if (!made) cjsBuilds.set(live, (made = live ? buildCjs() : committedCjs()))
+  return made
+}
+
+async function committedCjs () {
+  const root = join(SNAPSHOTS_DIR, caseName({ program: PROGRAM, build: 'cjs' }), 'app')
+  const { files } = await captureFixture(PROGRAM, { build: 'cjs' })
+  return { root, local: root, script: join(root, 'dist', 'server.js'), files }
+}
+
+async function buildCjs () {
+  const root = mkdtempSync(join(tmpdir(), 'leakdiff-cjs-service-'))
+  process.once('exit', () => rmSync(root, { recursive: true, force: true }))
+  writeFileSync(join(root, 'package.json'), '{"type": "commonjs"}\n')
+  await promisify(execFile)(process.execPath, [TSC, '-p', join(CJS_SERVICE_DIR, 'tsconfig.json'), '--outDir', join(root, 'dist')])
+  const script = join(root, 'dist', 'server.js')
+  const { files } = await captureFixture(PROGRAM, { args: [script], live: true })
+  return { root, local: root, script, files }
+}

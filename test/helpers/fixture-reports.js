@@ -1,8 +1,15 @@
 // Diff reports and text finding cards of fixture programs, shared by the signature tests: one diff
-// per (program, args, snapshot count) per test process, as captureFixture runs each program once.
+// per (program, args, snapshot count) per AVA run. The report is the JSON model, so the first test
+// process to ask for it writes it to the directory all test processes share (ava.config.js) and
+// the others read it, as captureFixture unpacks each case once.
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { join } from 'node:path'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
+import { pollUntil } from './load-deadline.js'
+
+const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
 
 /** runHttpRounds' defaults (fixtures/programs/lib/http-rounds.js): warm-up requests, then requests per round. */
 export const WARMUP = 50
@@ -25,10 +32,42 @@ export function reportOf (program, { snapshots = 3, args = [] } = {}) {
   const key = JSON.stringify([program, snapshots, args])
   let report = reports.get(key)
   if (!report) {
-    report = captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
+    const diff = () => captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
+    report = SHARED_DIR ? sharedReport(`${[program, ...args].join('+').replace(/[^\w+.-]/g, '_')}-${snapshots}`, diff) : diff()
     reports.set(key, report)
   }
   return report
+}
+
+/**
+ * The report made once per AVA run: by the test process that takes `name`'s lock directory first,
+ * read from its file by the others.
+ * @param {string} name
+ * @param {() => Promise<DiffReport>} diff
+ * @returns {Promise<DiffReport>}
+ */
+async function sharedReport (name, diff) {
+  const dir = join(/** @type {string} */ (SHARED_DIR), 'reports')
+  const file = join(dir, `${name}.json`)
+  mkdirSync(dir, { recursive: true })
+  try {
+    mkdirSync(`${file}.lock`)
+  } catch {
+    // Another test process makes it; if it fails or is gone, make it here.
+    const made = await pollUntil(() => existsSync(file) || existsSync(`${file}.failed`), 60_000)
+    if (made && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'))
+    return diff()
+  }
+  try {
+    const report = await diff()
+    writeFileSync(`${file}.${process.pid}`, JSON.stringify(report))
+    renameSync(`${file}.${process.pid}`, file)
+    // What the other processes get is the JSON, so this one gets it too.
+    return JSON.parse(readFileSync(file, 'utf8'))
+  } catch (error) {
+    writeFileSync(`${file}.failed`, '')
+    throw error
+  }
 }
 
 /**

@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync } from 'node:zlib'
 import { caseName } from '../../fixtures/capture/cases.js'
 import { CANONICAL_ROOT, SERIES_FILE } from '../../fixtures/capture/layout.js'
+import { decodeSeries } from '../../fixtures/capture/series-format.js'
 import { scaledMs } from './load-deadline.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
@@ -105,12 +106,16 @@ function unpackCommitted (source) {
   /** @type {string[]} */
   const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
   if (!files.every((file) => existsSync(file))) {
-    const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE)))
-    let at = 0
-    info.snapshots.forEach((/** @type {{bytes: number}} */ { bytes }, /** @type {number} */ i) => {
-      writeAside(files[i], Buffer.from(place(series.toString('latin1', at, at + bytes)), 'latin1'))
-      at += bytes
-    })
+    const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE))).toString('latin1')
+    /** @type {string[]} */
+    let texts
+    if (info.format === 'series') {
+      texts = decodeSeries(series)
+    } else {
+      let at = 0
+      texts = info.snapshots.map((/** @type {{bytes: number}} */ { bytes }) => series.slice(at, (at += bytes)))
+    }
+    texts.forEach((text, i) => writeAside(files[i], Buffer.from(place(text), 'latin1')))
   }
   info.snapshots.forEach((/** @type {{mtime: string}} */ { mtime }, /** @type {number} */ i) => utimesSync(files[i], new Date(mtime), new Date(mtime)))
   for (const file of readdirSync(source)) {

@@ -1,7 +1,8 @@
 // Gates given on the command line (or to a soak) add to the ones in force; none switches another
 // off in silence, and a pass that rests on an allow or a threshold says so.
 import test from 'ava'
-import { DEFAULT_GATES, evaluateGates, gatesFor, measureGrowth, summarizePass } from 'leakdiff'
+import { DEFAULT_GATES, evaluateGates } from 'leakdiff'
+import { gatesFor, measureGrowth, summarizePass } from '../../src/report/gates.js'
 import { reportOf } from '../helpers/fixture-reports.js'
 
 // diff/array-log pushes onto a module-level array per request: a growing-array leak.

@@ -1,5 +1,6 @@
 import test from 'ava'
-import { diffSnapshots, evaluateGates, measureGrowth, summarizeViolations, parseFailOn, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
+import { diffSnapshots, evaluateGates, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
+import { measureGrowth, summarizeViolations, parseFailOn } from '../../src/report/gates.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { readXml } from '../helpers/xml.js'
 

@@ -165,6 +165,6 @@ function timeTicks (max) {
   const seconds = max * 60
   const step = TIME_STEPS_SECONDS.find((s) => seconds / s <= 6) ?? TIME_STEPS_SECONDS[TIME_STEPS_SECONDS.length - 1]
   const ticks = []
-  for (let s = 0; s <= seconds + 1e-9; s += step) ticks.push({ value: s / 60, label: s === 0 ? '0' : `+${formatDuration(s / 60)}` })
+  for (let s = 0; s <= seconds + 1e-9; s += step) ticks.push({ value: s / 60, label: s === 0 ? '0' : `+${formatDuration(s * 1000)}` })
   return ticks
 }

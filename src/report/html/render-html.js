@@ -78,7 +78,7 @@ function diffView (report, cwd) {
   const sidecarTimes = snapshots.every((s) => s.takenAtSource === 'sidecar')
   const first = snapshots[0].takenAt
   const last = snapshots[snapshots.length - 1].takenAt
-  const span = first !== null && last !== null ? (Date.parse(last) - Date.parse(first)) / 60_000 : null
+  const span = first !== null && last !== null ? Date.parse(last) - Date.parse(first) : null
   return {
     kind: 'diff',
     verdict: report.verdict,

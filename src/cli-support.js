@@ -1,0 +1,11 @@
+// What the CLI uses besides the public API (src/index.js): reached as `#cli/support` through
+// package.json `imports`, which only this package can resolve, so none of it is public.
+export { readSnapshotCounts } from './parse/read-header.js'
+export { estimateMemory } from './analysis/memory-need.js'
+export { DEFAULT_DIFF_OPTIONS } from './diff/diff-heaps.js'
+export { SIGNATURES } from './signatures/index.js'
+export { formatsFor, describeFormats } from './report/renderers.js'
+export { gatesFor, summarizeViolations, summarizePass, parseFailOn } from './report/gates.js'
+export { escapeText } from './report/escape/escape-text.js'
+export { markdownCode, markdownText } from './report/escape/escape-markdown.js'
+export { parseSize, parseDuration, formatBytes, SIZE_EXAMPLES } from './units.js'

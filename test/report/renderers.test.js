@@ -1,0 +1,60 @@
+// One registry of report formats: each command offers every format that fits its report, and each
+// format is one `(model, options) => string` renderer.
+import test from 'ava'
+import { DEFAULT_GATES, evaluateGates, formatBytes, inspectSnapshot, renderDiffReport, renderHtmlReport, renderInspectReport, renderJunitReport, renderReport, FORMATS } from 'leakdiff'
+import { formatsFor } from '../../src/report/renderers.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { reportOf } from '../helpers/fixture-reports.js'
+import { ROOT } from '../helpers/fixture-source.js'
+
+/** @type {Promise<import('../../src/report/inspect-report.js').InspectReport> | undefined} */
+let inspected
+function inspectReport () {
+  inspected ??= captureFixture('diff/map-cache').then(({ files }) => inspectSnapshot(files[0], { top: 8 }))
+  return inspected
+}
+
+test('diff reports take every format, inspect reports every format but JUnit (which needs gates)', (t) => {
+  t.deepEqual(formatsFor('diff'), ['text', 'json', 'markdown', 'junit', 'html'])
+  t.deepEqual(formatsFor('inspect'), ['text', 'json', 'markdown', 'html'])
+  t.deepEqual(Object.keys(FORMATS), formatsFor('diff'))
+})
+
+test('each format of a diff report is the output of its renderer', async (t) => {
+  const report = await reportOf('diff/map-cache')
+  const gates = evaluateGates(report, DEFAULT_GATES)
+  t.is(renderReport(report, { format: 'text', color: false, width: 100 }), renderDiffReport(report, { format: 'text', color: false, width: 100 }))
+  t.is(renderReport(report), renderDiffReport(report))
+  t.is(renderReport(report, { format: 'json' }), renderDiffReport(report, { format: 'json' }))
+  t.is(renderReport(report, { format: 'markdown' }), renderDiffReport(report, { format: 'markdown' }))
+  t.is(renderReport(report, { format: 'junit', gates, name: 'soak' }), renderJunitReport(report, gates, { name: 'soak' }))
+  // Without gates, JUnit judges the diff as the CLI does without --fail-on: by its verdict.
+  t.is(renderReport(report, { format: 'junit' }), renderJunitReport(report, evaluateGates(report, { verdict: true })))
+  const html = renderReport(report, { format: 'html', cwd: ROOT })
+  t.is(html.replace(/"generatedAt":"[^"]*"/, ''), renderHtmlReport(report, { cwd: ROOT }).replace(/"generatedAt":"[^"]*"/, ''))
+})
+
+test('an inspect report in Markdown: its facts, a table of classes and the dominators with their paths', async (t) => {
+  const report = await inspectReport()
+  const markdown = renderReport(report, { format: 'markdown' })
+  t.is(markdown, renderInspectReport(report, { format: 'markdown' }))
+  const lines = markdown.split('\n')
+  t.regex(lines[0], /^## leakdiff inspect: `.*1\.heapsnapshot`$/)
+  t.true(lines.includes('| class | count | shallow | retained |'))
+  const rows = lines.filter((line) => line.startsWith('| `'))
+  t.is(rows.length, report.classes.length)
+  t.true(rows.every((row) => /^\| `[^`]+` \| [\d,]+ \| [\d.]+ k?M?B \| [\d.]+ [kMG]?B \|$/.test(row)), rows.join('\n'))
+  const dominators = lines.filter((line) => /^\d+\. `/.test(line))
+  t.is(dominators.length, report.dominators.length)
+  t.true(report.dominators.length > 0)
+  t.true(dominators.every((line) => line.includes(' retains ') && line.includes('(GC roots)')), dominators.join('\n'))
+  // The numbers the text report prints.
+  t.true(rows[0].endsWith(` | ${formatBytes(report.classes[0].selfSize)} | ${formatBytes(report.classes[0].retainedSize)} |`), rows[0])
+})
+
+test('a format that does not fit the report, or no format of the registry, is refused with the ones that fit', async (t) => {
+  const report = await inspectReport()
+  t.throws(() => renderReport(report, { format: 'junit' }), { code: 'LEAKDIFF_INVALID_ARG', message: 'Expected `format` to be one of text, json, markdown, html for an inspect report, got `"junit"` (string)' })
+  t.throws(() => renderReport(report, { format: 'toString' }), { code: 'LEAKDIFF_INVALID_ARG', message: /one of text, json, markdown, html/ })
+  t.throws(() => renderReport(/** @type {any} */ ({ kind: 'other' })), { code: 'LEAKDIFF_INVALID_ARG', message: /a diff or inspect report/ })
+})
