@@ -59,7 +59,8 @@ process.once('exit', () => {
 export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc'], timeoutMs = 60_000, live = false, build } = {}) {
   const committed = live ? null : committedCase({ program, args, nodeArgs, build })
   if (build && committed === null) return Promise.reject(new Error(`Expected committed snapshots of ${program} running the ${build} build: npm run fixtures:snapshots -- ${program}`))
-  const key = JSON.stringify([program, args, nodeArgs, committed !== null])
+  // The builds of a program run alike and are told apart by their committed case.
+  const key = JSON.stringify([program, args, nodeArgs, committed !== null, build ?? null])
   let run = runs.get(key)
   if (!run) {
     const limit = scaledMs(timeoutMs)
