@@ -1,12 +1,14 @@
 import test from 'ava'
 import { mkdtemp, writeFile, rm, readdir } from 'node:fs/promises'
-import { spawnSync } from 'node:child_process'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { pruneSnapshots, removeStalePartials } from '../../src/agent/retention.js'
 
-/** A pid that surely belongs to no process: one of a child that has exited. */
-const DEAD_PID = /** @type {number} */ (spawnSync(process.execPath, ['-e', '']).pid)
+/**
+ * A pid that belongs to no process, found without starting one: Linux gives pids below its
+ * pid_max, which is at most 2^22 (PID_MAX_LIMIT), macOS below 99,999. So do 2^22 and 2^22 + 1.
+ */
+const DEAD_PID = 2 ** 22
 
 /**
  * @param {import('ava').ExecutionContext} t

@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync } from 'node:zlib'
 import { caseName } from '../../fixtures/capture/cases.js'
-import { CANONICAL_ROOT, SERIES_FILE } from '../../fixtures/capture/layout.js'
+import { placeCheckout, SERIES_FILE } from '../../fixtures/capture/layout.js'
 import { decodeSeries } from '../../fixtures/capture/series-format.js'
 import { scaledMs } from './load-deadline.js'
 
@@ -59,7 +59,8 @@ process.once('exit', () => {
 export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc'], timeoutMs = 60_000, live = false, build } = {}) {
   const committed = live ? null : committedCase({ program, args, nodeArgs, build })
   if (build && committed === null) return Promise.reject(new Error(`Expected committed snapshots of ${program} running the ${build} build: npm run fixtures:snapshots -- ${program}`))
-  const key = JSON.stringify([program, args, nodeArgs, committed !== null])
+  // The builds of a program run alike and are told apart by their committed case.
+  const key = JSON.stringify([program, args, nodeArgs, committed !== null, build ?? null])
   let run = runs.get(key)
   if (!run) {
     const limit = scaledMs(timeoutMs)
@@ -99,9 +100,7 @@ function unpackCommitted (source) {
     dir = mkdtempSync(join(tmpdir(), `leakdiff-${name}-`))
     tempDirs.add(dir)
   }
-  // Inside JSON strings, as the snapshot, its sidecar and its profile hold paths.
-  const root = JSON.stringify(ROOT).slice(1, -1).replace(/[\u007f-\uffff]/g, (c) => '\\u' + c.charCodeAt(0).toString(16).padStart(4, '0'))
-  const place = (/** @type {string} */ text) => text.replaceAll(CANONICAL_ROOT, root)
+  const place = (/** @type {string} */ text) => placeCheckout(text, ROOT)
   /** @type {string[]} */
   const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
   if (!files.every((file) => existsSync(file))) {

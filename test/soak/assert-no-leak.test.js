@@ -1,100 +1,7 @@
+// assertNoLeak's checks that come before any snapshot: bad options, and the function's own errors.
+// What it finds in the heap of the process it runs in is assert-no-leak.e2e.test.js's.
 import test from 'ava'
-import { build } from 'esbuild'
-import { EventEmitter } from 'node:events'
-import { readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
-import { fileURLToPath, pathToFileURL } from 'node:url'
-import { assertNoLeak, LeakAssertionError } from 'leakdiff'
-import { Logger } from '../../fixtures/programs/alloc/node_modules/tiny-logger/index.js'
-
-const FILE = fileURLToPath(import.meta.url)
-// The line of the leaking listener below, found by its marker so that edits above it cannot break the test.
-const LEAK_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// leak: listener')) + 1
-
-const bus = new EventEmitter()
-bus.setMaxListeners(0)
-
-/** @param {number} i */
-function subscribe (i) {
-  const state = { i, tags: [i, i + 1] }
-  bus.on('reload', () => state.i) // leak: listener
-}
-
-test.serial('a function that adds a listener per call fails with the listener-accumulation card and its source line; keepSnapshots keeps the files, 0600', async (t) => {
-  const keep = await mkdtemp(join(tmpdir(), 'leakdiff-keep-'))
-  t.teardown(() => rm(keep, { recursive: true, force: true }))
-  const error = await t.throwsAsync(assertNoLeak(subscribe, { iterations: 300, warmup: 50, keepSnapshots: join(keep, 'snaps') }), { instanceOf: LeakAssertionError })
-  t.is(error.code, 'LEAKDIFF_LEAK')
-  const [first] = error.message.split('\n')
-  t.regex(first, /^assertNoLeak: leak found: listener-accumulation at /)
-  const where = `${relative(process.cwd(), FILE)}:${LEAK_LINE}:`
-  t.true(first.includes(where), `${first} names ${where}`)
-  // The card: signature, location, the evidence rows and the fix; no colour.
-  t.regex(error.message, /\n1 {2}listener-accumulation {3}confidence /)
-  t.true(error.message.includes(`   ${where}`))
-  t.regex(error.message, /listeners +\d+ → \d+ → \d+/)
-  t.false(error.message.includes('\x1b['))
-  const report = /** @type {any} */ (error.report)
-  t.is(report.verdict, 'leak')
-  t.is(report.findings[0].signature, 'listener-accumulation')
-  t.is(report.findings[0].location.line, LEAK_LINE)
-  t.deepEqual(report.growth[0].path.slice(-3).map((/** @type {any} */ step) => step.edge), ['bus', '_events', 'reload'])
-  // Three iterations' worth of listeners per step: the counter and the callback are not what grows.
-  t.true(report.findings[0].evidence.counts[2] - report.findings[0].evidence.counts[1] >= 300)
-
-  const kept = (await readdir(join(keep, 'snaps'))).sort()
-  t.is(kept.length, 6)
-  t.deepEqual(kept.map((name) => name.replace(/^leakdiff-assert-\d+-\d+-\d+-/, '')), [
-    '1of3.heapprofile', '1of3.heapsnapshot', '2of3.heapprofile', '2of3.heapsnapshot', '3of3.heapprofile', '3of3.heapsnapshot'
-  ])
-  for (const name of kept) t.is((await stat(join(keep, 'snaps', name))).mode & 0o777, 0o600)
-  t.is((await stat(join(keep, 'snaps'))).mode & 0o777, 0o700)
-})
-
-const root = new Logger({ service: 'orders' })
-const LOGGER_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// alloc: child per call')) + 1
-
-/** @param {number} i */
-function handleOrder (i) {
-  root.child({ order: i }).info('handled') // alloc: child per call
-}
-
-test.serial('a leak made inside a package names the calling line of the code under test (allocatedAt)', async (t) => {
-  const error = await t.throwsAsync(assertNoLeak(handleOrder, { iterations: 300, warmup: 50 }), { instanceOf: LeakAssertionError })
-  const report = /** @type {any} */ (error.report)
-  const finding = report.findings.find((/** @type {any} */ f) => f.path.at(-1).edge === 'children')
-  t.like(finding.allocatedAt.site, { file: relative(process.cwd(), FILE), line: LOGGER_LINE, function: 'handleOrder', kind: 'user', callLine: true })
-  t.true(finding.allocatedAt.stacks[0].frames.some((/** @type {any} */ frame) => frame.kind === 'library' && frame.file.includes('node_modules/tiny-logger/')))
-  t.regex(error.message, new RegExp(`allocated\\s+${relative(process.cwd(), FILE).replaceAll('.', '\\.')}:${LOGGER_LINE}\\s+handleOrder`))
-})
-
-test.serial('allow: a leak of an allowed signature passes, and so does the growth it explains', async (t) => {
-  const report = await assertNoLeak(subscribe, { iterations: 300, warmup: 50, allow: ['listener-accumulation'] })
-  t.is(report.verdict, 'leak')
-  t.is(report.findings[0].signature, 'listener-accumulation')
-})
-
-test.serial('an async function that allocates and frees a lot passes and resolves with a clean report; its snapshots are removed', async (t) => {
-  const scratch = new Map()
-  const report = await assertNoLeak(async (i) => {
-    // Per call: a Map of 100 objects, strings, a buffer, a promise chain and a turn of the event loop, all dropped.
-    const batch = new Map()
-    for (let k = 0; k < 100; k++) batch.set(`key-${i}-${k}`, { k, text: `value ${i * k}`, list: [k, i] })
-    scratch.set(i % 10, batch)
-    const buffer = Buffer.alloc(256, i)
-    await new Promise((resolve) => { setImmediate(resolve) })
-    await Promise.all([1, 2, 3].map(async (n) => n * buffer[0]))
-  }, { iterations: 300, warmup: 50 })
-  t.is(report.verdict, 'clean', report.reason)
-  t.deepEqual(report.findings, [])
-  t.false(report.growth.some((row) => row.leak))
-  // The files are gone, so the report names the snapshots by when they were taken.
-  t.deepEqual(report.snapshots.map(({ path }) => path), ['after 50 calls', 'after 350 calls', 'after 650 calls'])
-  const left = (await readdir(tmpdir())).filter((name) => name.startsWith('leakdiff-assert-'))
-  for (const name of left) t.deepEqual((await readdir(join(tmpdir(), name))).filter((file) => file.includes(`-${process.pid}-`)), [])
-})
+import { assertNoLeak } from 'leakdiff'
 
 test('bad options are rejected at once with LEAKDIFF_INVALID_ARG', (t) => {
   for (const [fn, options] of /** @type {Array<[any, any]>} */ ([
@@ -109,43 +16,6 @@ test('bad options are rejected at once with LEAKDIFF_INVALID_ARG', (t) => {
   }
 })
 
-test.serial('the function\'s own errors reject the assertion as they are', async (t) => {
+test('the function\'s own errors reject the assertion as they are', async (t) => {
   await t.throwsAsync(assertNoLeak(async (i) => { if (i === 3) throw new TypeError('boom at 3') }, { iterations: 10 }), { instanceOf: TypeError, message: 'boom at 3' })
-})
-
-/** @type {Array<{i: number, tags: number[]}>} */
-const kept = []
-/** @param {number} i */
-function remember (i) {
-  kept.push({ i, tags: [i, i + 1] }) // adds: kept
-}
-const ADD_LINE = readFileSync(FILE, 'utf8').split('\n').findIndex((line) => line.endsWith('// adds: kept')) + 1
-
-test.serial('a function that pushes onto a module-level array fails with the line of the push, far down a long file', async (t) => {
-  const error = await t.throwsAsync(assertNoLeak(remember, { iterations: 300, warmup: 50 }), { instanceOf: LeakAssertionError })
-  const report = /** @type {any} */ (error).report
-  const finding = report.findings.find((/** @type {any} */ f) => f.signature === 'growing-array')
-  t.truthy(finding, error.message)
-  // Beyond the first 1,024 characters of this file: the whole source was in the snapshot.
-  t.true(readFileSync(FILE, 'utf8').split('\n').slice(0, ADD_LINE - 1).join('\n').length > 1024)
-  t.like(finding.location, { file: relative(process.cwd(), FILE), line: ADD_LINE, column: 3 })
-})
-
-test.serial('a bundled TypeScript module whose map is kept apart: sourceMaps leads the card and the report to the .ts line', async (t) => {
-  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-assert-bundle-'))
-  t.teardown(() => rm(dir, { recursive: true, force: true }))
-  const source = fileURLToPath(new URL('../../fixtures/sources/sampled/app.ts', import.meta.url))
-  const bundle = join(dir, 'app.js')
-  await build({ entryPoints: [source], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'external', logLevel: 'error' })
-  await mkdir(join(dir, 'maps'))
-  await rename(`${bundle}.map`, join(dir, 'maps', 'app.js.map'))
-  const { serveRound } = await import(pathToFileURL(bundle).href)
-  const line = readFileSync(source, 'utf8').split('\n').findIndex((text) => text.includes('// leak: cache')) + 1
-  const where = `${relative(process.cwd(), source)}:${line}:`
-  const error = await t.throwsAsync(assertNoLeak(serveRound, { iterations: 10, warmup: 2, sourceMaps: join(dir, 'maps') }), { instanceOf: LeakAssertionError })
-  t.true(error.message.split('\n')[0].includes(where), error.message.split('\n')[0])
-  t.true(error.message.includes('cache.set(id, makeEntry(id))'), 'the card shows the original line')
-  const report = /** @type {any} */ (error.report)
-  t.like(report.findings[0].location, { file: relative(process.cwd(), source), line })
-  t.is(report.findings[0].location.generated.file, relative(process.cwd(), bundle).startsWith('..') ? bundle : relative(process.cwd(), bundle))
 })

@@ -1,38 +1,18 @@
 // Locations in the user's own source: a TypeScript service compiled by tsc, bundled and minified by
-// esbuild (inline and external maps), and a long plain-JS module, all run for real; the reports
-// must name the original file and the line of each leaking statement, in every output format.
+// esbuild (inline and external maps), and a long plain-JS module; the reports must name the
+// original file and the line of each leaking statement, in every output format. The builds and
+// their snapshots are committed (compiledService); source-maps.e2e.test.js builds and runs them now,
+// and passes --source-root and --source-maps to the CLI.
 import test from 'ava'
-import { build } from 'esbuild'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
 import { DEFAULT_GATES, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport } from 'leakdiff'
-import { compiledService, SERVICE_DIR } from '../helpers/compiled-service.js'
+import { compiledService } from '../helpers/compiled-service.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition, ROOT } from '../helpers/fixture-source.js'
-import { leakdiff } from '../helpers/run-cli.js'
-import { tempDir } from '../helpers/temp-dir.js'
+import { assertMapped, findingOf, HANDLERS, LEAKS, lineOf } from '../helpers/service-leaks.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
-import { PROGRAM, ScriptNames } from '../../src/sources/original-names.js'
-import { TraceMap } from '@jridgewell/trace-mapping'
-
-const HANDLERS = 'fixtures/sources/service/src/handlers.ts'
-/** Each leak: the signature that names it and the marker on its line. */
-const LEAKS = [
-  { signature: 'listener-accumulation', marker: '// leak: listener', code: "prices.on('change'" },
-  { signature: 'unbounded-collection', marker: '// leak: map', code: 'quotesByUrl.set(' },
-  { signature: 'closure-retention', marker: '// leak: closure', code: 'auditTrail.push(' }
-]
-
-/**
- * The 1-based line holding `marker` in a file.
- * @param {string} path
- * @param {string} marker
- */
-function lineOf (path, marker) {
-  const index = readFileSync(path, 'utf8').split('\n').findIndex((line) => line.includes(marker))
-  if (index < 0) throw new Error(`Expected ${marker} in ${path}`)
-  return index + 1
-}
+import { caseName } from '../../fixtures/capture/cases.js'
 
 /** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
 const reports = new Map()
@@ -51,44 +31,16 @@ function reportOf (name, options = {}) {
   return report
 }
 
-/**
- * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
- * @param {string} signature
- */
-function findingOf (report, signature) {
-  const finding = report.findings.find((f) => f.signature === signature)
-  if (finding === undefined) throw new Error(`Expected a ${signature} finding, got ${report.findings.map((f) => f.signature).join(', ')}`)
-  return finding
-}
-
-/**
- * @param {import('ava').ExecutionContext} t
- * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
- * @param {string} generatedFile how the generated script is named
- */
-function assertMapped (t, report, generatedFile) {
-  for (const { signature, marker } of LEAKS) {
-    const { location } = findingOf(report, signature)
-    t.is(location?.file, HANDLERS, signature)
-    t.is(location?.line, lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), marker), signature)
-    t.is(location?.original?.line, location?.line)
-    t.true(location?.original?.snippet !== null && readFileSync(join(SERVICE_DIR, 'src', 'handlers.ts'), 'utf8').includes(String(location?.original?.snippet)), signature)
-    t.true(location?.generated?.file.endsWith(generatedFile), `${signature}: ${location?.generated?.file}`)
-  }
-  // The function around the write as the source names it, also where a minifier renamed it.
-  t.is(findingOf(report, 'unbounded-collection').location?.function, 'cachedQuote')
-}
-
 test('tsc with separate .map files: each leak at its .ts line, the generated dist/ position kept', async (t) => {
   const report = await reportOf('tsc')
   assertMapped(t, report, 'dist/handlers.js')
   const { tsc } = await compiledService()
   const map = findingOf(report, 'unbounded-collection').location
-  t.is(map?.generated?.line, lineOf(join(tsc.root, 'dist', 'handlers.js'), 'quotesByUrl.set('))
+  t.is(map?.generated?.line, lineOf('quotesByUrl.set(', join(tsc.root, 'dist', 'handlers.js')))
   t.is(map?.original?.snippet, 'quotesByUrl.set(url, quote) // leak: map')
   // The places a signature names in its notes are mapped as well.
   const notes = findingOf(report, 'unbounded-collection').evidence.notes
-  t.true(notes.some((note) => note.startsWith(`closed over by handleRequest at ${HANDLERS}:${lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), 'export function handleRequest')}:`)), notes.join('; '))
+  t.true(notes.some((note) => note.startsWith(`closed over by handleRequest at ${HANDLERS}:${lineOf('export function handleRequest')}:`)), notes.join('; '))
   t.false(notes.some((note) => note.includes('dist/handlers.js')), notes.join('; '))
 })
 
@@ -151,21 +103,22 @@ function withoutPositions (note) {
 
 test('an esbuild bundle, minified, with an inline map', async (t) => {
   const report = await reportOf('inline')
-  assertMapped(t, report, 'inline/server.js')
+  assertMapped(t, report, 'inline/app/server.js')
   await assertOriginalNames(t, report)
 })
 
-test('an external-map bundle moved since it ran, its map kept apart: leakdiff --source-root and --source-maps find them, without them a note says how', async (t) => {
+test('an external-map bundle moved since it ran, its map kept apart: sourceRoots and sourceMaps find them, without them a note says how', async (t) => {
   const { external, maps } = await compiledService()
-  const { stdout, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json', '--top', '0'])
-  t.is(code, 1)
-  const report = JSON.parse(stdout)
+  // What --source-root and --source-maps pass (source-maps.e2e.test.js runs the CLI with them).
+  const report = await diffSnapshots(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: maps })
+  t.is(report.verdict, 'leak')
   assertMapped(t, report, 'checkout/server.js')
   await assertOriginalNames(t, report)
   const lost = await reportOf('external')
   for (const { signature } of LEAKS) {
     const finding = findingOf(lost, signature)
-    t.is(finding.location?.file, join(external.root, 'server.js'))
+    // Named as the report names a file under the checkout: from its root.
+    t.is(finding.location?.file, relative(ROOT, join(external.root, 'server.js')))
     t.is(finding.location?.original, undefined)
     t.true(finding.evidence.notes.some((note) => note.includes('is not on this machine') && note.includes('--source-root')), finding.evidence.notes.join('; '))
   }
@@ -182,7 +135,7 @@ test('a map without names (stripped from a copy of the real one): locations are 
   const named = await reportOf('inline')
   for (const { signature, marker } of LEAKS) {
     const finding = findingOf(report, signature)
-    t.like(finding.location, { file: HANDLERS, line: lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), marker) }, signature)
+    t.like(finding.location, { file: HANDLERS, line: lineOf(marker) }, signature)
     t.false(finding.path.some((step) => step.generatedEdge !== undefined), signature)
   }
   // The same esbuild run over the same sources names alike: what the named map renamed is shown as it ran.
@@ -194,32 +147,6 @@ test('a map without names (stripped from a copy of the real one): locations are 
   t.is(map.location?.generatedFunction, undefined)
 })
 
-test('a minifier reuses a short name in every scope: each binding gets the name its own scope\'s segments give', async (t) => {
-  const built = await build({ entryPoints: [join(ROOT, 'fixtures/demo/leaky-server.js')], write: false, outfile: 'server.js', bundle: true, minify: true, platform: 'node', format: 'esm', sourcemap: 'external', logLevel: 'error' })
-  const code = built.outputFiles.find((file) => file.path.endsWith('.js'))?.text ?? ''
-  const map = new TraceMap(built.outputFiles.find((file) => file.path.endsWith('.map'))?.text ?? '{}')
-  const names = ScriptNames.of(code, map)
-  if (names === null) return t.fail('no names')
-  // handleProduct(request, response) and the listen callback's `address` share short names.
-  const handler = /function ([\w$]+)\(([\w$]+),([\w$]+)\)\{/.exec(code)
-  const listen = /\(\)=>\{let ([\w$]+)=/.exec(code)
-  if (handler === null || listen === null) return t.fail(code)
-  const [, fn, request, response] = handler
-  t.is(listen[1], request, 'the bundle reuses the name')
-  const open = handler.index + handler[0].indexOf('(')
-  t.is(names.functionName(fn, open), 'handleProduct')
-  const scope = names.functionAt(open)
-  t.is(names.bindingName(request, scope), 'request')
-  t.is(names.bindingName(response, scope), 'response')
-  t.is(names.bindingName(listen[1], names.functionAt(listen.index)), 'address')
-  t.is(names.bindingName(request, PROGRAM), null, 'no top-level binding of that name')
-  const cache = /var ([\w$]+)=new Map/.exec(code)
-  t.is(names.bindingName(String(cache?.[1]), PROGRAM), 'responseCache')
-  // A map that names nothing vouches for nothing; nor does a text shorter than the map (a copy cut at 1,024 characters).
-  t.is(ScriptNames.of(code, new TraceMap({ ...JSON.parse(built.outputFiles.find((file) => file.path.endsWith('.map'))?.text ?? '{}'), names: [] })), null)
-  t.is(ScriptNames.of(code.slice(0, 1024), map), null)
-})
-
 test('a broken map: the generated location and a one-line note', async (t) => {
   const { dir, tsc } = await compiledService()
   const broken = join(dir, 'broken')
@@ -229,8 +156,8 @@ test('a broken map: the generated location and a one-line note', async (t) => {
   const report = await reportOf('tsc', { sourceRoots: [`${tsc.root}=${broken}`] })
   for (const { signature, code } of LEAKS) {
     const finding = findingOf(report, signature)
-    t.is(finding.location?.file, compiled, signature)
-    t.is(finding.location?.line, lineOf(compiled, code), signature)
+    t.is(finding.location?.file, relative(ROOT, compiled), signature)
+    t.is(finding.location?.line, lineOf(code, compiled), signature)
     t.is(finding.location?.original, undefined)
     const notes = finding.evidence.notes.filter((note) => note.includes('is not valid JSON'))
     t.is(notes.length, 1, finding.evidence.notes.join('; '))
@@ -257,12 +184,12 @@ test('a long plain-JS module cut at 1,024 characters in the snapshot: the lines 
 
 test('every output names the .ts line: text, markdown, json, junit, annotations', async (t) => {
   const report = await reportOf('tsc')
-  const line = lineOf(join(SERVICE_DIR, 'src', 'handlers.ts'), '// leak: map')
+  const line = lineOf('// leak: map')
   const at = `${HANDLERS}:${line}:`
   const text = renderDiffReport(report, { format: 'text', color: false })
   t.true(text.includes(at))
   t.true(text.includes('quotesByUrl.set(url, quote)'))
-  t.regex(text, /ran as \/.*dist\/handlers\.js:\d+:\d+/)
+  t.regex(text, /ran as\s+\S*dist\/handlers\.js:\d+:\d+/)
   const markdown = renderDiffReport(report, { format: 'markdown' })
   t.true(markdown.includes(at))
   t.true(markdown.includes('quotesByUrl.set(url, quote)'))
@@ -300,32 +227,20 @@ test('maps that are not what they should be give one line on what is wrong and n
   t.true(inline.note?.startsWith('the inline source map of /app/dist/handlers.js is not valid JSON'), String(inline.note))
 })
 
-test('a malformed --source-root or a --source-maps that is no directory: one line, exit 2, nothing read', async (t) => {
-  for (const args of [['--source-root', 'app=.'], ['--source-root', '/app'], ['--source-maps', join(ROOT, 'README.md')]]) {
-    const { stdout, stderr, code } = await leakdiff(['a.heapsnapshot', 'b.heapsnapshot', ...args])
-    t.is(code, 2, args.join(' '))
-    t.is(stdout, '')
-    t.regex(stderr.split('\n')[0], /^leakdiff: --source-(root expects FROM=TO|maps expects a directory)/)
-    t.notRegex(stderr, /\bat .*\.js:\d+/)
-  }
-})
-
 test('allocation stacks in a minified bundle: "allocated at" names the .ts line that allocates, and the bundle position it ran at', async (t) => {
-  const dir = await tempDir('leakdiff-sampled-bundle-')
+  // fixtures/sources/sampled/app.ts bundled and minified by esbuild with an inline map, as it ran.
   const source = join(ROOT, 'fixtures/sources/sampled/app.ts')
-  const bundle = join(dir, 'app.js')
-  await build({ entryPoints: [source], outfile: bundle, bundle: true, minify: true, platform: 'node', format: 'esm', target: 'node20', sourcemap: 'inline', logLevel: 'error' })
-  const { files } = await captureFixture('sources/sampled-bundle', { args: [bundle] })
+  const sampled = { program: 'sources/sampled-bundle', build: /** @type {const} */ ('sampled') }
+  const bundle = join(ROOT, 'fixtures', 'snapshots', caseName(sampled), 'app', 'app.js')
+  const { files } = await captureFixture(sampled.program, sampled)
   const report = await diffSnapshots(files, { top: 0, cwd: ROOT })
-  const lines = readFileSync(source, 'utf8').split('\n')
-  const lineOf = (/** @type {string} */ marker) => lines.findIndex((text) => text.includes(marker)) + 1
   const finding = report.findings.find((f) => f.signature === 'unbounded-collection')
   if (finding === undefined) return t.fail(report.findings.map((f) => f.signature).join(', '))
-  t.like(finding.location, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// leak: cache') })
+  t.like(finding.location, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// leak: cache', source) })
   const site = finding.allocatedAt?.site
   if (!site) return t.fail('no allocatedAt')
-  t.like(site, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// alloc: entry'), kind: 'user', callLine: true })
-  t.is(site.generated?.file, bundle)
+  t.like(site, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// alloc: entry', source), kind: 'user', callLine: true })
+  t.is(site.generated?.file, relative(ROOT, bundle))
   t.is(site.generated?.line, 1, 'a minified bundle is one line')
   t.true(site.original?.snippet?.includes('new Array(64)'))
   // The allocating function as the source names it; the minified name is kept beside it.

@@ -1,11 +1,15 @@
 // The agent in real processes, loaded the ways users load it, signalled with process.kill.
-import test from 'ava'
+import ava from 'ava'
 import { readFile, stat, writeFile, chmod } from 'node:fs/promises'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { makeInstallDir, startApp, get, listDir, FIXTURES } from '../helpers/agent-child.js'
+import { pooledTest } from '../helpers/process-pool.js'
 import { pollUntil } from '../helpers/load-deadline.js'
+
+// Each test runs apps that write heap snapshots: a few at a time, however many tests there are.
+const test = pooledTest(ava)
 
 /**
  * Reads a snapshot (gzip or not) and checks that it is whole: valid JSON whose arrays have the

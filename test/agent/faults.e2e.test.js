@@ -2,12 +2,16 @@
 // (a full disk, as the process sees it: EFBIG instead of ENOSPC) in a real app, plain and gzip;
 // signals in quick succession; the app exiting between the snapshots of a series. Each time the
 // app keeps serving and no file under a final name is incomplete.
-import test from 'ava'
+import ava from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gunzipSync } from 'node:zlib'
 import { makeInstallDir, startApp, get, listDir } from '../helpers/agent-child.js'
+import { pooledTest } from '../helpers/process-pool.js'
 import { pollUntil, scaledMs } from '../helpers/load-deadline.js'
+
+// Each test runs apps that write heap snapshots: a few at a time, however many tests there are.
+const test = pooledTest(ava)
 
 /**
  * @param {import('ava').ExecutionContext} t
@@ -104,7 +108,7 @@ test('the app exiting between the snapshots of a series leaves whole files and a
   })
   process.kill(/** @type {number} */ (app.child.pid), 'SIGUSR2')
   await app.waitForStderr(/wrote .*1of3/)
-  // Once its sidecar is in place too (the exit in the middle of a write is capture.test.js's).
+  // Once its sidecar is in place too (the exit in the middle of a write is capture.e2e.test.js's).
   await pollUntil(async () => (await listDir(out)).some((n) => n.endsWith('1of3.meta.json')), 10_000)
   const exited = new Promise((resolve) => app.child.once('exit', resolve))
   process.kill(/** @type {number} */ (app.child.pid), 'SIGTERM')
