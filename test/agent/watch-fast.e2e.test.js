@@ -56,7 +56,7 @@ test('near a limit, a jump, a cache that fills and stops, and a sawtooth start n
 test('the trigger line says what grew: RSS against the memory limit', (t) => {
   const limit = { kind: /** @type {const} */ ('memory'), bytes: 512 * MB, source: 'cgroup v2', minutesToLimit: 6, fraction: 0.7 }
   t.is(describeTrigger({ kind: 'watch', reason: 'time-to-limit', bytesPerHour: 900 * MB, windows: 4, windowMs: 60_000, spanMs: 180_000, heapAfterGc: 13 * MB, limit, measure: 'rss', rss: 360 * MB }),
-    'RSS grew 900 MiB/h for 3 min; the 512 MiB memory limit in ~6 min')
+    'RSS grew 944 MB/h for 3 min; the 537 MB memory limit in ~6 min')
 })
 
 /**
@@ -99,7 +99,7 @@ test('a service that will hit its heap limit in about half a minute: the series 
   t.teardown(leaking.stop)
   t.teardown(steady.stop)
   const trigger = await lineOf(leaking, /^leakdiff: watch: /)
-  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GiB\/h for \d+ s; the [\d.]+ MiB heap limit in ~\d+ s; starting a series/)
+  t.regex(trigger, /^leakdiff: watch: heap after GC grew [\d.]+ GB\/h for \d+ s; the [\d.]+ MB heap limit in ~\d+ s; starting a series/)
   const end = await lineOf(leaking, /series .* (complete|failed)/)
   t.regex(end, /complete: 2 of 2 snapshots/)
   const dir = join(install.dir, 'snaps')
