@@ -123,6 +123,19 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
 }
 
 /**
+ * Makes now what paths of this analysis walk over (the root steps, and with locations and user
+ * roots the anchor distances and steps), instead of on the first path: for a caller with a core
+ * idle now and paths to ask for later.
+ * @param {PathSource} analysis
+ */
+export function preparePaths (analysis) {
+  rootSteps(analysis)
+  if (!analysis.locations || !analysis.userRoots) return
+  const cached = pathSteps(analysis)
+  cached.anchorSteps ??= computeRootSteps(analysis.graph, readableAnchors(analysis).anchorDistances)
+}
+
+/**
  * Edges from `ordinal` back to its nearest anchor (a node of anchor distance 0), last edge first:
  * each the edge its shortest path from an anchor arrives by (computeRootSteps over the anchor
  * distances: of the retainers one anchor level closer, the most recognisable edge type, the first

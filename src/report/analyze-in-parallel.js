@@ -26,12 +26,13 @@ const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
  * waiting for a core would only add its peak memory to the others'. Streams cannot move to another
  * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
- * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void}} [options]
+ * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void}} [options]
  *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
- *   when the files add up to 64 MiB or more
+ *   when the files add up to 64 MiB or more; prepare: runs on this thread for each analysis as it
+ *   is here (one of its own once made, a worker's once it arrives), while the workers go on
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress } = {}) {
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare } = {}) {
   const sizes = await fileSizes(sources)
   if (parallel === 'auto') parallel = sum(sizes) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
@@ -44,7 +45,10 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
   const here = async (/** @type {number[]} */ indexes) => {
-    for (const i of indexes) results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }))
+    for (const i of indexes) {
+      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }))
+      prepare?.(results[i], i)
+    }
   }
   if (!parallel) {
     await here([...sources.keys()])
@@ -54,7 +58,10 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   const [own, ...workerLanes] = assignLanes(files, sizes, Math.max(1, Math.min(files.length, availableParallelism())))
   const streams = [...sources.keys()].filter((i) => typeof sources[i] !== 'string')
   const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => /** @type {string} */ (sources[i])), {
-    onAnalysis: (k, analysis) => { results[lane[k]] = analysis },
+    onAnalysis: (k, analysis) => {
+      results[lane[k]] = analysis
+      prepare?.(analysis, lane[k])
+    },
     progressOf: (k) => progressOf(lane[k])
   }))
   try {
@@ -123,7 +130,13 @@ class LaneWorker {
           return
         }
         if (message.type === 'analysis') {
-          onAnalysis(message.index, analysisFromMessage(message.analysis))
+          try {
+            onAnalysis(message.index, analysisFromMessage(message.analysis))
+          } catch (error) {
+            settled = true
+            reject(error)
+            return
+          }
           if (++received < paths.length) return
           settled = true
           resolve()

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
+import { diffHeapsWithDetail, prepareForDiff } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
 import { SourceLocator } from '../sources/source-locator.js'
@@ -106,7 +106,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const infos = []
   const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))
   const metas = sidecars.map(({ meta }) => meta)
-  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress })
+  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress, prepare: (analysis, i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) })
   for (const [file, source] of sources.entries()) {
     const analysis = analyzed[file]
     const stats = typeof source === 'string' ? await stat(source) : undefined
