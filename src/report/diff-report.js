@@ -106,7 +106,10 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const infos = []
   const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))
   const metas = sidecars.map(({ meta }) => meta)
-  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress, prepare: (analysis, i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) })
+  const differentProcesses = differenceOf(metas)
+  // Snapshots of two processes are compared by class totals only: no paths, no retainers to make.
+  const prepare = differentProcesses === null ? (/** @type {HeapAnalysis} */ analysis, /** @type {number} */ i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) : undefined
+  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress, prepare })
   for (const [file, source] of sources.entries()) {
     const analysis = analyzed[file]
     const stats = typeof source === 'string' ? await stat(source) : undefined
@@ -127,7 +130,6 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
       rss: meta?.rss ?? null
     })
   }
-  const differentProcesses = differenceOf(metas)
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
   // Variables a minifier renamed read as written wherever a report names them (paths, titles,
