@@ -121,9 +121,9 @@ function writeDoc (runs) {
     '',
     `Top owner: ${all.topOwner ? `\`${all.topOwner.pathText}\`, ${all.topOwner.leakedObjects.toLocaleString('en-US')} new objects` : '–'}.`,
     '',
-    'Each file is parsed and analysed in a worker thread of its own, one per core (two at once here, the',
-    'third when one is done); the arrays move to the main thread without a copy, and the diff reads all',
-    'the analyses, so the peak holds them all. ' + (shared
+    'The files are parsed and analysed on two lanes, one per core: the main thread takes the largest, one',
+    'worker thread the other two one after the other; the arrays move to the main thread without a copy,',
+    'and the diff reads all the analyses, so the peak holds them all. ' + (shared
       ? 'The machine was shared with other work during a run ("other work" is the average number of other busy cores): wall time is inflated; CPU time and peak RSS are the figures to compare with the single-file rows above.'
       : 'CPU time and peak RSS compare with the single-file rows above.'),
     'The snapshots are deleted after the runs (`--keep` keeps them); writing them takes about 4 minutes and 6 GB of RSS.'

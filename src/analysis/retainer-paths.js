@@ -16,13 +16,18 @@
 // `node:` scripts excluded). One BFS from all anchors at once (not entering the NativeContext, which
 // leads back to everything) gives each node its anchor distance; a path walks back over those as
 // the shortest path does over distances, then goes on from the anchor to the root by the shortest
-// path. DevTools' distances are untouched; only the choice of path changes. The BFS runs once per
-// analysis (4 bytes per node kept, 4 more while it runs); each path after that costs the retainers
-// of its steps up to the anchor (the retainer index), and one step per hop from there to the root
-// (rootSteps).
+// path. DevTools' distances are untouched; only the choice of path changes.
+//
+// One pass, not one search per path: per analysis, on first use, every node gets the edge its
+// shortest path arrives by, from the root (rootSteps) and from its nearest anchor (the anchor BFS,
+// then the same pass over its levels), each 4 bytes per node. A path after that is one step per
+// hop with no retainer scan, and a step object only for the hops a cut path keeps: a diff asks
+// for the paths of thousands of owners, and an owner deep in a linked list has thousands of hops.
+// The choice per node is the one a scan of its retainers makes (retainer slots are in edge order),
+// so paths do not depend on whether the graph has a retainer index.
 
 import { NO_DISTANCE } from './distances.js'
-import { computeRootSteps, edgeTypeRanks, NO_STEP } from './root-steps.js'
+import { computeRootSteps, NO_STEP } from './root-steps.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -63,23 +68,27 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  */
 
 /**
- * Per analysis, what readable paths need: anchor distances and the module scopes.
- * @type {WeakMap<PathSource, {anchorDistances: Int32Array, scopes: ModuleScopes}>}
+ * Per analysis, what paths are walked over: the edge each node's shortest path from the root
+ * arrives by, and for readable paths the anchor distances, the module scopes and the edge each
+ * node's shortest path from its nearest anchor arrives by. Each is made in one pass on first use
+ * and kept, so a path after that costs one step per hop, whoever asks and however many.
+ * @typedef {object} PathSteps
+ * @property {Uint32Array} [rootSteps]
+ * @property {Int32Array} [anchorDistances]
+ * @property {ModuleScopes} [scopes]
+ * @property {Uint32Array} [anchorSteps]
+ * @property {Map<number, number[] | null>} anchorWalks  walks from an anchor to the root, by anchor
  */
-const anchorsOf = new WeakMap()
 
-/**
- * Per analysis, the edge each node's shortest path from the root arrives by (rootSteps).
- * @type {WeakMap<PathSource, Uint32Array>}
- */
-const rootStepsOf = new WeakMap()
+/** @type {WeakMap<PathSource, PathSteps>} */
+const stepsOf = new WeakMap()
 
-/**
- * Per analysis, walks to the root over the retainer index, by start node: the anchors of readable
- * paths, few, each walked once.
- * @type {WeakMap<PathSource, Map<number, number[] | null>>}
- */
-const rootWalksOf = new WeakMap()
+/** @param {PathSource} analysis */
+function pathSteps (analysis) {
+  let steps = stepsOf.get(analysis)
+  if (!steps) stepsOf.set(analysis, (steps = { anchorWalks: new Map() }))
+  return steps
+}
 
 /**
  * The path from the roots to `ordinal`, first step at the root end; [] for the root itself and for
@@ -94,7 +103,6 @@ const rootWalksOf = new WeakMap()
 export function retainerPath (analysis, ordinal, { maxLength = 100, readable = false } = {}) {
   const { graph, distances } = analysis
   if (ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
-  const rank = edgeTypeRanks(graph)
   /** @type {number[]} */
   let edges
   /** @type {ModuleScopes | undefined} */
@@ -102,89 +110,51 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
   if (readable && analysis.locations && analysis.userRoots) {
     const anchors = readableAnchors(analysis)
     scopes = anchors.scopes
-    // From the node back to its nearest anchor, then from the anchor back to the root. Without a
-    // retainer index (`leakdiff inspect` builds none) the walk follows each node's first step
-    // from its anchor, chosen by the same rule: the same path, 4 bytes per node.
-    const tail = graph.hasRetainers ? walkBack(graph, anchors.anchorDistances, ordinal, 0, rank) : walkAnchorSteps(analysis, anchors.anchorDistances, ordinal)
+    // From the node back to its nearest anchor, then from the anchor back to the root.
+    const tail = walkToAnchor(analysis, anchors.anchorDistances, ordinal)
     const anchor = tail === null || tail.length === 0 ? ordinal : graph.edgeSource(tail[tail.length - 1])
-    const head = tail === null ? null : walkToRoot(analysis, anchor)
+    const head = tail === null ? null : walkFromAnchor(analysis, anchor)
     edges = tail !== null && head !== null ? [...tail, ...head] : walkToRoot(analysis, ordinal) ?? []
   } else {
     edges = walkToRoot(analysis, ordinal) ?? []
   }
   edges.reverse()
-  const steps = edges.map((e) => stepOf(analysis, e, scopes))
-  return shorten(steps, Math.max(Math.floor(maxLength), 1))
+  return shortenedSteps(analysis, edges, Math.max(Math.floor(maxLength), 1), scopes)
 }
 
 /**
- * Edges from `ordinal` back towards the start of a BFS whose levels are `levels`, each to a
- * retainer one level closer, preferring recognisable edge types, over the retainer index. With
- * `stop` = -1 the walk ends at the root (DevTools distances: a user root at 1 steps to the root);
- * with `stop` = 0 it ends at a node of level 0. Null when the node has no level or a level has no
- * retainer one closer.
- * @param {HeapGraph} graph
- * @param {Int32Array} levels
- * @param {number} ordinal
- * @param {number} stop
- * @param {number[]} rank
- * @returns {number[] | null}
+ * Makes now what paths of this analysis walk over (the root steps, and with locations and user
+ * roots the anchor distances and steps), instead of on the first path: for a caller with a core
+ * idle now and paths to ask for later.
+ * @param {PathSource} analysis
  */
-function walkBack (graph, levels, ordinal, stop, rank) {
-  const { rootOrdinal, firstRetainer, retainerEdges, edgeTypes } = graph
-  const weakType = graph.edgeType.weak
-  /** @type {number[]} */
-  const edges = []
-  let node = ordinal
-  if (levels[node] < 0) return null
-  while (stop < 0 ? node !== rootOrdinal : levels[node] > 0) {
-    const level = levels[node]
-    let best = -1
-    let bestRank = Infinity
-    for (let slot = firstRetainer[node], end = firstRetainer[node + 1]; slot < end; slot++) {
-      const e = retainerEdges[slot]
-      if (edgeTypes[e] === weakType) continue
-      const source = graph.edgeSource(e)
-      const closer = levels[source] === level - 1 || (stop < 0 && level === 1 && source === rootOrdinal)
-      if (!closer || source === node) continue
-      const r = rank[edgeTypes[e]]
-      if (r < bestRank) {
-        best = slot
-        bestRank = r
-      }
-    }
-    // Cannot happen with levels from a BFS over these edges; guards against foreign arrays.
-    if (best < 0) return null
-    edges.push(retainerEdges[best])
-    node = graph.retainerSource(best)
-  }
-  return edges
+export function preparePaths (analysis) {
+  rootSteps(analysis)
+  if (!analysis.locations || !analysis.userRoots) return
+  const cached = pathSteps(analysis)
+  cached.anchorSteps ??= computeRootSteps(analysis.graph, readableAnchors(analysis).anchorDistances)
 }
 
 /**
- * Per analysis without a retainer index, the edge each node's shortest path from its nearest
- * anchor arrives by (computeRootSteps over the anchor distances).
- * @type {WeakMap<PathSource, Uint32Array>}
- */
-const anchorStepsOf = new WeakMap()
-
-/**
- * What walkBack gives with `stop` = 0, over anchor steps instead of the retainer index: of the
- * retainers one anchor level closer, the most recognisable edge type, the first in edge order.
+ * Edges from `ordinal` back to its nearest anchor (a node of anchor distance 0), last edge first:
+ * each the edge its shortest path from an anchor arrives by (computeRootSteps over the anchor
+ * distances: of the retainers one anchor level closer, the most recognisable edge type, the first
+ * in edge order, which is the retainer index's order). Null when no anchor reaches the node.
  * @param {PathSource} analysis
  * @param {Int32Array} levels  the anchor distances
  * @param {number} ordinal
  * @returns {number[] | null}
  */
-function walkAnchorSteps (analysis, levels, ordinal) {
+function walkToAnchor (analysis, levels, ordinal) {
   const { graph } = analysis
-  let steps = anchorStepsOf.get(analysis)
-  if (!steps) anchorStepsOf.set(analysis, (steps = computeRootSteps(graph, levels)))
+  const cached = pathSteps(analysis)
+  const steps = cached.anchorSteps ?? (cached.anchorSteps = computeRootSteps(graph, levels))
   if (levels[ordinal] < 0) return null
   /** @type {number[]} */
   const edges = []
   for (let node = ordinal; levels[node] > 0;) {
     const e = steps[node]
+    // Cannot happen with levels from a BFS over these edges; guards against foreign arrays.
     if (e === NO_STEP) return null
     edges.push(e)
     node = graph.edgeSource(e)
@@ -193,10 +163,24 @@ function walkAnchorSteps (analysis, levels, ordinal) {
 }
 
 /**
+ * walkToRoot from an anchor, kept per anchor: readable paths end at few anchors, each reached
+ * by many paths.
+ * @param {PathSource} analysis
+ * @param {number} anchor
+ * @returns {number[] | null}
+ */
+function walkFromAnchor (analysis, anchor) {
+  const walks = pathSteps(analysis).anchorWalks
+  let edges = walks.get(anchor)
+  if (edges === undefined) walks.set(anchor, (edges = walkToRoot(analysis, anchor)))
+  return edges === null ? null : [...edges]
+}
+
+/**
  * Edges of the shortest path from `ordinal` back to the root, last edge first; null when no root
- * reaches the node. Over the retainer index when the graph has one (the diff builds it), with the
- * walk from each start kept (a module scope's retainers, one per nested Context, are many);
- * else over rootSteps, which costs 4 bytes per node instead of the index.
+ * reaches the node. Over the root steps: per node, of its non-weak retainers one distance closer,
+ * the most recognisable edge type, the first in edge order (what a scan of the retainer index
+ * picks), made in one pass over the edges, 4 bytes per node.
  * @param {PathSource} analysis
  * @param {number} ordinal
  * @returns {number[] | null}
@@ -204,13 +188,6 @@ function walkAnchorSteps (analysis, levels, ordinal) {
 function walkToRoot (analysis, ordinal) {
   const { graph, distances } = analysis
   if (distances[ordinal] < 0) return null
-  if (graph.hasRetainers) {
-    let walks = rootWalksOf.get(analysis)
-    if (!walks) rootWalksOf.set(analysis, (walks = new Map()))
-    let edges = walks.get(ordinal)
-    if (edges === undefined) walks.set(ordinal, (edges = walkBack(graph, distances, ordinal, -1, edgeTypeRanks(graph))))
-    return edges === null ? null : [...edges]
-  }
   const steps = rootSteps(analysis)
   /** @type {number[]} */
   const edges = []
@@ -230,11 +207,9 @@ function walkToRoot (analysis, ordinal) {
  * @returns {Uint32Array}
  */
 function rootSteps (analysis) {
-  let steps = analysis.rootSteps ?? rootStepsOf.get(analysis)
-  if (steps) return steps
-  steps = computeRootSteps(analysis.graph, analysis.distances)
-  rootStepsOf.set(analysis, steps)
-  return steps
+  if (analysis.rootSteps) return analysis.rootSteps
+  const cached = pathSteps(analysis)
+  return cached.rootSteps ?? (cached.rootSteps = computeRootSteps(analysis.graph, analysis.distances))
 }
 
 /**
@@ -249,21 +224,40 @@ export function shownClassName (analysis, ordinal) {
 }
 
 /**
- * A path cut to `limit` steps around one `elided` step. The cut keeps the first steps and the
- * end; when the path has a module scope, the end kept starts at the last one if it fits.
- * @param {Step[]} steps
+ * The steps of a path of `edges` (root end first), cut to `limit` steps around one `elided` step.
+ * The cut keeps the first steps and the end; when the path has a module scope, the end kept
+ * starts at the last one if it fits. Steps are made only for the edges kept: a long path (a
+ * linked list of timers) costs its hops, not a step object each.
+ * @param {PathSource} analysis
+ * @param {number[]} edges
  * @param {number} limit
+ * @param {ModuleScopes} [scopes] readable paths: mark module scopes
  * @returns {Step[]}
  */
-function shorten (steps, limit) {
-  if (steps.length <= limit) return steps
+function shortenedSteps (analysis, edges, limit, scopes) {
+  const length = edges.length
+  const step = (/** @type {number} */ i) => stepOf(analysis, edges[i], scopes)
+  if (length <= limit) return edges.map((_, i) => step(i))
   const elided = (/** @type {number} */ count) => ({ edge: '…', edgeType: 'elided', node: `${count} steps`, nodeType: 'elided', id: 0 })
-  const anchor = steps.findLastIndex((step) => step.module !== undefined)
-  const head = limit - 1 - (steps.length - anchor)
-  if (anchor >= 0 && head >= 1) return [...steps.slice(0, head), elided(anchor - head), ...steps.slice(anchor)]
+  const { edgeTargets } = analysis.graph
+  let anchor = -1
+  if (scopes) for (let i = length - 1; i >= 0 && anchor < 0; i--) if (moduleScriptOf(scopes, edgeTargets[edges[i]]) !== null) anchor = i
+  const head = limit - 1 - (length - anchor)
+  /** @type {Step[]} */
+  const steps = []
+  const keep = (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) steps.push(step(i)) }
+  if (anchor >= 0 && head >= 1) {
+    keep(0, head)
+    steps.push(elided(anchor - head))
+    keep(anchor, length)
+    return steps
+  }
   const first = Math.ceil((limit - 1) / 2)
   const last = limit - 1 - first
-  return [...steps.slice(0, first), elided(steps.length - first - last), ...steps.slice(steps.length - last)]
+  keep(0, first)
+  steps.push(elided(length - first - last))
+  keep(length - last, length)
+  return steps
 }
 
 /**
@@ -272,8 +266,8 @@ function shorten (steps, limit) {
  * @param {PathSource} analysis
  */
 export function readableAnchors (analysis) {
-  let anchors = anchorsOf.get(analysis)
-  if (anchors) return anchors
+  const cached = pathSteps(analysis)
+  if (cached.anchorDistances && cached.scopes) return { anchorDistances: cached.anchorDistances, scopes: cached.scopes }
   const { graph } = analysis
   const scopes = findModuleScopes(graph, /** @type {NodeLocations} */ (analysis.locations))
   const { firstEdge, edgeTargets, edgeTypes, nodeNames, rootOrdinal } = graph
@@ -298,9 +292,9 @@ export function readableAnchors (analysis) {
       queue[length++] = target
     }
   }
-  anchors = { anchorDistances: levels, scopes }
-  anchorsOf.set(analysis, anchors)
-  return anchors
+  cached.anchorDistances = levels
+  cached.scopes = scopes
+  return { anchorDistances: levels, scopes }
 }
 
 /**

@@ -3,6 +3,7 @@ import { formatBytes, formatCount } from '../units.js'
 import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
 import { findGrowthGroups, isLarge } from './growth-groups.js'
 import { compareIds } from './match-ids.js'
+import { preparePaths } from '../analysis/retainer-paths.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {ClassDelta} from './class-deltas.js' */
@@ -44,6 +45,21 @@ export const DEFAULT_DIFF_OPTIONS = Object.freeze({
   // Within one process ~1.0 (observed 0.99998); across two processes ~0.33 (heapsnapshot-format.md 5).
   minIdAgreement: 0.9
 })
+
+/**
+ * What a diff computes from one analysis alone, made now: every snapshot's id index, and for the
+ * last one the retainer index and what its paths walk over. The diff makes the same on first use;
+ * a caller that waits for other analyses (worker threads) runs this on each as it arrives, so that
+ * the work overlaps theirs instead of following it.
+ * @param {HeapAnalysis} analysis
+ * @param {{last: boolean}} which  whether it is the last (newest) snapshot of the diff
+ */
+export function prepareForDiff (analysis, { last }) {
+  analysis.graph.ordinalsById()
+  if (!last) return
+  analysis.graph.buildRetainerIndex()
+  preparePaths(analysis)
+}
 
 /**
  * Diffs analysed snapshots given oldest first.

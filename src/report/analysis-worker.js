@@ -1,6 +1,6 @@
-// Worker entry: parses and analyses one snapshot file and moves the analysis to the parent (no
-// copy). Errors go back as plain {code, message} so that the LEAKDIFF_* code survives the thread
-// boundary.
+// Worker entry: parses and analyses snapshot files one after the other and moves each analysis to
+// the parent as it is done (no copy), with the file's index in `paths`. Errors go back as plain
+// {code, message} so that the LEAKDIFF_* code survives the thread boundary.
 import { parentPort, workerData } from 'node:worker_threads'
 import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { parseSnapshot } from '../parse/parse-snapshot.js'
@@ -8,9 +8,11 @@ import { analysisToMessage } from './analysis-transfer.js'
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 try {
-  const data = await parseSnapshot(workerData.path, { onProgress: (progress) => port.postMessage({ type: 'progress', progress }) })
-  const { message, transferList } = analysisToMessage(analyzeHeap(data))
-  port.postMessage({ type: 'analysis', analysis: message }, transferList)
+  for (const [index, path] of /** @type {string[]} */ (workerData.paths).entries()) {
+    const data = await parseSnapshot(path, { onProgress: (progress) => port.postMessage({ type: 'progress', index, progress }) })
+    const { message, transferList } = analysisToMessage(analyzeHeap(data))
+    port.postMessage({ type: 'analysis', index, analysis: message }, transferList)
+  }
 } catch (error) {
   const { code, message } = /** @type {{code?: string, message?: string}} */ (error)
   port.postMessage({ type: 'error', code: typeof code === 'string' ? code : undefined, message: String(message ?? error) })

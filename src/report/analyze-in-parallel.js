@@ -16,18 +16,25 @@ const WORKER = new URL('./analysis-worker.js', import.meta.url)
 const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 
 /**
- * Parses and analyses several snapshots: files in worker threads (the analyses' arrays are
- * transferred back, not copied), streams on this thread. No more workers run at once than there
- * are cores: a third analysis waiting for a core would only add its peak memory to the others'.
- * Progress sums the bytes read of all inputs.
+ * Parses and analyses several snapshots. In parallel, this thread is one lane and a worker thread
+ * per other core is another: the files go to the lanes largest first, each to the lane with the
+ * fewest bytes so far (the longest-first rule, so that the largest file never starts last), and a
+ * worker analyses its files one after the other, warm after the first, moving each analysis to
+ * this thread (transferred, not copied). Starting a worker for every file would compile the parser
+ * and the analysis cold in each, and keep a core idle while this thread only waits: on 2 cores
+ * three files cost the CPU of one thread plus one worker's start. No more lanes than cores: a file
+ * waiting for a core would only add its peak memory to the others'. Streams cannot move to another
+ * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
- * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void}} [options]
+ * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void}} [options]
  *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
- *   when the files add up to 64 MiB or more
+ *   when the files add up to 64 MiB or more; prepare: runs on this thread for each analysis as it
+ *   is here (one of its own once made, a worker's once it arrives), while the workers go on
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress } = {}) {
-  if (parallel === 'auto') parallel = (await totalFileBytes(sources)) >= PARALLEL_MIN_BYTES
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare } = {}) {
+  const sizes = await fileSizes(sources)
+  if (parallel === 'auto') parallel = sum(sizes) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
   const totalBytes = sources.map(() => 0)
   const progressOf = (/** @type {number} */ i) => onProgress && ((/** @type {ParseProgress} */ progress) => {
@@ -37,33 +44,62 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   })
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
+  const here = async (/** @type {number[]} */ indexes) => {
+    for (const i of indexes) {
+      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }))
+      prepare?.(results[i], i)
+    }
+  }
   if (!parallel) {
-    for (const [i, source] of sources.entries()) results[i] = analyzeHeap(await parseSnapshot(source, { onProgress: progressOf(i) }))
+    await here([...sources.keys()])
     return results
   }
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
-  let next = 0
-  const lane = async () => {
-    while (next < files.length) {
-      const i = files[next++]
-      results[i] = await analyzeInWorker(/** @type {string} */ (sources[i]), progressOf(i))
-    }
+  const [own, ...workerLanes] = assignLanes(files, sizes, Math.max(1, Math.min(files.length, availableParallelism())))
+  const streams = [...sources.keys()].filter((i) => typeof sources[i] !== 'string')
+  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => /** @type {string} */ (sources[i])), {
+    onAnalysis: (k, analysis) => {
+      results[lane[k]] = analysis
+      prepare?.(analysis, lane[k])
+    },
+    progressOf: (k) => progressOf(lane[k])
+  }))
+  try {
+    // The workers run while this thread analyses its own share.
+    await Promise.all([here([...own, ...streams]), ...workers.map((worker) => worker.done)])
+  } catch (error) {
+    for (const worker of workers) worker.stop()
+    throw error
   }
-  const lanes = Array.from({ length: Math.max(1, Math.min(files.length, availableParallelism())) }, lane)
-  // Streams cannot move to another thread: they are read here while the workers run.
-  for (const [i, source] of sources.entries()) {
-    if (typeof source !== 'string') results[i] = analyzeHeap(await parseSnapshot(source, { onProgress: progressOf(i) }))
-  }
-  await Promise.all(lanes)
   return results
 }
 
 /**
- * @param {SnapshotSource[]} sources
+ * Files to lanes, largest first, each to the lane with the fewest bytes so far; lane 0 is this
+ * thread's, and it takes the largest file.
+ * @param {number[]} files indexes into `sizes`
+ * @param {number[]} sizes bytes per input
+ * @param {number} laneCount
+ * @returns {number[][]} per lane, its files in the order to analyse them
  */
-async function totalFileBytes (sources) {
-  const sizes = await Promise.all(sources.map((source) => typeof source === 'string' ? stat(source).then((s) => s.size, () => 0) : 0))
-  return sum(sizes)
+export function assignLanes (files, sizes, laneCount) {
+  const lanes = Array.from({ length: laneCount }, () => /** @type {number[]} */ ([]))
+  const loads = lanes.map(() => 0)
+  for (const i of [...files].sort((a, b) => sizes[b] - sizes[a] || a - b)) {
+    const lane = loads.indexOf(Math.min(...loads))
+    lanes[lane].push(i)
+    loads[lane] += sizes[i]
+  }
+  return lanes
+}
+
+/**
+ * Bytes per input: a file's size, 0 for a stream or a file that cannot be read (its parse says why).
+ * @param {SnapshotSource[]} sources
+ * @returns {Promise<number[]>}
+ */
+function fileSizes (sources) {
+  return Promise.all(sources.map((source) => typeof source === 'string' ? stat(source).then((s) => s.size, () => 0) : 0))
 }
 
 /** @param {number[]} values */
@@ -71,30 +107,56 @@ function sum (values) {
   return values.reduce((a, b) => a + b, 0)
 }
 
-/**
- * @param {string} path
- * @param {((progress: ParseProgress) => void) | undefined} onProgress
- * @returns {Promise<HeapAnalysis>}
- */
-function analyzeInWorker (path, onProgress) {
-  return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { path } })
-    let settled = false
-    worker.on('message', (message) => {
-      if (message.type === 'progress') {
-        onProgress?.(message.progress)
-        return
-      }
-      settled = true
-      if (message.type === 'analysis') resolve(analysisFromMessage(message.analysis))
-      else reject(new LeakdiffError(message.message, { code: message.code ?? 'LEAKDIFF_ERROR' }))
+/** One worker thread analysing `paths` one after the other. */
+class LaneWorker {
+  /** @type {Promise<void>} resolved once every analysis arrived; rejected with the first failure */
+  done
+  #worker
+
+  /**
+   * @param {string[]} paths
+   * @param {{onAnalysis: (k: number, analysis: HeapAnalysis) => void, progressOf: (k: number) => (((progress: ParseProgress) => void) | undefined)}} handlers
+   *   onAnalysis: the analysis of paths[k], as it arrives
+   */
+  constructor (paths, { onAnalysis, progressOf }) {
+    const worker = new Worker(WORKER, { workerData: { paths } })
+    this.#worker = worker
+    this.done = new Promise((resolve, reject) => {
+      let received = 0
+      let settled = false
+      worker.on('message', (message) => {
+        if (message.type === 'progress') {
+          progressOf(message.index)?.(message.progress)
+          return
+        }
+        if (message.type === 'analysis') {
+          try {
+            onAnalysis(message.index, analysisFromMessage(message.analysis))
+          } catch (error) {
+            settled = true
+            reject(error)
+            return
+          }
+          if (++received < paths.length) return
+          settled = true
+          resolve()
+          return
+        }
+        settled = true
+        reject(new LeakdiffError(message.message, { code: message.code ?? 'LEAKDIFF_ERROR' }))
+      })
+      worker.on('error', (error) => {
+        settled = true
+        reject(error)
+      })
+      worker.on('exit', (code) => {
+        if (!settled) reject(new LeakdiffError(`The analysis thread for ${paths[received]} exited with code ${code} before it finished`))
+      })
     })
-    worker.on('error', (error) => {
-      settled = true
-      reject(error)
-    })
-    worker.on('exit', (code) => {
-      if (!settled) reject(new LeakdiffError(`The analysis thread for ${path} exited with code ${code} before it finished`))
-    })
-  })
+  }
+
+  /** Ends the thread: another input failed, so what it is doing is no longer needed. */
+  stop () {
+    this.#worker.terminate().catch(() => {})
+  }
 }

@@ -1,5 +1,5 @@
 import { stat } from 'node:fs/promises'
-import { diffHeapsWithDetail } from '../diff/diff-heaps.js'
+import { diffHeapsWithDetail, prepareForDiff } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
 import { SourceLocator } from '../sources/source-locator.js'
@@ -57,7 +57,10 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const infos = []
   const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))
   const metas = sidecars.map(({ meta }) => meta)
-  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress })
+  const differentProcesses = differenceOf(metas)
+  // Snapshots of two processes are compared by class totals only: no paths, no retainers to make.
+  const prepare = differentProcesses === null ? (/** @type {HeapAnalysis} */ analysis, /** @type {number} */ i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) : undefined
+  const analyzed = await analyzeSnapshots(sources, { parallel, onProgress, prepare })
   for (const [file, source] of sources.entries()) {
     const analysis = analyzed[file]
     const stats = typeof source === 'string' ? await stat(source) : undefined
@@ -78,7 +81,6 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
       rss: meta?.rss ?? null
     })
   }
-  const differentProcesses = differenceOf(metas)
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
   // Variables a minifier renamed read as written wherever a report names them (paths, titles,
