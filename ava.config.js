@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setFlagsFromString } from 'node:v8'
 import { scaledSeconds } from './test/helpers/load-deadline.js'
 
 // AVA loads this file once, in its main process. Fixture programs write their snapshots into this
@@ -13,6 +14,8 @@ process.once('exit', () => rmSync(fixtureDir, { recursive: true, force: true }))
 // spot rather than on a helper thread, which costs less CPU in all on V8 12 and older and much more
 // on V8 13, where it is left alone.
 const V8_MAJOR = Number(process.versions.v8.split('.')[0])
+// V8's flags are the process's: set here, they hold in every test worker thread.
+if (V8_MAJOR <= 12) setFlagsFromString('--no-concurrent-osr')
 
 // `npm run test:unit` (LEAKDIFF_TESTS=unit): the fast layer alone, function calls on committed
 // snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
@@ -20,9 +23,8 @@ const files = process.env.LEAKDIFF_TESTS === 'unit' ? ['test/**/*.test.js', '!te
 
 export default {
   files,
-  nodeArguments: V8_MAJOR <= 12 ? ['--no-concurrent-osr'] : [],
   // A test that does nothing for this long has hung; a busy machine gets longer.
   timeout: scaledSeconds(120_000),
-  workerThreads: false,
+  workerThreads: true,
   environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir }
 }

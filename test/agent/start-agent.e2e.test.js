@@ -1,10 +1,17 @@
-// The agent started from code, in this very process (serially: one agent per process), writing
-// real snapshots of it. Its options and its signal listener are start-agent.test.js's.
+// The agent started from code, in this very thread (serially: one agent per thread), writing
+// real snapshots of it; and on a main thread of its own, its signal listener. Its options are
+// start-agent.test.js's.
 import test from 'ava'
+import { execFile } from 'node:child_process'
 import { mkdtemp, rm, readFile, stat, readdir } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { promisify } from 'node:util'
+import { threadId } from 'node:worker_threads'
 import { startAgent, seriesFileNames, sidecarPath } from 'leakdiff/agent'
+
+const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 
 /** @import {AgentEvent} from '../../src/agent/events.js' */
 
@@ -29,7 +36,7 @@ test.serial('captureSeries() resolves with whole files, refuses a second series 
   t.is(first.sidecars[0], sidecarPath(first.snapshots[0]))
   const record = JSON.parse(await readFile(first.seriesFile, 'utf8'))
   t.like(record, { status: 'complete', id: first.id, pid: process.pid })
-  const planned = seriesFileNames({ dir, pid: process.pid, startedAt: new Date(record.startedAt), count: 1 })
+  const planned = seriesFileNames({ dir, pid: process.pid, startedAt: new Date(record.startedAt), count: 1, threadId })
   t.deepEqual(planned.snapshots, first.snapshots)
   t.is(planned.seriesFile, first.seriesFile)
   const meta = JSON.parse(await readFile(first.sidecars[0], 'utf8'))
@@ -76,4 +83,18 @@ test.serial('stop() during the wait between snapshots ends the series as "stoppe
   t.like(plan, { status: 'stopped', count: 3 })
   t.is(plan.snapshots.length, 1)
   t.deepEqual(events.map((event) => event.type), ['ready', 'series-start', 'snapshot', 'stopped', 'series-end'])
+})
+
+test('on a main thread, the signal listener exists only while the agent runs', async (t) => {
+  // Test files run in worker threads, where signals never arrive: a process of its own.
+  const script = [
+    "import { startAgent } from 'leakdiff/agent'",
+    "const before = process.listenerCount('SIGHUP')",
+    "const agent = startAgent({ signal: 'SIGHUP', onEvent: () => {} })",
+    "const running = process.listenerCount('SIGHUP')",
+    'agent.stop()',
+    "console.log(JSON.stringify([before, running, process.listenerCount('SIGHUP')]))"
+  ].join('\n')
+  const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT })
+  t.deepEqual(JSON.parse(stdout), [0, 1, 0])
 })

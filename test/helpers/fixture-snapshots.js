@@ -16,7 +16,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { brotliDecompressSync } from 'node:zlib'
 import { caseName } from '../../fixtures/capture/cases.js'
-import { placeCheckout, SERIES_FILE } from '../../fixtures/capture/layout.js'
+import { CANONICAL_ROOT, placeCheckout, SERIES_FILE } from '../../fixtures/capture/layout.js'
 import { decodeSeries } from '../../fixtures/capture/series-format.js'
 import { scaledMs } from './load-deadline.js'
 
@@ -104,16 +104,17 @@ function unpackCommitted (source) {
   /** @type {string[]} */
   const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
   if (!files.every((file) => existsSync(file))) {
-    const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE))).toString('latin1')
-    /** @type {string[]} */
+    const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE)))
+    /** @type {Buffer[]} */
     let texts
     if (info.format === 'series') {
-      texts = decodeSeries(series)
+      // The checkout's path is put back in the string table, where every path of a snapshot is.
+      texts = decodeSeries(series, { mapString: (text) => text.replaceAll(CANONICAL_ROOT, ROOT) })
     } else {
       let at = 0
-      texts = info.snapshots.map((/** @type {{bytes: number}} */ { bytes }) => series.slice(at, (at += bytes)))
+      texts = info.snapshots.map((/** @type {{bytes: number}} */ { bytes }) => Buffer.from(place(series.toString('latin1', at, (at += bytes))), 'latin1'))
     }
-    texts.forEach((text, i) => writeAside(files[i], Buffer.from(place(text), 'latin1')))
+    texts.forEach((text, i) => writeAside(files[i], text))
   }
   info.snapshots.forEach((/** @type {{mtime: string}} */ { mtime }, /** @type {number} */ i) => utimesSync(files[i], new Date(mtime), new Date(mtime)))
   for (const file of readdirSync(source)) {
