@@ -8,7 +8,7 @@ import { DEFAULT_CONFIG, ENV_NAMES } from './config.js'
 import { checkMarker } from './agent-marker.js'
 
 /**
- * The series file as the agent writes it (start-agent.js): `planned` when it starts, then the
+ * The series file as the agent writes it (series-writer.js): `planned` when it starts, then the
  * outcome. Names are base names in the series' directory.
  * @typedef {object} SeriesRecord
  * @property {string} id

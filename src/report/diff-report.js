@@ -18,7 +18,7 @@ import { splitMemory } from '../diff/memory-split.js'
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthRate} from './growth-rate.js' */
 /** @import {SnapshotMeta} from './sidecars.js' */
-/** @import {SnapshotInfo, Process} from './report-model.js' */
+/** @import {SnapshotInfo, Process} from './model/snapshots.js' */
 /** @import {SourceOptions} from '../sources/source-locator.js' */
 /** @import {AllocationsReport} from './allocated-at.js' */
 /** @import {MemorySplit} from '../diff/memory-split.js' */

@@ -5,7 +5,9 @@ import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
 import { renderFoldedPath, renderPath } from './render-path.js'
 /** @import {DiffReport} from './diff-report.js' */
-/** @import {Finding, GrowthRow, PathStep} from './report-model.js' */
+/** @import {Finding} from './model/findings.js' */
+/** @import {GrowthRow} from './model/growth-rows.js' */
+/** @import {PathStep} from './model/path-steps.js' */
 
 /**
  * What fails. With no gate at all nothing fails; the CLI passes `{verdict: true}` then, which is

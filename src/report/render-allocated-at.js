@@ -1,7 +1,7 @@
 // "Allocated at" on a finding card: the user's own line first, then the frames from it down to the
 // allocation (library and native frames), then how much was sampled and what the tie rests on.
 import { formatBytes, formatCount } from './format.js'
-/** @import {AllocatedAt, Frame} from './report-model.js' */
+/** @import {AllocatedAt, Frame} from './model/allocations.js' */
 
 const SHOWN_FRAMES = 3
 

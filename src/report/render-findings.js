@@ -7,7 +7,8 @@ import { mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
 import { allocatedAtParts } from './render-allocated-at.js'
 import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
-/** @import {Finding, Location} from './report-model.js' */
+/** @import {Finding} from './model/findings.js' */
+/** @import {Location} from './model/locations.js' */
 
 /**
  * @param {Location | null} location

@@ -1,7 +1,7 @@
 // How a finding's location reads when it was mapped through a source map: the original file and
 // line lead (locationText), then the original line itself and where the code that ran is. One
 // place for every format, so the cards of text, markdown and JUnit say the same.
-/** @import {Location} from './report-model.js' */
+/** @import {Location} from './model/locations.js' */
 
 /**
  * The lines that follow a mapped location: its source line (`49 │ cache.set(url, quote)`) when

@@ -1,5 +1,5 @@
 import { readableScriptName } from '../signatures/source-location.js'
-/** @import {PathStep as Step} from './report-model.js' */
+/** @import {PathStep as Step} from './model/path-steps.js' */
 
 /**
  * A retainer path in DevTools' edge notation (heapsnapshot-format.md 4.8), one line:

@@ -5,7 +5,8 @@ import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makeInstallDir, startApp, listDir } from '../helpers/agent-child.js'
-import { fastTrigger, describeTrigger } from '../../src/agent/watch.js'
+import { fastTrigger } from '../../src/agent/watch-rules.js'
+import { describeTrigger } from '../../src/agent/watch-words.js'
 
 const MB = 2 ** 20
 const SLOT = 60_000 // a tenth of the default 10-minute window

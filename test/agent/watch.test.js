@@ -1,7 +1,8 @@
 // Watch mode's parts as function calls: the trend that decides, the line that says why, the
 // settings. The agent watching real services is watch.e2e.test.js's.
 import test from 'ava'
-import { describeTrigger, fitTrend } from '../../src/agent/watch.js'
+import { fitTrend } from '../../src/agent/heap-trend.js'
+import { describeTrigger } from '../../src/agent/watch-words.js'
 import { configFromEnv, resolveConfig, DEFAULT_WATCH } from '../../src/agent/config.js'
 
 test('the trend: a steady rise passes; a sawtooth, a one-time jump, a fill that stopped and noise do not', (t) => {

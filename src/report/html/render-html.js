@@ -17,7 +17,9 @@ import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
 /** @import {DiffReport} from '../diff-report.js' */
 /** @import {InspectReport} from '../inspect-report.js' */
-/** @import {Finding, Location, PathStep as Step, SourceLines} from '../report-model.js' */
+/** @import {Finding} from '../model/findings.js' */
+/** @import {Location, SourceLines} from '../model/locations.js' */
+/** @import {PathStep as Step} from '../model/path-steps.js' */
 
 /** @type {{template: string, style: string, script: string, policy: string} | undefined} */
 let assets
