@@ -54,9 +54,10 @@ export function checkWorkersOption (workers) {
 export class WorkerHeaps {
   /** @type {WorkerThread[]} */
   #threads = []
-  /** @type {Set<WorkerThread>} Workers found as they started, until they exit: none is kept
-   * alive here, or code that starts a Worker per call would seem to leak them */
-  #running = new Set()
+  /** @type {Map<WorkerThread, () => void>} Workers found as they started, until they exit (with
+   * their `exit` listeners): none is kept alive here, or code that starts a Worker per call would
+   * seem to leak them */
+  #running = new Map()
   #check
   #cwd
   #stringLimit
@@ -67,8 +68,9 @@ export class WorkerHeaps {
       const worker = /** @type {{worker?: unknown}} */ (message).worker
       if (!(worker instanceof Worker)) return
       const thread = threadOf(worker, callSiteOf(new Error().stack, this.#cwd))
-      this.#running.add(thread)
-      worker.once('exit', () => this.#running.delete(thread))
+      const onExit = () => { this.#running.delete(thread) }
+      this.#running.set(thread, onExit)
+      worker.once('exit', onExit)
     } catch {}
   }
 
@@ -89,9 +91,10 @@ export class WorkerHeaps {
     subscribe('worker_threads', this.#onWorker)
   }
 
-  /** Stops noting them: before the analysis starts a Worker of its own. */
+  /** Stops noting them (before the analysis starts a Worker of its own), leaving their Workers as found. */
   close () {
     unsubscribe('worker_threads', this.#onWorker)
+    for (const [thread, onExit] of this.#running) thread.worker.off('exit', onExit)
   }
 
   /**
@@ -103,7 +106,7 @@ export class WorkerHeaps {
    * @param {(thread: WorkerThread) => string} pathOf  where its snapshot goes
    */
   async snapshot (index, pathOf) {
-    if (index === 1 && this.#check === true) this.#threads = [...this.#running]
+    if (index === 1 && this.#check === true) this.#threads = [...this.#running.keys()]
     this.#snapshotsTaken = index
     for (const thread of this.#threads) {
       if (thread.missed !== null || thread.snapshots.length !== index - 1) continue
@@ -132,7 +135,7 @@ export class WorkerHeaps {
   warnings () {
     const warnings = this.#threads.filter((thread) => thread.missed !== null).map((thread) => `${titleOf(thread)} not checked: ${thread.missed}`)
     const checked = new Set(this.#threads.map((thread) => thread.worker))
-    const others = [...this.#running].filter((thread) => !checked.has(thread.worker)).map(titleOf).join(', ')
+    const others = [...this.#running.keys()].filter((thread) => !checked.has(thread.worker)).map(titleOf).join(', ')
     if (others !== '') {
       if (this.#check === false) warnings.push(`${others} ran during the calls; a worker's heap is in none of these snapshots (\`workers: true\` checks it)`)
       else if (this.#check === true) warnings.push(`${others} started after the first snapshot: not checked (a thread is diffed from the first snapshot on)`)
