@@ -20,3 +20,4 @@ export {
 /** @typedef {import('./report/report-model.js').DiffReport} DiffReport */
 /** @typedef {import('./report/report-model.js').InspectReport} InspectReport */
 /** @typedef {import('./report/report-model.js').ReportModel} ReportModel */
+/** @typedef {import('./soak/assert-no-leak.js').ThreadCheck} ThreadCheck */

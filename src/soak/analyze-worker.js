@@ -3,11 +3,13 @@
 import { parentPort, workerData } from 'node:worker_threads'
 import { diffSnapshots } from '../report/diff-report.js'
 
-/** @type {{files: string[], cwd: string, thresholds: {minObjects: number, minBytes: number}, sources: {sourceMaps: string | null, sourceRoots: string[]}}} */
-const { files, cwd, thresholds, sources } = workerData
+/** @type {{series: string[][], cwd: string, thresholds: {minObjects: number, minBytes: number}, sources: {sourceMaps: string | null, sourceRoots: string[]}}} */
+const { series, cwd, thresholds, sources } = workerData
 try {
-  const report = await diffSnapshots(files, { top: 0, cwd, parallel: false, ...thresholds, ...sources })
-  parentPort?.postMessage({ report })
+  const reports = []
+  // One series at a time: a worker thread's heap is diffed apart from the test thread's.
+  for (const files of series) reports.push(await diffSnapshots(files, { top: 0, cwd, parallel: false, ...thresholds, ...sources }))
+  parentPort?.postMessage({ reports })
 } catch (error) {
   const { message, code, name } = /** @type {{message?: string, code?: string, name?: string}} */ (error ?? {})
   parentPort?.postMessage({ error: { message: String(message ?? error), code, name } })

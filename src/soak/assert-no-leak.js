@@ -11,8 +11,11 @@ import { evaluateGates, summarizeViolations } from '../report/gates.js'
 import { renderDiffReport } from '../report/render-diff.js'
 import { checkSourceOptions } from '../sources/source-roots.js'
 import { escapeText } from '../report/escape/escape-text.js'
+import { currentThread, describeThread } from '../agent/thread-info.js'
 import { settleHeap } from './settle-heap.js'
+import { WorkerHeaps, checkWorkersOption, titleOf } from './worker-heaps.js'
 /** @import {DiffReport} from '../report/diff-report.js' */
+/** @import {GateResult} from '../report/gates.js' */
 
 const WORKER = new URL('./analyze-worker.js', import.meta.url)
 
@@ -33,6 +36,20 @@ const WORKER = new URL('./analyze-worker.js', import.meta.url)
  * @property {string[]} [sourceRoots]  `FROM=TO`: where the process's source paths are on this machine
  * @property {boolean} [allocSampling]  run V8's sampling heap profiler during the calls, so that a
  *   finding names the line that allocated the leak (`allocatedAt`; default true)
+ * @property {boolean | Worker[]} [workers]  also snapshot and diff the heaps of worker threads, each
+ *   apart: true for the Workers started from the start of the assertion through the warm-up (found
+ *   as they are constructed), or the Worker objects to check (a pool started earlier); default false
+ */
+
+/**
+ * One thread's part of an assertion: the test's own thread first, then each worker thread checked.
+ * A LeakAssertionError carries them all as `threads`.
+ * @typedef {object} ThreadCheck
+ * @property {number} threadId
+ * @property {string | null} name       a Worker's `name`, where Node tells it (Node 22 and later)
+ * @property {string | null} startedAt  where `new Worker()` was called, for a Worker found as it started
+ * @property {DiffReport} report
+ * @property {GateResult} gates
  */
 
 // A loop leaks less per step than a service: 1,000 calls keeping 100 B each are ~100 kB, which a
@@ -48,8 +65,10 @@ let runs = 0
  * `iterations` more times, snapshots, and once more, then diffs the three snapshots on a worker
  * thread. Rejects with a LeakAssertionError (code LEAKDIFF_LEAK, `report` attached) whose message is
  * the text report when a leak signature matched or the retained growth of leaking owners passes
- * `maxGrowth`; resolves with the report otherwise. Assertions in one process run one at a time;
- * other code running meanwhile (concurrent tests) is measured too.
+ * `maxGrowth`; resolves with the report otherwise. With `workers`, each worker thread's heap is
+ * snapshotted beside it and judged the same way: a leak in any thread rejects, `report` being the
+ * first failing thread's and `threads` every thread's. Assertions in one process run one at a
+ * time; other code running meanwhile (concurrent tests) is measured too.
  * @param {(i: number) => unknown} fn  gets the iteration number, from 0 over all three phases
  * @param {AssertNoLeakOptions} [options]
  * @returns {Promise<DiffReport>}
@@ -65,7 +84,7 @@ export function assertNoLeak (fn, options = {}) {
  * @param {unknown} fn
  * @param {AssertNoLeakOptions} options
  */
-function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth = 0, allow = [], keepSnapshots, top = 10, sourceMaps, sourceRoots = [], allocSampling = true }) {
+function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth = 0, allow = [], keepSnapshots, top = 10, sourceMaps, sourceRoots = [], allocSampling = true, workers = false }) {
   if (typeof fn !== 'function') throw new InvalidArgumentError(`Expected \`fn\` to be a function, got ${describeValue(fn)}`)
   if (!Number.isSafeInteger(iterations) || iterations < 1) throw new InvalidArgumentError(`Expected \`iterations\` to be an integer >= 1, got ${describeValue(iterations)}`)
   if (!Number.isSafeInteger(warmup) || warmup < 0) throw new InvalidArgumentError(`Expected \`warmup\` to be an integer >= 0, got ${describeValue(warmup)}`)
@@ -80,7 +99,7 @@ function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth =
   if (!Number.isSafeInteger(top) || top < 0) throw new InvalidArgumentError(`Expected \`top\` to be an integer >= 0, got ${describeValue(top)}`)
   if (typeof allocSampling !== 'boolean') throw new InvalidArgumentError(`Expected \`allocSampling\` to be a boolean, got ${describeValue(allocSampling)}`)
   const sources = checkSourceOptions({ sourceMaps, sourceRoots })
-  return { iterations, warmup, maxGrowth: maxBytes, allow, keepSnapshots, top, sources, allocSampling }
+  return { iterations, warmup, maxGrowth: maxBytes, allow, keepSnapshots, top, sources, allocSampling, workers: checkWorkersOption(workers) }
 }
 
 /**
@@ -88,15 +107,18 @@ function checkOptions (fn, { iterations = 1000, warmup = iterations, maxGrowth =
  * @param {ReturnType<typeof checkOptions>} settings
  * @returns {Promise<DiffReport>}
  */
-async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshots, top, sources, allocSampling }) {
+async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshots, top, sources, allocSampling, workers }) {
   const dir = keepSnapshots ?? await mkdtemp(join(tmpdir(), 'leakdiff-assert-'))
   if (keepSnapshots) await mkdir(keepSnapshots, { recursive: true, mode: 0o700 })
   else await chmod(dir, 0o700)
   const stem = `leakdiff-assert-${process.pid}-${Date.now()}-${++runs}`
+  const stringLimit = wholeStrings() ? WHOLE_STRING_LIMIT : null
   /** @type {string[]} */
   const files = []
   const sampling = allocSampling ? await AllocationSampler.start({ intervalBytes: ASSERT_SAMPLING_INTERVAL, run: stem }) : null
   const sampler = sampling !== null && 'sampler' in sampling ? sampling.sampler : null
+  const workerHeaps = new WorkerHeaps(workers, { cwd: process.cwd(), stringLimit })
+  workerHeaps.listen()
   try {
     let i = 0
     for (const count of [warmup, iterations, iterations]) {
@@ -105,30 +127,62 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
         if (isThenable(result)) await result
       }
       await settleHeap()
-      const file = await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`))
+      const file = await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`), stringLimit)
       files.push(file)
       // Beside the snapshot, by its base name: the diff finds it there.
       if (sampler) await writeFile(file.replace(/\.heapsnapshot$/, '.heapprofile'), await sampler.profileText(), { mode: 0o600 })
+      await workerHeaps.snapshot(files.length, (thread) => join(dir, `${stem}-t${thread.threadId}-${files.length}of3.heapsnapshot`))
     }
     await sampler?.stop()
-    const analysed = await analyze(files, thresholdsFor(iterations), sources)
+    workerHeaps.close()
+    const workerThreads = workerHeaps.complete()
+    const [analysed, ...workerReports] = await analyze([files, ...workerThreads.map((thread) => thread.snapshots)], thresholdsFor(iterations), sources)
     if (sampling !== null && 'reason' in sampling) analysed.warnings.push(`no allocation sampling: ${sampling.reason}`)
-    // Unkept snapshots are deleted below: name them by when they were taken, not by a file that is gone.
-    const report = keepSnapshots !== undefined
-      ? analysed
-      : { ...analysed, snapshots: analysed.snapshots.map((snapshot, k) => ({ ...snapshot, path: `after ${warmup + k * iterations} calls` })) }
-    const gates = evaluateGates(report, { failOn: 'any', maxGrowth, allow })
-    const shown = top === 0 ? report : { ...report, growth: report.growth.slice(0, top), classes: report.classes.slice(0, top) }
-    if (!gates.ok) {
-      const text = renderDiffReport(shown, { format: 'text', color: false, width: 100 })
-      const kept = keepSnapshots ? `\nSnapshots kept in ${keepSnapshots}.\n` : ''
-      throw new LeakAssertionError(`assertNoLeak: ${escapeText(summarizeViolations(gates))}\n\n${text}${kept}`, { report: shown })
+    analysed.warnings.push(...workerHeaps.warnings())
+    /** @param {DiffReport} report */
+    const shown = (report) => {
+      // Unkept snapshots are deleted below: name them by when they were taken, not by a file that is gone.
+      const named = keepSnapshots !== undefined
+        ? report
+        : { ...report, snapshots: report.snapshots.map((snapshot, k) => ({ ...snapshot, path: `after ${warmup + k * iterations} calls` })) }
+      return top === 0 ? named : { ...named, growth: named.growth.slice(0, top), classes: named.classes.slice(0, top) }
     }
-    return shown
+    /** @type {ThreadCheck[]} */
+    const checks = [
+      { threadId: currentThread().id, name: null, startedAt: null, report: analysed },
+      ...workerThreads.map((thread, k) => ({ threadId: thread.threadId, name: thread.name, startedAt: thread.startedAt, report: workerReports[k] }))
+    ].map((check) => ({ ...check, report: shown(check.report), gates: evaluateGates(check.report, { failOn: 'any', maxGrowth, allow }) }))
+    if (checks.some((check) => !check.gates.ok)) throw leakError(checks, keepSnapshots)
+    return checks[0].report
   } finally {
     await sampler?.stop()
+    workerHeaps.close()
     if (keepSnapshots === undefined) await rm(dir, { recursive: true, force: true })
   }
+}
+
+/**
+ * The error of a failed assertion: its message is the first failing thread's reason, then the
+ * text report of each failing thread (headed by the thread when workers were checked).
+ * @param {ThreadCheck[]} checks  the test's own thread first
+ * @param {string | undefined} keepSnapshots
+ */
+function leakError (checks, keepSnapshots) {
+  const titled = checks.length > 1
+  const title = (/** @type {ThreadCheck} */ check, /** @type {number} */ k) => k === 0 ? describeThread(currentThread()) : titleOf(check)
+  const failing = checks.flatMap((check, k) => check.gates.ok ? [] : [{ check, title: title(check, k), own: k === 0 }])
+  const [first] = failing
+  const where = first.own ? '' : `${first.title}: `
+  const also = failing.length > 1 ? ` (also a leak in ${failing.slice(1).map((failed) => failed.title).join(', ')})` : ''
+  const reason = escapeText(`${where}${summarizeViolations(first.check.gates)}${also}`)
+  const reports = failing.map(({ check, title }) => {
+    const text = renderDiffReport(check.report, { format: 'text', color: false, width: 100 })
+    return titled ? `== ${escapeText(title)} ==\n${text}` : text
+  })
+  const passed = checks.flatMap((check, k) => check.gates.ok ? [title(check, k)] : [])
+  const passedText = titled && passed.length > 0 ? `\nNo leak in ${escapeText(passed.join(', '))}.\n` : ''
+  const kept = keepSnapshots ? `\nSnapshots kept in ${keepSnapshots}.\n` : ''
+  return Object.assign(new LeakAssertionError(`assertNoLeak: ${reason}\n\n${reports.join('\n')}${passedText}${kept}`, { report: first.check.report }), { threads: checks })
 }
 
 /**
@@ -145,13 +199,14 @@ function thresholdsFor (iterations) {
  * Writes a snapshot from its own task, so that nothing of the caller is on the stack (V8 lists
  * objects on the stack under `(Stack roots)`).
  * @param {string} path
+ * @param {number | null} stringLimit
  * @returns {Promise<string>}
  */
-function snapshotFromFreshTask (path) {
+function snapshotFromFreshTask (path, stringLimit) {
   return new Promise((resolve, reject) => {
     setImmediate(() => {
       try {
-        writeSnapshotFile(path, { stringLimit: wholeStrings() ? WHOLE_STRING_LIMIT : null })
+        writeSnapshotFile(path, { stringLimit })
         resolve(path)
       } catch (error) {
         reject(error)
@@ -172,18 +227,20 @@ function wholeStrings () {
 }
 
 /**
- * @param {string[]} files
+ * Diffs each series of snapshots (the test's thread's, then each worker thread's), one after the
+ * other on one worker thread.
+ * @param {string[][]} series
  * @param {{minObjects: number, minBytes: number}} thresholds
  * @param {{sourceMaps: string | null, sourceRoots: string[]}} sources
- * @returns {Promise<DiffReport>}
+ * @returns {Promise<DiffReport[]>}
  */
-function analyze (files, thresholds, sources) {
+function analyze (series, thresholds, sources) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { files, cwd: process.cwd(), thresholds, sources } })
+    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources } })
     let settled = false
-    worker.once('message', (/** @type {{report?: DiffReport, error?: {message: string, code?: string}}} */ message) => {
+    worker.once('message', (/** @type {{reports?: DiffReport[], error?: {message: string, code?: string}}} */ message) => {
       settled = true
-      if (message.report) resolve(message.report)
+      if (message.reports) resolve(message.reports)
       else reject(new LeakdiffError(`Expected to diff the assertion's snapshots, but the analysis failed: ${message.error?.message}`, { code: message.error?.code ?? 'LEAKDIFF_ERROR' }))
     })
     worker.once('error', (error) => {

@@ -10,7 +10,9 @@ test('bad options are rejected at once with LEAKDIFF_INVALID_ARG', (t) => {
     [() => {}, { warmup: -1 }],
     [() => {}, { maxGrowth: 'lots' }],
     [() => {}, { allow: 'listener-accumulation' }],
-    [() => {}, { keepSnapshots: '' }]
+    [() => {}, { keepSnapshots: '' }],
+    [() => {}, { workers: 'auto' }],
+    [() => {}, { workers: [{ threadId: 1 }] }]
   ])) {
     t.throws(() => assertNoLeak(fn, options), { code: 'LEAKDIFF_INVALID_ARG' }, JSON.stringify(options))
   }
