@@ -11,6 +11,7 @@
 // the stacks' frames), and mapping the findings.
 import { readdirSync } from 'node:fs'
 import { join } from 'node:path'
+import { HEAP_NAMES } from '../src/analysis/shown-names.js'
 import { diffHeapsWithDetail } from '../src/diff/diff-heaps.js'
 import { diffSnapshots } from '../src/index.js'
 import { allocationsFor } from '../src/report/allocated-at.js'
@@ -32,19 +33,12 @@ if (mode === '--stages') {
   const metas = (await Promise.all(files.map(readSidecar))).map(({ meta }) => meta)
   const last = analyses[analyses.length - 1]
   const locator = readSources ? new SourceLocator() : null
+  const names = locator?.names ?? HEAP_NAMES
   let started = cpuMs()
-  if (locator !== null) {
-    for (const analysis of analyses) {
-      locator.nameVariables(analysis)
-      locator.nameClasses(analysis)
-      analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
-    }
-  }
-  const { result, detail } = diffHeapsWithDetail(analyses)
+  const { result, detail } = diffHeapsWithDetail(analyses, {}, { names })
   const diffMs = cpuMs() - started
   started = cpuMs()
-  if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
-  const matched = matchSignatures(result, detail)
+  const matched = matchSignatures(result, detail, { names })
   const signaturesMs = cpuMs() - started
   started = cpuMs()
   const mapPosition = locator === null ? undefined : (/** @type {string} */ url, /** @type {{line: number, column: number}} */ position) => locator.mapPosition(url, position, last)

@@ -65,17 +65,6 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {number} totalSize            the root's retained size, bytes
  * @property {string[]} warnings           what makes the numbers doubtful: a sizable share of the
  *                                         heap that nothing in the snapshot holds (unheld-nodes.js)
- * @property {(scriptName: string, snapshotText: string | null) => string | null} [readScript]
- *   a script's whole text given its name and the snapshot's (cut) copy; set by the layer that
- *   reads sources from disk (src/sources/), absent when nothing may be read
- * @property {(scriptName: string, name: string, line: number, column: number) => string | null} [nameFunction]
- *   the name people wrote for a function (or class) a minifier renamed, given its name in the
- *   code that ran and its 0-based start; null to keep that name. Set by src/sources/, which reads
- *   the script's source map
- * @property {(ordinal: number, name: string) => string | null} [nameClass]  likewise for the
- *   class of an object whose constructor a minifier renamed (shownClassName reads it)
- * @property {(scriptName: string) => string | null} [nameModule]  the source file a script was
- *   compiled from (its source map's one source), as reports show files; null to show the script
  */
 
 /**

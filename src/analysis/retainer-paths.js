@@ -29,10 +29,13 @@
 import { NO_DISTANCE } from './distances.js'
 import { computeRootSteps, NO_STEP } from './root-steps.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
+import { HEAP_NAMES, shownClassName, shownEdgeName } from './shown-names.js'
 
+/** @import {HeapAnalysis} from './analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {NodeLocations} from '../graph/locations.js' */
 /** @import {ModuleScopes} from './module-scopes.js' */
+/** @import {NameResolver} from './shown-names.js' */
 
 /**
  * One hop of a retainer path from the GC roots (design.md's JSON contract).
@@ -63,8 +66,6 @@ import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
  * @property {NodeLocations} [locations]  needed for readable paths (module scopes)
  * @property {number[]} [userRoots]       needed for readable paths
  * @property {Uint32Array} [rootSteps]     computeRootSteps, when the analysis made them
- * @property {(ordinal: number, name: string) => string | null} [nameClass]  see HeapAnalysis
- * @property {(scriptName: string) => string | null} [nameModule]  see HeapAnalysis
  */
 
 /**
@@ -94,13 +95,15 @@ function pathSteps (analysis) {
  * The path from the roots to `ordinal`, first step at the root end; [] for the root itself and for
  * nodes no root reaches. A path longer than `maxLength` keeps its two ends around one `elided`
  * step; a readable path keeps its last module scope and what follows it when they fit.
- * @param {PathSource} analysis
+ * @param {HeapAnalysis} analysis
  * @param {number} ordinal
- * @param {{maxLength?: number, readable?: boolean}} [options] readable: from the nearest anchor
- *   (the global or a module scope of the program's own scripts) rather than the shortest overall
+ * @param {{maxLength?: number, readable?: boolean, names?: NameResolver}} [options] readable: from
+ *   the nearest anchor (the global or a module scope of the program's own scripts) rather than the
+ *   shortest overall; names: the names people wrote, for variables, classes and modules (the heap's
+ *   by default)
  * @returns {Step[]}
  */
-export function retainerPath (analysis, ordinal, { maxLength = 100, readable = false } = {}) {
+export function retainerPath (analysis, ordinal, { maxLength = 100, readable = false, names = HEAP_NAMES } = {}) {
   const { graph, distances } = analysis
   if (ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
   /** @type {number[]} */
@@ -119,7 +122,7 @@ export function retainerPath (analysis, ordinal, { maxLength = 100, readable = f
     edges = walkToRoot(analysis, ordinal) ?? []
   }
   edges.reverse()
-  return shortenedSteps(analysis, edges, Math.max(Math.floor(maxLength), 1), scopes)
+  return shortenedSteps(analysis, edges, Math.max(Math.floor(maxLength), 1), { scopes, names })
 }
 
 /**
@@ -213,30 +216,20 @@ function rootSteps (analysis) {
 }
 
 /**
- * A node's class as reports show it: the class table's name, or the name people wrote when a
- * minifier renamed the class and the analysis knows the original (HeapAnalysis.nameClass).
- * @param {PathSource} analysis
- * @param {number} ordinal
- */
-export function shownClassName (analysis, ordinal) {
-  const name = analysis.classes.names[analysis.classOf[ordinal]]
-  return analysis.nameClass?.(ordinal, name) ?? name
-}
-
-/**
  * The steps of a path of `edges` (root end first), cut to `limit` steps around one `elided` step.
  * The cut keeps the first steps and the end; when the path has a module scope, the end kept
  * starts at the last one if it fits. Steps are made only for the edges kept: a long path (a
  * linked list of timers) costs its hops, not a step object each.
- * @param {PathSource} analysis
+ * @param {HeapAnalysis} analysis
  * @param {number[]} edges
  * @param {number} limit
- * @param {ModuleScopes} [scopes] readable paths: mark module scopes
+ * @param {{scopes?: ModuleScopes, names: NameResolver}} shown  scopes: readable paths, to mark
+ *   module scopes
  * @returns {Step[]}
  */
-function shortenedSteps (analysis, edges, limit, scopes) {
+function shortenedSteps (analysis, edges, limit, { scopes, names }) {
   const length = edges.length
-  const step = (/** @type {number} */ i) => stepOf(analysis, edges[i], scopes)
+  const step = (/** @type {number} */ i) => stepOf(analysis, edges[i], scopes, names)
   if (length <= limit) return edges.map((_, i) => step(i))
   const elided = (/** @type {number} */ count) => ({ edge: '…', edgeType: 'elided', node: `${count} steps`, nodeType: 'elided', id: 0 })
   const { edgeTargets } = analysis.graph
@@ -298,31 +291,32 @@ export function readableAnchors (analysis) {
 }
 
 /**
- * @param {PathSource} analysis
+ * @param {HeapAnalysis} analysis
  * @param {number} edge
- * @param {ModuleScopes} [scopes] readable paths: mark module scopes
+ * @param {ModuleScopes | undefined} scopes readable paths: mark module scopes
+ * @param {NameResolver} names
  * @returns {Step}
  */
-function stepOf (analysis, edge, scopes) {
+function stepOf (analysis, edge, scopes, names) {
   const { graph, classOf, classes } = analysis
   const target = graph.edgeTargets[edge]
+  const generated = graph.edgeName(edge)
   /** @type {Step} */
   const step = {
-    edge: graph.displayEdgeName(edge),
+    edge: shownEdgeName(analysis, edge, names, generated),
     edgeType: graph.edgeTypeName(edge),
     // A synthetic node's class is "(synthetic)"; its name says which root it is (a handle kind,
     // `Node / FSEventWrap`), which is what a path through it needs to say.
-    node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : shownClassName(analysis, target),
+    node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : shownClassName(analysis, target, names),
     nodeType: graph.nodeTypeName(target),
     id: graph.nodeIds[target]
   }
-  const generated = graph.edgeName(edge)
   if (generated !== step.edge) step.generatedEdge = generated
   if (step.node !== classes.names[classOf[target]] && graph.nodeTypes[target] !== graph.nodeType.synthetic) step.generatedNode = classes.names[classOf[target]]
   const module = scopes ? moduleScriptOf(scopes, target) : null
   if (module !== null) {
     step.module = module
-    const original = analysis.nameModule?.(module) ?? null
+    const original = names.moduleName(analysis, module)
     if (original !== null) step.originalModule = original
   }
   return step

@@ -4,8 +4,10 @@ import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
 import { findGrowthGroups, isLarge } from './growth-groups.js'
 import { compareIds } from './match-ids.js'
 import { preparePaths } from '../analysis/retainer-paths.js'
+import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ClassDelta} from './class-deltas.js' */
 /** @import {GrowthGroup, GrowthThresholds} from './growth-groups.js' */
 
@@ -76,12 +78,13 @@ export function diffHeaps (analyses, options = {}) {
  * comparison, where objects cannot be matched).
  * @param {HeapAnalysis[]} analyses two or three, oldest first
  * @param {Partial<GrowthThresholds & {minIdAgreement: number}>} [options]
- * @param {{differentProcesses?: string | null}} [known] what is known from outside the heaps:
- *   differentProcesses says why the snapshots come from different processes (the agent's
- *   sidecars name two pids, say); the comparison is then by class totals whatever the ids say
+ * @param {{differentProcesses?: string | null, names?: NameResolver}} [known] what is known from
+ *   outside the heaps: differentProcesses says why the snapshots come from different processes
+ *   (the agent's sidecars name two pids, say); the comparison is then by class totals whatever
+ *   the ids say. names: the names people wrote (src/sources/), for the rows' paths and owners
  * @returns {{result: DiffResult, detail: DiffDetail | null}}
  */
-export function diffHeapsWithDetail (analyses, options = {}, { differentProcesses = null } = {}) {
+export function diffHeapsWithDetail (analyses, options = {}, { differentProcesses = null, names = HEAP_NAMES } = {}) {
   if (analyses.length < 2 || analyses.length > 3) {
     throw new InvalidArgumentError(`Expected 2 or 3 analysed snapshots, got ${analyses.length}`)
   }
@@ -130,7 +133,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
 
   const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
   const noise = markEngineNoise(last.graph)
-  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise }, settings)
+  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise, names }, settings)
   const leaking = groups.filter((g) => g.leak)
   /** @type {DiffResult} */
   const result = {

@@ -1,9 +1,11 @@
-import { retainerPath, shownClassName } from '../analysis/retainer-paths.js'
+import { retainerPath } from '../analysis/retainer-paths.js'
+import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_LEAKED, AGE_OLD, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
 import { markEngineNoise } from './node-ages.js'
 import { countRootHeld, markGcRoots } from './root-held.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 
 /**
  * Growth held by owners whose retainer paths have one shape (design.md's `growth` rows).
@@ -66,7 +68,8 @@ const TOP_CLASSES = 5
 /**
  * Finds the growth owners of the last snapshot, groups them by path shape and ranks the groups:
  * leaking groups first, then by retained growth.
- * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array}} input
+ * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array, names: NameResolver}} input
+ *   names: the names people wrote, for the paths and owners
  * @param {GrowthThresholds} thresholds
  * @returns {{groups: GrowthGroup[], groupOwners: number[][], grew: boolean[], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
  *   groupOwners: per group, the ordinals of its owners in the last snapshot (largest growth first);
@@ -74,7 +77,7 @@ const TOP_CLASSES = 5
  *   retained sizes; for new owners held from the roots, the bytes the roots hold in objects of their classes);
  *   owners: the growth owner ordinal of every node of the last snapshot
  */
-export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thresholds) {
+export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }, thresholds) {
   const { graph, shallowSizes, dominators } = last
   const n = graph.nodeCount
   const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal, { roots: markGcRoots(last), noise })
@@ -116,7 +119,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
   /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, own: number}>} */
   const byShape = new Map()
   for (const [k, o] of candidates.entries()) {
-    const path = retainerPath(last, o, { maxLength: PATH_LENGTH, readable: true })
+    const path = retainerPath(last, o, { maxLength: PATH_LENGTH, readable: true, names })
     const shape = pathShape(path)
     const before = retainedOf(baseline, graph.nodeIds[o])
     const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
@@ -124,7 +127,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
     let group = byShape.get(shape)
     if (!group) {
       group = {
-        owner: ownerOf(last, o),
+        owner: ownerOf(last, o, names),
         path,
         ownerCount: 0,
         leakedObjects: 0,
@@ -145,7 +148,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise }, thres
       }
       byShape.set(shape, group)
     } else if (after - before > group.best) {
-      group.owner = ownerOf(last, o)
+      group.owner = ownerOf(last, o, names)
       group.path = path
       group.best = after - before
     }
@@ -345,11 +348,12 @@ function retainedOf (analysis, id) {
 /**
  * @param {HeapAnalysis} analysis
  * @param {number} o
+ * @param {NameResolver} names
  */
-function ownerOf (analysis, o) {
+function ownerOf (analysis, o, names) {
   const { graph } = analysis
   /** @type {GrowthGroup['owner']} */
-  const owner = { id: graph.nodeIds[o], name: shownClassName(analysis, o), type: graph.nodeTypeName(o) }
+  const owner = { id: graph.nodeIds[o], name: shownClassName(analysis, o, names), type: graph.nodeTypeName(o) }
   const generated = analysis.classes.names[analysis.classOf[o]]
   if (owner.name !== generated) owner.generatedName = generated
   return owner

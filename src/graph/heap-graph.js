@@ -121,14 +121,6 @@ export class HeapGraph {
     /** @readonly */ this.locationCount = data.locationCount
     /** @readonly @type {StringTable} */
     this.strings = data.strings
-    /**
-     * The name people wrote for a variable a minifier renamed, set by the sources layer (which
-     * reads the scripts' source maps): a context edge's original name, or null to keep the
-     * heap's. Only what reports show goes through it (displayEdgeName); scans of the code that
-     * ran use the heap's names.
-     * @type {((edge: number) => string | null) | null}
-     */
-    this.originalName = null
 
     const nodeTypeIndex = (/** @type {string} */ name) => data.nodeTypeNames.indexOf(name)
     /** @readonly @type {Readonly<NodeTypeIndexes>} */
@@ -280,16 +272,6 @@ export class HeapGraph {
    */
   edgeName (edge) {
     return this.edgeHasStringName(edge) ? this.strings.get(this.edgeNames[edge]) : String(this.edgeNames[edge])
-  }
-
-  /**
-   * The edge's name as a report shows it: a variable's original name when originalName knows
-   * it, else edgeName.
-   * @param {number} edge
-   */
-  displayEdgeName (edge) {
-    if (this.originalName !== null && this.edgeTypes[edge] === this.edgeType.context) return this.originalName(edge) ?? this.edgeName(edge)
-    return this.edgeName(edge)
   }
 
   /**

@@ -1,4 +1,5 @@
 import { stat } from 'node:fs/promises'
+import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { diffHeapsWithDetail, prepareForDiff } from '../diff/diff-heaps.js'
 import { InvalidArgumentError } from '../errors.js'
 import { matchSignatures } from '../signatures/index.js'
@@ -83,33 +84,19 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   }
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'comparing the snapshots' })
-  // Variables a minifier renamed read as written wherever a report names them (paths, titles,
-  // fixes); the scans of the code that ran keep the names it has.
-  if (locator !== null) {
-    for (const analysis of analyses) {
-      locator.nameVariables(analysis)
-      locator.nameClasses(analysis)
-      locator.nameModules(analysis)
-      analysis.nameFunction = (url, name, line, column) => locator.functionName(url, name, { line, column }, analysis)
-    }
-  }
-  const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses })
+  // Variables, classes and functions a minifier renamed read as written wherever a report names
+  // them (paths, titles, fixes): the sources' names come down as an argument; the scans of the
+  // code that ran keep the names it has.
+  const names = locator?.names ?? HEAP_NAMES
+  const { result, detail } = diffHeapsWithDetail(analyses, thresholds, { differentProcesses, names })
   for (const { warning } of sidecars) if (warning) result.warnings.push(warning)
   onProgress?.({ bytesRead: read, totalBytes: read, stage: 'matching leak signatures' })
-  if (locator !== null) for (const analysis of analyses) analysis.readScript = (url, text) => locator.scriptText(url, text)
-  const matched = matchSignatures(result, detail, { cwd })
+  const matched = matchSignatures(result, detail, { cwd, names })
   // Stacks are tied to the findings by the locations the signatures found, in the code that ran;
   // then both are mapped to the original sources.
   const last = analyses[analyses.length - 1]
   /** @type {import('./allocated-at.js').MapPosition | undefined} */
-  const mapPosition = locator === null
-    ? undefined
-    : (url, position, fn) => {
-        const mapped = locator.mapPosition(url, position, last)
-        if (mapped === null || fn === undefined) return mapped
-        const name = locator.functionName(url, fn.name, fn, last)
-        return name === null ? mapped : { ...mapped, function: name }
-      }
+  const mapPosition = locator === null ? undefined : (url, position, fn) => locator.mapPosition(url, position, last, fn)
   const allocations = await allocationsFor(sources, metas, { result, detail, findings: matched, cwd, top, mapPosition })
   const findings = locator === null ? matched : locator.mapFindings(matched, analyses[analyses.length - 1])
   if (locator !== null) nameClassRows(result, findings, locator, last, top)
@@ -163,7 +150,7 @@ const CLASS_LISTS = ['keyClasses', 'valueClasses', 'elementClasses']
 function nameClassRows (result, findings, locator, last, top) {
   const rows = [...(top === 0 ? result.classes : result.classes.slice(0, top)), ...result.growth.flatMap((group) => group.classes)]
   const lists = findings.flatMap(({ evidence }) => CLASS_LISTS.map((key) => evidence[key]).filter((list) => Array.isArray(list)))
-  const renamed = locator.classNames(new Set([...rows.map((row) => row.name), ...lists.flat()]), last)
+  const renamed = locator.renamedClasses(new Set([...rows.map((row) => row.name), ...lists.flat()]), last)
   if (renamed.size === 0) return
   for (const row of rows) {
     const original = renamed.get(row.name)

@@ -23,6 +23,7 @@ import { collectionOfStore, forEachEntry } from './collection-entries.js'
 import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
 export const ID = 'async-context-retention'
@@ -53,7 +54,7 @@ const MAX_HOLDERS = 8
  * @returns {Match[]}
  */
 export function matchAsyncContextRetention (input) {
-  const { result, detail, cwd } = input
+  const { result, detail, cwd, names } = input
   const { analyses, ages, noise, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
@@ -92,7 +93,7 @@ export function matchAsyncContextRetention (input) {
     const { resources, throughFrames } = resourcesOf(last, tally.stores, flags)
     const resourceClasses = classCounts(last, resources)
     const through = throughFrames ? 'their AsyncContextFrame' : STORE_EDGE_NAMES[1]
-    const { location, locationShare } = creatorLocation(last, resources, cwd)
+    const { location, locationShare } = creatorLocation(last, resources, cwd, names)
     const resourceText = `${resourceClasses.length === 0 ? 'async' : resourceClasses.map((c) => c.name).join(', ')} resources`
     const holder = holderName(row.path)
     const keptBy = holder === null ? `${row.owner.name} @${row.owner.id}` : `${holder} (${row.owner.name})`
@@ -314,12 +315,13 @@ function classCounts (analysis, ordinals) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} resources
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{location: SourceLocation | null, locationShare: number}}
  */
-function creatorLocation (analysis, resources, cwd) {
+function creatorLocation (analysis, resources, cwd, names) {
   const best = mostCommonLocation(function * () {
     for (const resource of resources) {
-      const location = resourceLocation(analysis, resource, cwd)
+      const location = resourceLocation(analysis, resource, cwd, names)
       if (location !== null) yield { location, count: 1 }
     }
   }())
@@ -333,14 +335,15 @@ function creatorLocation (analysis, resources, cwd) {
  * @param {HeapAnalysis} analysis
  * @param {number} resource
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {SourceLocation | null}
  */
-function resourceLocation (analysis, resource, cwd) {
+function resourceLocation (analysis, resource, cwd, names) {
   const { graph } = analysis
   const callbackName = TIMER_CALLBACKS.get(analysis.classes.names[analysis.classOf[resource]])
   if (callbackName !== undefined) {
     const callback = propertyTarget(graph, resource, callbackName)
-    const location = callback >= 0 && graph.nodeTypes[callback] === graph.nodeType.closure ? sourceLocation(analysis, unwrapBound(graph, callback), cwd) : null
+    const location = callback >= 0 && graph.nodeTypes[callback] === graph.nodeType.closure ? sourceLocation(analysis, unwrapBound(graph, callback), cwd, names) : null
     if (isProgramLocation(location)) return location
   }
   const holders = [resource]
@@ -348,17 +351,17 @@ function resourceLocation (analysis, resource, cwd) {
     holders.push(graph.retainerSource(slot))
   }
   for (const holder of holders) {
-    const own = holder === resource ? null : functionOf(analysis, holder, cwd)
+    const own = holder === resource ? null : functionOf(analysis, holder, cwd, names)
     if (own !== null) return own
     // A reaction holds the promise it settles next to its handlers.
     for (let e = graph.firstEdge[holder], edgeEnd = graph.firstEdge[holder + 1]; e < edgeEnd; e++) {
       const target = graph.edgeTargets[e]
       if (graph.nodeTypes[target] !== graph.nodeType.closure) continue
       const fn = unwrapBound(graph, target)
-      const location = sourceLocation(analysis, fn, cwd)
+      const location = sourceLocation(analysis, fn, cwd, names)
       if (isProgramLocation(location)) return location
       const context = propertyTarget(graph, fn, 'context')
-      const inContext = context < 0 ? null : suspendedFunctionIn(analysis, context, cwd)
+      const inContext = context < 0 ? null : suspendedFunctionIn(analysis, context, cwd, names)
       if (inContext !== null) return inContext
     }
   }
@@ -370,13 +373,14 @@ function resourceLocation (analysis, resource, cwd) {
  * @param {HeapAnalysis} analysis
  * @param {number} o
  * @param {string} cwd
+ * @param {NameResolver} names
  */
-function functionOf (analysis, o, cwd) {
+function functionOf (analysis, o, cwd, names) {
   const { graph } = analysis
   if (graph.nodeTypes[o] !== graph.nodeType.object) return null
   const fn = propertyTarget(graph, o, 'function')
   if (fn < 0 || graph.nodeTypes[fn] !== graph.nodeType.closure) return null
-  const location = sourceLocation(analysis, fn, cwd)
+  const location = sourceLocation(analysis, fn, cwd, names)
   return isProgramLocation(location) ? location : null
 }
 
@@ -385,11 +389,12 @@ function functionOf (analysis, o, cwd) {
  * @param {HeapAnalysis} analysis
  * @param {number} context
  * @param {string} cwd
+ * @param {NameResolver} names
  */
-function suspendedFunctionIn (analysis, context, cwd) {
+function suspendedFunctionIn (analysis, context, cwd, names) {
   const { graph } = analysis
   for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-    const location = functionOf(analysis, graph.edgeTargets[e], cwd)
+    const location = functionOf(analysis, graph.edgeTargets[e], cwd, names)
     if (location !== null) return location
   }
   return null

@@ -15,6 +15,7 @@ import { percent } from './growth-evidence.js'
 import { scriptFunctions, scriptText } from './script-functions.js'
 import { scriptSyntax } from '../syntax/script-syntax.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {SourceLocation} from './finding.js' */
 
 /** New values looked at. */
@@ -164,10 +165,11 @@ export function storeFix (stores, view, { unit, variable, bound, store }) {
  * @param {HeapAnalysis} analysis
  * @param {number} scriptId
  * @param {SourceLocation[]} sites
+ * @param {NameResolver} names  for the script's whole text
  * @returns {Array<{site: SourceLocation, expression: string}>}
  */
-export function viewWriteSites (analysis, scriptId, sites) {
-  const text = scriptText(analysis, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [])
+export function viewWriteSites (analysis, scriptId, sites, names) {
+  const text = scriptText(analysis, scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? [], names)
   if (text === null) return []
   const syntax = scriptSyntax(text)
   const found = []

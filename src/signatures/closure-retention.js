@@ -10,6 +10,7 @@
 // then what the closure captures is the fix, not only the list's bound.
 
 import { AGE_OLD } from '../diff/growth-owners.js'
+import { shownEdgeName } from '../analysis/shown-names.js'
 import { holderName } from './collection-growth.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
@@ -18,6 +19,7 @@ import { holderLocation } from './holder-location.js'
 import { isProgramLocation, propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {DiffDetail} from '../diff/diff-heaps.js' */
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 
@@ -138,7 +140,7 @@ function closuresOfOneFunction (input, g, byFunction) {
   if (closures.length < MIN_NEW_CLOSURES) return null
   const rowGrowth = row.leakedBytes + row.recentBytes
   const rowShare = rowGrowth > 0 ? Math.min(1, bestBytes / rowGrowth) : 0
-  const { variables, capturedBytes, functionsOnly } = capturedVariables(last, closures, ages)
+  const { variables, capturedBytes, functionsOnly } = capturedVariables(last, closures, ages, input.names)
   const capturedShare = Math.min(1, capturedBytes / bestBytes)
   if (rowShare < MIN_ROW_SHARE || capturedShare < MIN_CAPTURED_SHARE || variables.length === 0) return null
   // Callbacks that capture only other functions (a promise's resolve, a done callback) keep what
@@ -147,7 +149,7 @@ function closuresOfOneFunction (input, g, byFunction) {
   if (functionsOnly) return null
   // Built-in closures (a promise's resolve functions, bound wrappers) keep engine slots, not
   // variables a program chose to capture; their own signatures or the collection ones explain them.
-  const location = sourceLocation(last, closures[0], cwd)
+  const location = sourceLocation(last, closures[0], cwd, input.names)
   if (!isProgramLocation(location)) return null
 
   // Closures of this function under the row's owners in every snapshot (found by id).
@@ -217,7 +219,7 @@ function growingScope (input, g, context) {
     if (graph.edgeTypes[e] !== graph.edgeType.context) continue
     const target = graph.edgeTargets[e]
     if (ages[target] === AGE_OLD) continue
-    variables.push({ name: graph.displayEdgeName(e), bytes: retainedSizes.at(target) })
+    variables.push({ name: shownEdgeName(last, e, input.names), bytes: retainedSizes.at(target) })
   }
   if (variables.length === 0) return null
   variables.sort((a, b) => b.bytes - a.bytes)
@@ -239,8 +241,8 @@ function growingScope (input, g, context) {
   const retained = analyses.length === 3
     ? [row.retainedBefore, /** @type {number} */ (row.retainedMiddle), row.retainedAfter]
     : [row.retainedBefore, row.retainedAfter]
-  const holder = holderLocation(last, [...row.path, { edge: '', edgeType: 'context', node: '', nodeType: '', id: 0 }], cwd)
-  const location = holder?.location ?? sourceLocation(last, context, cwd)
+  const holder = holderLocation(last, [...row.path, { edge: '', edgeType: 'context', node: '', nodeType: '', id: 0 }], cwd, input.names)
+  const location = holder?.location ?? sourceLocation(last, context, cwd, input.names)
   const names = top.map((v) => v.name)
   const { confidence, reasons } = judgeGrowth(counts, [
     { weight: 0.1 * share, reason: `the scope's variable${names.length === 1 ? '' : 's'} ${names.join(', ')} hold${names.length === 1 ? 's' : ''} ${percent(share)} of the row's new objects` },
@@ -286,10 +288,11 @@ function isClosure (analysis, o) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} closures
  * @param {Uint8Array} ages
+ * @param {NameResolver} names
  * @returns {{variables: Array<{name: string, bytes: number}>, capturedBytes: number, functionsOnly: boolean}}
  *   functionsOnly: every captured variable that keeps something is a function
  */
-function capturedVariables (analysis, closures, ages) {
+function capturedVariables (analysis, closures, ages, names) {
   const { graph, dominators, retainedSizes, shallowSizes } = analysis
   /** @type {Map<string, number>} */
   const bytes = new Map()
@@ -305,7 +308,7 @@ function capturedVariables (analysis, closures, ages) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
-      const name = graph.displayEdgeName(e)
+      const name = shownEdgeName(analysis, e, names)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
       if (retainedSizes.at(target) > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
     }

@@ -1,7 +1,7 @@
 // The part unbounded-collection and growing-array share: does a growth row's owner count more
 // entries in every snapshot, and what are they.
 
-import { shownClassName } from '../analysis/retainer-paths.js'
+import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
@@ -10,6 +10,7 @@ import { cutMiddle } from '../cut-text.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {CollectionKind} from './collection-entries.js' */
 /** @import {SignatureInput} from './finding.js' */
 
@@ -75,7 +76,7 @@ function holdingCollection (graphs, ages, path, kinds) {
  * @param {CollectionKind[]} kinds
  * @returns {CollectionGrowth | null}
  */
-export function collectionGrowth ({ result, detail }, g, kinds) {
+export function collectionGrowth ({ result, detail, names }, g, kinds) {
   const row = result.growth[g]
   if (!row.leak) return null
   const { analyses, ages } = detail
@@ -96,13 +97,13 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   if (field !== null) {
     first = field.ordinal
     kind = field.kind
-    path = [...path, { edge: field.edge, edgeType: field.edgeType, node: shownClassName(last, first), nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
+    path = [...path, { edge: field.edge, edgeType: field.edgeType, node: shownClassName(last, first, names), nodeType: graph.nodeTypeName(first), id: graph.nodeIds[first] }]
   }
   // A scope owns the growth when two leaks keep the same new objects (a Set of every instance, and
   // a listener per instance): neither collection dominates them. The collection that grew is then
   // one of the scope's variables, or a static field of a class it holds.
   const variable = kind === null && graph.nodeName(first) === 'system / Context' && row.sharedWith.length > 0
-    ? growingVariable(last, graphs, first, kinds)
+    ? growingVariable(last, graphs, first, kinds, names)
     : null
   if (variable !== null) {
     first = variable.ordinal
@@ -164,7 +165,7 @@ export function collectionGrowth ({ result, detail }, g, kinds) {
   if (field === null && first !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[first]) path = path.slice(0, -1)
   return {
     kind,
-    owner: { id: graph.nodeIds[first], name: shownClassName(last, first), type: graph.nodeTypeName(first) },
+    owner: { id: graph.nodeIds[first], name: shownClassName(last, first, names), type: graph.nodeTypeName(first) },
     path,
     ownerCount,
     counts,
@@ -216,15 +217,16 @@ function growingField (graphs, holder, kinds) {
  * @param {HeapGraph[]} graphs oldest first
  * @param {number} context ordinal in the last graph
  * @param {CollectionKind[]} kinds
+ * @param {NameResolver} names
  * @returns {{ordinal: number, kind: CollectionKind, steps: Step[]} | null}
  */
-function growingVariable (last, graphs, context, kinds) {
+function growingVariable (last, graphs, context, kinds, names) {
   const { graph } = last
   const { property } = graph.edgeType
   const step = (/** @type {number} */ e) => {
     const target = graph.edgeTargets[e]
     /** @type {Step} */
-    const made = { edge: graph.displayEdgeName(e), edgeType: graph.edgeTypeName(e), node: shownClassName(last, target), nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
+    const made = { edge: shownEdgeName(last, e, names), edgeType: graph.edgeTypeName(e), node: shownClassName(last, target, names), nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
     if (made.edge !== graph.edgeName(e)) made.generatedEdge = graph.edgeName(e)
     if (made.node !== last.classes.names[last.classOf[target]]) made.generatedNode = last.classes.names[last.classOf[target]]
     return made

@@ -3,6 +3,7 @@
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
 /** @import {AllocatedAt} from '../diff/alloc-stacks.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 
 /**
  * Where the code involved in a finding starts, for people: 1-based, the file relative to the
@@ -73,6 +74,8 @@
  * @property {DiffDetail} detail
  * @property {number[]} candidates
  * @property {string} cwd            file locations are shown relative to this directory
+ * @property {NameResolver} names    the names people wrote (src/sources/ reads them), for what a
+ *                                   finding shows, and the scripts' whole texts
  */
 
 /**

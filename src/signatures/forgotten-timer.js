@@ -8,6 +8,7 @@
 // timers per callback location in every snapshot and stands alone when no row holds them.
 
 import { retainerPath } from '../analysis/retainer-paths.js'
+import { shownEdgeName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
@@ -15,6 +16,7 @@ import { locationKey, oddballValue, propertyTarget, unwrapBound, variableName } 
 import { readableFunctionName, sourceLocation } from './source-location.js'
 import { collectionKind, collectionOfStore } from './collection-entries.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
 export const ID = 'forgotten-timer'
@@ -47,10 +49,10 @@ const TOP_VARIABLES = 3
  * @returns {Match[]}
  */
 export function matchForgottenTimer (input) {
-  const { result, detail, cwd } = input
+  const { result, detail, cwd, names } = input
   const { analyses, ages, owners } = detail
   const last = analyses[analyses.length - 1]
-  const tallies = analyses.map((analysis, k) => tallyTimers(analysis, cwd, k === analyses.length - 1))
+  const tallies = analyses.map((analysis, k) => tallyTimers(analysis, cwd, names, k === analyses.length - 1))
   const latest = tallies[tallies.length - 1]
   let newTimersEverywhere = 0
   for (const tally of latest.values()) for (const o of tally.timers) if (ages[o] !== AGE_OLD) newTimersEverywhere++
@@ -69,9 +71,9 @@ export function matchForgottenTimer (input) {
     const group = claimedRow(input, newTimers, owners, rowOfOwner, retained)
     const list = timerList(last, newTimers[newTimers.length - 1])
     const head = list >= 0 ? list : newTimers[newTimers.length - 1]
-    const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { maxLength: 12 })
+    const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { maxLength: 12, names })
     const durationMs = list >= 0 ? listDuration(last, list) : null
-    const variables = capturedVariables(last, tally.timers)
+    const variables = capturedVariables(last, tally.timers, names)
     const repeating = tally.intervals * 2 >= tally.count
     const callText = tally.fn === '' ? 'an anonymous callback' : tally.fn
 
@@ -140,10 +142,11 @@ export function matchForgottenTimer (input) {
  * Live timers of one snapshot by the location of their callback.
  * @param {HeapAnalysis} analysis
  * @param {string} cwd
+ * @param {NameResolver} names
  * @param {boolean} keepOrdinals
  * @returns {Map<string, TimerTally>}
  */
-function tallyTimers (analysis, cwd, keepOrdinals) {
+function tallyTimers (analysis, cwd, names, keepOrdinals) {
   const { graph, classOf, retainedSizes, locations } = analysis
   const callbackOfClass = analysis.classes.names.map((name) => TIMER_CALLBACKS.get(name) ?? null)
   /** @type {Map<string, TimerTally>} */
@@ -156,7 +159,7 @@ function tallyTimers (analysis, cwd, keepOrdinals) {
     const callback = propertyTarget(graph, o, callbackName)
     if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
     const fn = unwrapBound(graph, callback)
-    const location = sourceLocation(analysis, fn, cwd)
+    const location = sourceLocation(analysis, fn, cwd, names)
     // A socket's idle timeout is Node's own function run for the socket: the open connection is
     // what piles up (retained-sockets counts those), not a timer the program started.
     if (location !== null && location.file.startsWith('node:') && isSocketTimeout(analysis, o, callback)) continue
@@ -268,9 +271,10 @@ function listDuration (analysis, list) {
  * variable counts the bytes of its value when only that scope holds the value.
  * @param {HeapAnalysis} analysis
  * @param {number[]} timers
+ * @param {NameResolver} names
  * @returns {Array<{name: string, bytes: number}>}
  */
-function capturedVariables (analysis, timers) {
+function capturedVariables (analysis, timers, names) {
   const { graph, dominators, retainedSizes } = analysis
   /** @type {Map<string, number>} */
   const bytes = new Map()
@@ -283,7 +287,7 @@ function capturedVariables (analysis, timers) {
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
-      const name = graph.displayEdgeName(e)
+      const name = shownEdgeName(analysis, e, names)
       bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes.at(target) : 0))
     }
   }

@@ -26,7 +26,7 @@ export const growingArray = { id: ID, match: matchGrowingArray }
  * @returns {Match[]}
  */
 export function matchGrowingArray (input) {
-  const { detail, cwd } = input
+  const { detail, cwd, names } = input
   const last = detail.analyses[detail.analyses.length - 1]
   /** @type {Match[]} */
   const matches = []
@@ -41,20 +41,20 @@ export function matchGrowingArray (input) {
       matches.push(reloadMatch(input, g, growth, reload, elementClasses))
       continue
     }
-    const holder = holderLocation(last, path, cwd)
-    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
+    const holder = holderLocation(last, path, cwd, names)
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names) : null
     if (node !== null) {
       matches.push(nodeListMatch(input, g, growth, node, elementClasses))
       continue
     }
-    let sites = writeSites(last, path, holder, { cwd })
+    let sites = writeSites(last, path, holder, { cwd, names })
     const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
     // An expression the program can write: a variable, `Registry.log`, `meta.get(app)`.
     const variable = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([\w$]*\))*$/.test(name) ? name : 'list'
     const bytesPerElement = Math.round((retained[retained.length - 1] - retained[0]) / added)
     const stores = backingStores(last, growth.newValues, bytesPerElement)
     // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.
-    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also])
+    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also], names)
     if (sites !== null && views.length > 0) {
       const site = views[0].site
       sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
@@ -123,7 +123,7 @@ function nodeListMatch (input, g, growth, node, elementClasses) {
   const last = input.detail.analyses[input.detail.analyses.length - 1]
   const { owner, path, counts } = growth
   const name = holderName(path) ?? `${owner.name} @${owner.id}`
-  const records = nodeRecords(last, growth.newValues, input.cwd)
+  const records = nodeRecords(last, growth.newValues, input.cwd, input.names)
   const card = records === null ? nodeCollectionFix(node, name, [], elementClasses) : nodeRecordsFix(node, records)
   const ended = records === null || records.end === null ? 'never ended' : `never ${records.end}d`
   const callbacks = records?.callbacks ?? null
@@ -152,7 +152,7 @@ function nodeListMatch (input, g, growth, node, elementClasses) {
  */
 function reloadMatch (input, g, growth, reload, elementClasses) {
   const last = input.detail.analyses[input.detail.analyses.length - 1]
-  const site = reloadSite(last, reload.file, input.cwd)
+  const site = reloadSite(last, reload.file, input.cwd, input.names)
   // A parent whose filename is a slice of a longer string (Node 24's createRequire) has no text of
   // its own in the snapshot: the script that reloads is the one that requires.
   const card = reloadFix({ ...reload, parent: reload.parent ?? site?.file ?? null })

@@ -6,6 +6,7 @@
 
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -28,16 +29,17 @@ export const HOLDER_ROLES = Object.freeze({ closure: 'closes over it', module: '
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {HolderLocation | null}
  */
-export function holderLocation (analysis, path, cwd) {
+export function holderLocation (analysis, path, cwd, names) {
   if (path.length < 2) return null
   const { graph } = analysis
   const holder = graph.findOrdinalById(path[path.length - 2].id)
   if (holder < 0) return null
   if (graph.nodeName(holder) === 'system / Context') {
     const closure = closureOverContext(analysis, holder, path.length >= 3 ? path[path.length - 3].id : 0)
-    const location = closure < 0 ? null : sourceLocation(analysis, closure, cwd)
+    const location = closure < 0 ? null : sourceLocation(analysis, closure, cwd, names)
     if (location === null) return null
     const scriptId = /** @type {NodeLocation} */ (analysis.locations.locationOf(closure)).scriptId
     // A module's own body starts at its first character; functions in it start later.
@@ -46,7 +48,7 @@ export function holderLocation (analysis, path, cwd) {
   }
   const type = graph.nodeTypes[holder]
   if (type !== graph.nodeType.object && type !== graph.nodeType.closure) return null
-  const location = sourceLocation(analysis, holder, cwd)
+  const location = sourceLocation(analysis, holder, cwd, names)
   if (location === null) return null
   return { location, how: type === graph.nodeType.closure ? 'function' : 'constructor', scriptId: /** @type {NodeLocation} */ (analysis.locations.locationOf(holder)).scriptId }
 }

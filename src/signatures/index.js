@@ -28,8 +28,10 @@ import { openHandles } from './open-handles.js'
 import { pendingPromises } from './pending-promises.js'
 import { retainedSockets } from './retained-sockets.js'
 import { unboundedCollection } from './unbounded-collection.js'
+import { HEAP_NAMES } from '../analysis/shown-names.js'
 /** @import {Finding, Signature, SignatureInput} from './finding.js' */
 /** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 
 /** @type {Signature[]} */
 export const SIGNATURES = [
@@ -50,10 +52,11 @@ export const SIGNATURES = [
  * ones after it.
  * @param {DiffResult} result
  * @param {DiffDetail | null} detail  null for an aggregates-only comparison: nothing to match
- * @param {{cwd?: string, signatures?: Signature[]}} [options]
+ * @param {{cwd?: string, names?: NameResolver, signatures?: Signature[]}} [options] names: the
+ *   names people wrote and the scripts' texts, from the sources layer (the heap's own by default)
  * @returns {Finding[]} ranked like the growth rows they explain
  */
-export function matchSignatures (result, detail, { cwd = process.cwd(), signatures = SIGNATURES } = {}) {
+export function matchSignatures (result, detail, { cwd = process.cwd(), names = HEAP_NAMES, signatures = SIGNATURES } = {}) {
   if (detail === null) return []
   const claimed = new Set()
   /** @type {Array<{group: number, order: number, finding: Finding}>} */
@@ -66,7 +69,7 @@ export function matchSignatures (result, detail, { cwd = process.cwd(), signatur
   for (const signature of signatures) {
     const candidates = result.growth.map((_, g) => g).filter((g) => !claimed.has(g))
     /** @type {SignatureInput} */
-    const input = { result, detail, candidates, cwd }
+    const input = { result, detail, candidates, cwd, names }
     for (const { group, finding, also = [] } of signature.match(input)) {
       if (group >= 0) {
         if (claimed.has(group)) continue

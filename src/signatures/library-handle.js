@@ -9,6 +9,7 @@ import { closureOverContext } from './holder-location.js'
 import { propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
 
@@ -49,11 +50,12 @@ export function packageOf (file) {
  * @param {Step[]} path ends at the collection
  * @param {SourceLocation | null} holder where the heap places the collection's holder
  * @param {string} cwd
+ * @param {NameResolver} names
  * @param {string[]} [methods] removal methods the fix would call: the handle is moved down the path
  *   to the first object that offers one
  * @returns {LibraryHandle | null}
  */
-export function libraryHandle (analysis, path, holder, cwd, methods = []) {
+export function libraryHandle (analysis, path, holder, cwd, names, methods = []) {
   const library = holder === null ? null : packageOf(holder.file)
   if (library === null || path.length < 2) return null
   const { graph } = analysis
@@ -67,7 +69,7 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
   for (let i = path.length - 2; i >= 2 && from === 1; i--) {
     if (path[i].edgeType !== 'internal' || path[i].edge !== 'context') continue
     const fn = graph.findOrdinalById(path[i - 1].id)
-    const own = fn < 0 || graph.nodeTypes[fn] !== graph.nodeType.closure ? null : sourceLocation(analysis, fn, cwd)
+    const own = fn < 0 || graph.nodeTypes[fn] !== graph.nodeType.closure ? null : sourceLocation(analysis, fn, cwd, names)
     if (own !== null && isProgram(own)) from = i + 1
   }
   for (let i = path.length - 2; i >= from; i--) {
@@ -76,7 +78,7 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
     const context = graph.findOrdinalById(path[i - 1].id)
     if (context < 0) continue
     const closure = closureOverContext(analysis, context, i >= 2 ? path[i - 2].id : 0)
-    const found = closure < 0 ? null : sourceLocation(analysis, closure, cwd)
+    const found = closure < 0 ? null : sourceLocation(analysis, closure, cwd, names)
     if (found === null || !isProgram(found)) continue
     start = i
     location = found
@@ -104,7 +106,7 @@ export function libraryHandle (analysis, path, holder, cwd, methods = []) {
   }
   // The object the program holds names its own package and class, when they differ from those of
   // the collection's holder (a client keeping its queue in a helper package's deque).
-  const own = constructorOf(analysis, graph.findOrdinalById(path[start].id), cwd)
+  const own = constructorOf(analysis, graph.findOrdinalById(path[start].id), cwd, names)
   const ownLibrary = own.location === null ? null : packageOf(own.location.file)
   return ownLibrary === null
     ? { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
@@ -127,18 +129,19 @@ function isProgram (location) {
  * @param {HeapAnalysis} analysis
  * @param {number} o
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{name: string, location: SourceLocation | null}}
  */
-export function constructorOf (analysis, o, cwd) {
+export function constructorOf (analysis, o, cwd, names) {
   const { graph } = analysis
   let proto = propertyTarget(graph, o, '__proto__')
   for (let level = 0; proto >= 0 && level < MAX_PROTOTYPES; level++) {
     const ctor = propertyTarget(graph, proto, 'constructor')
     if (ctor >= 0 && graph.nodeTypes[ctor] === graph.nodeType.closure) {
-      const location = sourceLocation(analysis, ctor, cwd)
+      const location = sourceLocation(analysis, ctor, cwd, names)
       if (location !== null && location.function !== '' && !location.file.startsWith('node:')) return { name: location.function, location }
     }
     proto = propertyTarget(graph, proto, '__proto__')
   }
-  return { name: analysis.classes.names[analysis.classOf[o]], location: sourceLocation(analysis, o, cwd) }
+  return { name: analysis.classes.names[analysis.classOf[o]], location: sourceLocation(analysis, o, cwd, names) }
 }

@@ -17,7 +17,7 @@
 // last Listener that existed in the baseline); the list is found from there, and its listeners are
 // counted again in every snapshot through ids that do not change.
 
-import { shownClassName } from '../analysis/retainer-paths.js'
+import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../diff/growth-owners.js'
 import { collectionKind, collectionOfStore, followEdge } from './collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
@@ -31,6 +31,7 @@ import { sourceLocation } from './source-location.js'
 import { takeBackMethod, unclosedMaker, variableFor } from './unclosed-makers.js'
 import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -127,7 +128,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const retained = input.detail.analyses.map((analysis) => lists.reduce((sum, l) => sum + measureList(analysis, l).retained, 0))
   const fresh = lists.flatMap((l) => measureList(last, l).listeners.filter((o) => ages[o] !== AGE_OLD))
   const scopes = lists.flatMap((l) => measureList(last, l).scopes ?? []).filter((o) => ages[o] !== AGE_OLD)
-  const scopeGrowth = scopes.length > 0 ? bufferedGrowth(input.detail.analyses, lists) : null
+  const scopeGrowth = scopes.length > 0 ? bufferedGrowth(input.detail.analyses, lists, input.names) : null
   // Shown when it is a good part of what the list keeps: an iterator's queue, not a helper.
   const buffered = scopeGrowth !== null && 3 * (scopeGrowth.retained[scopeGrowth.retained.length - 1] - scopeGrowth.retained[0]) >= retained[retained.length - 1] - retained[0] ? scopeGrowth : null
 
@@ -136,9 +137,9 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const rowBytes = row.leakedBytes + row.recentBytes
   const share = rowBytes > 0 ? Math.min(1, held.bytes / rowBytes) : 0
 
-  const { location, fromLocation } = dominantLocation(last, fresh, cwd)
-  const emitterClass = shownClassName(last, list.emitter)
-  let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? innerName(graph, row.path, list.emitter) ?? retainerName(graph, list.emitter) ?? emitterClass
+  const { location, fromLocation } = dominantLocation(last, fresh, cwd, input.names)
+  const emitterClass = shownClassName(last, list.emitter, input.names)
+  let name = nameOnPath(row.path, graph.nodeIds[list.emitter]) ?? innerName(graph, row.path, list.emitter) ?? retainerName(last, list.emitter, input.names) ?? emitterClass
   // The object that offers the way out: the emitter, or for an event map the object holding the Map
   // (mitt's `emitter.all`); a list entry that is a record may carry its own (a Subscription).
   let remover = list.emitter
@@ -146,7 +147,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
     const up = retainersOf(graph, list.emitter, graph.edgeType.property).find((r) => r.name !== '__proto__')
     if (up) {
       remover = up.source
-      const holder = nameOnPath(row.path, graph.nodeIds[up.source]) ?? retainerName(graph, up.source)
+      const holder = nameOnPath(row.path, graph.nodeIds[up.source]) ?? retainerName(last, up.source, input.names)
       if (holder !== null) name = `${holder}.${name}`
     }
   }
@@ -161,20 +162,20 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const once = newEntries.length > 0 && waiting >= 0.8 * newEntries.length
   // A listener the program did not write was added by a library object the program made.
   const libraryListener = location === null || location.file.startsWith('node:') || packageOf(location.file) !== null
-  const maker = libraryListener ? unclosedMaker(last, fresh, ages, list.emitter, cwd) : null
+  const maker = libraryListener ? unclosedMaker(last, fresh, ages, list.emitter, cwd, input.names) : null
   // An emitter that keeps the made objects itself and offers a method taking one back (a logger's
   // remove(transport)) is the way out the library means.
   const takeBack = maker === null ? null : takeBackMethod(last, list.emitter, maker)
   // Listeners that share a scope with the function ending them were added by an iterator or a
   // subscription object the program dropped before it ended (events.on() without return()).
-  const closer = libraryListener && maker === null ? closerIn(last, scopes) : null
+  const closer = libraryListener && maker === null ? closerIn(last, scopes, input.names) : null
   // The program's line is where it subscribes to the emitter when the listener is not its own, or
   // where it hands the emitter to the library object that subscribes.
   const site = !libraryListener
     ? null
     : maker === null
-      ? subscribeSite(last, row.path, list.emitter, cwd, subscribeOffsets, SUBSCRIBE_ROLE, true)
-      : subscribeSite(last, row.path, list.emitter, cwd, useOffsets, USE_ROLE, false)
+      ? subscribeSite(last, row.path, list.emitter, cwd, input.names, subscribeOffsets, SUBSCRIBE_ROLE, true)
+      : subscribeSite(last, row.path, list.emitter, cwd, input.names, useOffsets, USE_ROLE, false)
 
   const facts = []
   if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
@@ -187,7 +188,7 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   if (maker !== null) facts.push({ weight: 0, reason: `${maker.count} of ${maker.sampled} sampled listeners hold a new ${maker.className} (${maker.from}) that offers ${maker.method}()` })
   if (closer !== null) facts.push({ weight: 0, reason: `the listeners share ${countText(scopes.length)} scopes with ${closer}(), the function that would end them` })
   const { confidence, reasons } = judgeGrowth(counts, facts)
-  const ending = endOfWork(last, fresh, ages, maker?.classIndex ?? -1)
+  const ending = endOfWork(last, fresh, ages, input.names, maker?.classIndex ?? -1)
   const nodeIterator = closer !== null && location !== null && location.file === 'node:events'
 
   return {
@@ -617,9 +618,10 @@ function unwrapOnce (graph, closure) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} closures
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{location: SourceLocation | null, fromLocation: number}}
  */
-function dominantLocation (analysis, closures, cwd) {
+function dominantLocation (analysis, closures, cwd, names) {
   /** @type {Map<string, {ordinal: number, count: number}>} */
   const byPlace = new Map()
   for (const bound of closures) {
@@ -635,7 +637,7 @@ function dominantLocation (analysis, closures, cwd) {
   let best = null
   for (const entry of byPlace.values()) if (best === null || entry.count > best.count) best = entry
   if (best === null) return { location: null, fromLocation: 0 }
-  const location = sourceLocation(analysis, best.ordinal, cwd)
+  const location = sourceLocation(analysis, best.ordinal, cwd, names)
   return { location, fromLocation: location === null ? 0 : best.count }
 }
 
@@ -671,13 +673,17 @@ function innerName (graph, path, emitter) {
 
 /**
  * The first property or variable name that holds a node, or null.
- * @param {HeapGraph} graph
+ * @param {HeapAnalysis} analysis
  * @param {number} o
+ * @param {NameResolver} names
  */
-function retainerName (graph, o) {
+function retainerName (analysis, o, names) {
+  const { graph } = analysis
   const { property, context } = graph.edgeType
-  const found = retainersOf(graph, o, property).find((r) => r.name !== '__proto__') ?? retainersOf(graph, o, context)[0]
-  return found ? found.name : null
+  const found = retainersOf(graph, o, property).find((r) => r.name !== '__proto__')
+  if (found) return found.name
+  const variable = retainersOf(graph, o, context)[0]
+  return variable ? shownEdgeName(analysis, variable.edge, names, variable.name) : null
 }
 
 /** Events that end the work of a per-request emitter, in the order a fix prefers them. */
@@ -695,11 +701,12 @@ const ENDING_SAMPLE = 50
  * @param {HeapAnalysis} analysis
  * @param {number[]} fresh  new listener functions
  * @param {Uint8Array} ages
+ * @param {NameResolver} names
  * @param {number} [skipClass]  the class of the library object that made the listeners: it is what
  *   the fix closes, not what ends the work
  * @returns {{variable: string, event: string} | null}
  */
-function endOfWork (analysis, fresh, ages, skipClass = -1) {
+function endOfWork (analysis, fresh, ages, names, skipClass = -1) {
   const { graph } = analysis
   const sample = fresh.slice(-ENDING_SAMPLE)
   /** @type {Map<string, {count: number, emitter: number}>} */
@@ -711,7 +718,7 @@ function endOfWork (analysis, fresh, ages, skipClass = -1) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const value = graph.edgeTargets[e]
       if (ages[value] === AGE_OLD || analysis.classOf[value] === skipClass || propertyTarget(graph, value, '_events') < 0) continue
-      const name = graph.displayEdgeName(e)
+      const name = shownEdgeName(analysis, e, names)
       const entry = byName.get(name) ?? { count: 0, emitter: value }
       entry.count++
       byName.set(name, entry)
@@ -781,13 +788,13 @@ function fixFor (list, name, verb, recordVerb, ending) {
  * @param {HeapGraph} graph
  * @param {number} o
  * @param {number} type
- * @returns {Array<{name: string, source: number}>}
+ * @returns {Array<{name: string, source: number, edge: number}>}  names as the heap has them
  */
 function retainersOf (graph, o, type) {
   const found = []
   for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
     const e = graph.retainerEdges[slot]
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.displayEdgeName(e), source: graph.edgeSource(e) })
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), source: graph.edgeSource(e), edge: e })
   }
   return found
 }
@@ -796,12 +803,12 @@ function retainersOf (graph, o, type) {
  * @param {HeapGraph} graph
  * @param {number} o
  * @param {number} type
- * @returns {Array<{name: string, target: number}>}
+ * @returns {Array<{name: string, target: number}>}  names as the heap has them (never asked for variables)
  */
 function edgesOf (graph, o, type) {
   const found = []
   for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.displayEdgeName(e), target: graph.edgeTargets[e] })
+    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), target: graph.edgeTargets[e] })
   }
   return found
 }
@@ -811,9 +818,10 @@ function edgesOf (graph, o, type) {
  * nobody reads), summed over the scopes of every snapshot; null when nothing in them grows.
  * @param {HeapAnalysis[]} analyses
  * @param {ListenerList[]} lists
+ * @param {NameResolver} names
  * @returns {{variable: string, className: string, retained: number[]} | null}
  */
-function bufferedGrowth (analyses, lists) {
+function bufferedGrowth (analyses, lists, names) {
   /** @type {Map<string, {className: string, retained: number[]}>} */
   const byName = new Map()
   analyses.forEach((analysis, i) => {
@@ -823,7 +831,7 @@ function bufferedGrowth (analyses, lists) {
         for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
           const value = graph.edgeTargets[e]
           if (graph.edgeTypes[e] !== graph.edgeType.context || dominators[value] !== scope) continue
-          const name = graph.displayEdgeName(e)
+          const name = shownEdgeName(analysis, e, names)
           const entry = byName.get(name) ?? { className: '', retained: analyses.map(() => 0) }
           entry.retained[i] += retainedSizes.at(value)
           if (i === analyses.length - 1) entry.className = analysis.classes.names[analysis.classOf[value]]
@@ -848,16 +856,17 @@ const CLOSER = /^(?:close|return|end|finish|stop|dispose|cancel|unsubscribe|remo
  * work they serve (`closeHandler`, `removeAll`), or null.
  * @param {HeapAnalysis} analysis
  * @param {number[]} scopes
+ * @param {NameResolver} names
  * @returns {string | null}
  */
-function closerIn (analysis, scopes) {
+function closerIn (analysis, scopes, names) {
   const { graph } = analysis
   /** @type {Map<string, number>} */
   const counts = new Map()
   for (const scope of scopes.slice(-ENDING_SAMPLE)) {
     for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context || graph.nodeTypes[graph.edgeTargets[e]] !== graph.nodeType.closure) continue
-      const name = graph.displayEdgeName(e)
+      const name = shownEdgeName(analysis, e, names)
       if (CLOSER.test(name)) counts.set(name, (counts.get(name) ?? 0) + 1)
     }
   }
@@ -890,18 +899,19 @@ function subscribeOffsets (syntax, name, member) {
  * @param {Step[]} path the row's path, through the emitter
  * @param {number} emitter
  * @param {string} cwd
+ * @param {NameResolver} names
  * @param {import('./write-sites.js').SiteFinder} offsetsOf
  * @param {string} role
  * @param {boolean} orHolder  fall back on the function that holds the emitter
  * @returns {{location: SourceLocation, role: string} | null}
  */
-function subscribeSite (analysis, path, emitter, cwd, offsetsOf, role, orHolder) {
+function subscribeSite (analysis, path, emitter, cwd, names, offsetsOf, role, orHolder) {
   const at = path.findIndex((step) => step.id === analysis.graph.nodeIds[emitter])
   if (at < 1) return null
   const toEmitter = path.slice(0, at + 1)
-  const holder = holderLocation(analysis, toEmitter, cwd)
+  const holder = holderLocation(analysis, toEmitter, cwd, names)
   if (holder === null || holder.location.file.startsWith('node:') || packageOf(holder.location.file) !== null) return null
-  const sites = writeSites(analysis, toEmitter, holder, { offsetsOf, role })
+  const sites = writeSites(analysis, toEmitter, holder, { offsetsOf, role, names })
   // A use at the top level of a module runs once: it is not what repeats.
   if (sites !== null && (sites.role === role || orHolder)) return { location: sites.location, role: sites.role }
   return orHolder ? { location: holder.location, role: HOLDER_ROLES[holder.how] } : null

@@ -9,12 +9,14 @@
 // functions under listener-like names, records of listener fields (fn, callback, handler) and
 // anything under an emitter's `_events`. Closures in a module-level list are closure-retention's.
 
+import { shownEdgeName } from '../analysis/shown-names.js'
 import { collectionGrowth } from './collection-growth.js'
 import { bytesText, countText, namedBytes, notesOf } from './evidence-notes.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
@@ -43,7 +45,7 @@ const MAX_NAME_STEPS = 4
  * @returns {Match[]}
  */
 export function matchMiddlewareAccumulation (input) {
-  const { detail, cwd } = input
+  const { detail, cwd, names } = input
   const last = detail.analyses[detail.analyses.length - 1]
   /** @type {Match[]} */
   const matches = []
@@ -67,7 +69,7 @@ export function matchMiddlewareAccumulation (input) {
     }
     const functionShare = functions.length / growth.newValues.length
     if (functionShare < MIN_FUNCTION_SHARE) continue
-    const { location, fromLocation } = dominantLocation(last, functions, cwd)
+    const { location, fromLocation } = dominantLocation(last, functions, cwd, names)
     if (location === null || fromLocation / functions.length < MIN_LOCATION_SHARE) continue
 
     const listName = lastName(path)
@@ -82,7 +84,7 @@ export function matchMiddlewareAccumulation (input) {
     const holderClass = holderStep === null ? '' : holderStep.node
     const where = dottedName(path) ?? `${owner.name} @${owner.id}`
     const added = counts[counts.length - 1] - counts[0]
-    const variables = capturedVariables(last, functions)
+    const variables = capturedVariables(last, functions, names)
     const locationShare = fromLocation / functions.length
     const facts = [
       { weight: 0.1 * share, reason: `its new elements hold ${percent(share)} of the growth row's retained growth` },
@@ -161,9 +163,10 @@ function handlerOf (analysis, element) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} functions
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{location: SourceLocation | null, fromLocation: number}}
  */
-function dominantLocation (analysis, functions, cwd) {
+function dominantLocation (analysis, functions, cwd, names) {
   /** @type {Map<number, {fn: number, count: number}>} by SharedFunctionInfo: one function's closures share it */
   const byShared = new Map()
   for (const fn of functions) {
@@ -175,7 +178,7 @@ function dominantLocation (analysis, functions, cwd) {
   }
   const best = mostCommonLocation(function * () {
     for (const { fn, count } of byShared.values()) {
-      const location = sourceLocation(analysis, fn, cwd)
+      const location = sourceLocation(analysis, fn, cwd, names)
       if (isProgramLocation(location)) yield { location, count }
     }
   }())
@@ -186,9 +189,10 @@ function dominantLocation (analysis, functions, cwd) {
  * The variables the functions' scopes keep alive on their own, summed over the functions.
  * @param {HeapAnalysis} analysis
  * @param {number[]} functions
+ * @param {NameResolver} names
  * @returns {Array<{name: string, bytes: number}>}
  */
-function capturedVariables (analysis, functions) {
+function capturedVariables (analysis, functions, names) {
   const { graph, dominators, retainedSizes } = analysis
   /** @type {Map<string, number>} */
   const bytes = new Map()
@@ -201,7 +205,7 @@ function capturedVariables (analysis, functions) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) continue
       const target = graph.edgeTargets[e]
       if (dominators[target] !== context) continue
-      const name = graph.displayEdgeName(e)
+      const name = shownEdgeName(analysis, e, names)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
     }
   }

@@ -21,6 +21,7 @@ import { scriptSyntax } from '../syntax/script-syntax.js'
 import { MAX_KEY_CHARS } from './collection-growth.js'
 import { cutMiddle, mayBeCutBySnapshot } from '../cut-text.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
 /** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
@@ -44,9 +45,10 @@ const SAMPLE = 200
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {NodeOwner | null}
  */
-export function nodeOwner (analysis, path, cwd) {
+export function nodeOwner (analysis, path, cwd, names) {
   const { graph } = analysis
   /** @type {NodeOwner | null} */
   let owner = null
@@ -55,7 +57,7 @@ export function nodeOwner (analysis, path, cwd) {
     if (o < 0) return null
     const type = graph.nodeTypes[o]
     if (type !== graph.nodeType.object && type !== graph.nodeType.closure) continue
-    const location = sourceLocation(analysis, o, cwd)
+    const location = sourceLocation(analysis, o, cwd, names)
     if (location === null) continue
     if (!location.file.startsWith('node:')) return null
     // The collection itself, or a Node object holding it through a link only Node's code makes:
@@ -69,7 +71,7 @@ export function nodeOwner (analysis, path, cwd) {
   if (owner === null) return null
   for (let i = path.length - 2; i >= Math.max(1, path.length - MAX_STEPS); i--) {
     const o = graph.findOrdinalById(path[i].id)
-    const location = o < 0 ? null : sourceLocation(analysis, o, cwd)
+    const location = o < 0 ? null : sourceLocation(analysis, o, cwd, names)
     if (location !== null && location.file.startsWith('node:') && graph.nodeTypes[o] === graph.nodeType.object) owner.ids.push(path[i].id)
   }
   return owner
@@ -147,27 +149,28 @@ function readableSpecifier (specifier, cwd, importer) {
  * @param {string[]} importers script URLs or paths
  * @param {string[]} specifiers
  * @param {string} cwd
+ * @param {NameResolver} names  for the scripts' whole texts
  * @returns {SourceLocation | null}
  */
-export function importSite (analysis, importers, specifiers, cwd) {
+export function importSite (analysis, importers, specifiers, cwd, names) {
   const { locations } = analysis
-  const names = new Set(importers.flatMap((url) => url.startsWith('file:') ? [url, fileURLToPath(url)] : [url]))
+  const urls = new Set(importers.flatMap((url) => url.startsWith('file:') ? [url, fileURLToPath(url)] : [url]))
   // Without a named importer (its resolve cache grew too little to be a row of its own), every
   // script of the program and its packages is searched, Node's own excepted.
   const wanted = (/** @type {number} */ scriptId) => {
     const name = locations.scriptName(scriptId)
-    return name !== null && !name.startsWith('node:') && (names.size > 0 ? names.has(name) : name !== '')
+    return name !== null && !name.startsWith('node:') && (urls.size > 0 ? urls.has(name) : name !== '')
   }
   const bases = specifiers.map((s) => s.replace(/^.*[\\/]/, '')).filter((s) => s !== '')
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
-    const text = scriptText(analysis, functions)
+    const text = scriptText(analysis, functions, names)
     if (text === null) continue
     const syntax = scriptSyntax(text)
     // An import of one constant specifier loads one module: the one that grows builds its
     // specifier per call.
     const dynamic = syntax.dynamicImports().filter((i) => !i.constant)
     const named = dynamic.filter((i) => bases.some((base) => i.specifier.includes(base)))
-    const at = named.length > 0 ? named[0].offset : names.size > 0 && dynamic.length === 1 ? dynamic[0].offset : -1
+    const at = named.length > 0 ? named[0].offset : urls.size > 0 && dynamic.length === 1 ? dynamic[0].offset : -1
     if (at >= 0) return siteAt(analysis, scriptId, syntax, functions, at, cwd)
   }
   return null
@@ -198,9 +201,10 @@ export function enclosingMapKey (analysis, path) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} values new elements (ordinals, last snapshot)
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{elementClass: string, callbacks: SourceLocation | null, library: string | null, end: string | null} | null}
  */
-export function nodeRecords (analysis, values, cwd) {
+export function nodeRecords (analysis, values, cwd, names) {
   const { graph } = analysis
   const objects = values.filter((o) => graph.nodeTypes[o] === graph.nodeType.object).slice(0, SAMPLE)
   if (objects.length === 0) return null
@@ -211,7 +215,7 @@ export function nodeRecords (analysis, values, cwd) {
     for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
       const f = graph.edgeTargets[e]
       if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[f] !== graph.nodeType.closure) continue
-      const location = sourceLocation(analysis, f, cwd)
+      const location = sourceLocation(analysis, f, cwd, names)
       if (location !== null && !location.file.startsWith('node:')) located.push({ location, count: 1 })
     }
   }
@@ -316,9 +320,10 @@ export function reloadedModules (analysis, path, values, cwd) {
  * @param {HeapAnalysis} analysis
  * @param {string | null} file the reloaded module
  * @param {string} cwd
+ * @param {NameResolver} names  for the scripts' whole texts
  * @returns {SourceLocation | null}
  */
-export function reloadSite (analysis, file, cwd) {
+export function reloadSite (analysis, file, cwd, names) {
   const { locations } = analysis
   const wanted = (/** @type {number} */ scriptId) => {
     const name = locations.scriptName(scriptId)
@@ -328,7 +333,7 @@ export function reloadSite (analysis, file, cwd) {
   /** @type {SourceLocation | null} */
   let requireSite = null
   for (const [scriptId, functions] of scriptFunctions(analysis, wanted)) {
-    const text = scriptText(analysis, functions)
+    const text = scriptText(analysis, functions, names)
     if (text === null) continue
     const syntax = scriptSyntax(text)
     const deletes = syntax.requireCacheDeletes()

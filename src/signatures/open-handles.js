@@ -17,6 +17,7 @@ import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
 import { isProgramLocation, mostCommonLocation } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
 export const ID = 'open-handles'
@@ -53,7 +54,7 @@ export function matchOpenHandles (input) {
 
     const owners = detail.groupOwners[g]
     const wrapper = programWrapper(last, owners)
-    const location = handedFunction(last, owners, cwd)
+    const location = handedFunction(last, owners, cwd, input.names)
     const kind = wrapper.name === className ? className : `${wrapper.name} (${className})`
     const { confidence, reasons } = judgeGrowth(counts, [
       { weight: 0.15, reason: `each is held only by its native handle (${native}), so it stays until it is closed` },
@@ -143,16 +144,17 @@ function programWrapper (analysis, owners) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} owners
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{location: SourceLocation, count: number, total: number} | null}
  */
-function handedFunction (analysis, owners, cwd) {
+function handedFunction (analysis, owners, cwd, names) {
   const { graph } = analysis
   const inside = markDominatedBy(analysis, owners)
   /** @type {Array<{location: SourceLocation, count: number}>} */
   const located = []
   for (let o = 0; o < inside.length; o++) {
     if (inside[o] !== 1 || graph.nodeTypes[o] !== graph.nodeType.closure) continue
-    const location = sourceLocation(analysis, o, cwd)
+    const location = sourceLocation(analysis, o, cwd, names)
     if (isProgramLocation(location) && !location.file.includes('node_modules/')) located.push({ location, count: 1 })
   }
   return mostCommonLocation(located)

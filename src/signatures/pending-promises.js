@@ -20,6 +20,7 @@ import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 
@@ -48,7 +49,7 @@ const MIN_ROW_SHARE = 0.5
  * @returns {Match[]}
  */
 export function matchPendingPromises (input) {
-  const { result, detail, cwd } = input
+  const { result, detail, cwd, names } = input
   const { analyses, ages } = detail
   const last = analyses[analyses.length - 1]
   const { graph } = last
@@ -84,10 +85,10 @@ export function matchPendingPromises (input) {
     const retained = retainedById(analyses, promiseId)
     const rowGrowth = row.retainedAfter - row.retainedBefore
     const share = rowGrowth > 0 ? Math.min(1, Math.max(0, (retained[retained.length - 1] - retained[0]) / rowGrowth)) : 0
-    const { location: handlerAt, locationShare } = dominantHandler(last, handlers, cwd)
+    const { location: handlerAt, locationShare } = dominantHandler(last, handlers, cwd, names)
     // Built-in handlers (await, Promise.race) do not name the caller: the program's own use of the
     // promise, read from its script's text, does (`Promise.race([shutdown, work])`).
-    const uses = handlerAt === null ? writeSites(last, row.path, holderLocation(last, row.path, cwd), { offsetsOf: useOffsets, role: USE_ROLE, cwd }) : null
+    const uses = handlerAt === null ? writeSites(last, row.path, holderLocation(last, row.path, cwd, names), { offsetsOf: useOffsets, role: USE_ROLE, cwd, names }) : null
     const location = handlerAt ?? uses?.location ?? null
     const facts = [
       { weight: 0, reason: 'the promise is still pending: a settled promise drops its reactions' },
@@ -141,7 +142,7 @@ export function matchPendingPromises (input) {
  * @returns {Match[]}
  */
 function heldPendingPromises (input, rows) {
-  const { result, detail, cwd } = input
+  const { result, detail, cwd, names } = input
   const { analyses, ages, noise, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
@@ -182,11 +183,11 @@ function heldPendingPromises (input, rows) {
     const retained = analyses.length === 3
       ? [row.retainedBefore, /** @type {number} */ (row.retainedMiddle), row.retainedAfter]
       : [row.retainedBefore, row.retainedAfter]
-    const { location, locationShare } = dominantHandler(last, tally.handlers, cwd)
+    const { location, locationShare } = dominantHandler(last, tally.handlers, cwd, names)
     // A list inside a library's object (a pool's waiting clients, a queue's tasks, a client's
     // command queue): the program did not make the promises and cannot settle them itself.
-    const holder = holderLocation(last, row.path, cwd)
-    const handle = holder === null ? null : libraryHandle(last, row.path, holder.location, cwd)
+    const holder = holderLocation(last, row.path, cwd, names)
+    const handle = holder === null ? null : libraryHandle(last, row.path, holder.location, cwd, names)
     const facts = [
       { weight: 0.1 * share, reason: `pending promises retain ${percent(share)} of the growth row's new objects` },
       { weight: 0, reason: 'each is awaited or has handlers and none has settled: whatever waits on them stays suspended' }
@@ -384,10 +385,11 @@ function countReactions (graph, promise, visit) {
  * @param {HeapAnalysis} analysis
  * @param {number} fn
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {SourceLocation | null}
  */
-function handlerLocation (analysis, fn, cwd) {
-  const own = sourceLocation(analysis, fn, cwd)
+function handlerLocation (analysis, fn, cwd, names) {
+  const own = sourceLocation(analysis, fn, cwd, names)
   if (isProgramLocation(own)) return own
   const { graph } = analysis
   const context = propertyTarget(graph, fn, 'context')
@@ -397,7 +399,7 @@ function handlerLocation (analysis, fn, cwd) {
     if (graph.nodeTypes[target] !== graph.nodeType.object || graph.nodeName(target) === 'system / Context') continue
     // A suspended async function names its function; other objects name their constructor.
     const fn = propertyTarget(graph, target, 'function')
-    const location = sourceLocation(analysis, fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure ? fn : target, cwd)
+    const location = sourceLocation(analysis, fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure ? fn : target, cwd, names)
     if (isProgramLocation(location)) return location
   }
   return null
@@ -408,12 +410,13 @@ function handlerLocation (analysis, fn, cwd) {
  * @param {HeapAnalysis} analysis
  * @param {number[]} handlers
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {{location: SourceLocation | null, locationShare: number}}
  */
-function dominantHandler (analysis, handlers, cwd) {
+function dominantHandler (analysis, handlers, cwd, names) {
   const best = mostCommonLocation(function * () {
     for (const fn of handlers) {
-      const location = handlerLocation(analysis, fn, cwd)
+      const location = handlerLocation(analysis, fn, cwd, names)
       if (isProgramLocation(location)) yield { location, count: 1 }
     }
   }())

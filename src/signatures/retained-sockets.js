@@ -31,6 +31,7 @@ import { retainerPath } from '../analysis/retainer-paths.js'
 import { sourceLocation } from './source-location.js'
 import { useOffsets, writeSites } from './write-sites.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
 /** @import {HolderLocation} from './holder-location.js' */
@@ -64,7 +65,7 @@ const MAX_HOLDER_STEPS = 3
  * @returns {Match[]}
  */
 export function matchRetainedSockets (input) {
-  const { result, detail, cwd } = input
+  const { result, detail, cwd, names } = input
   const { analyses, ages, noise, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
@@ -123,7 +124,7 @@ export function matchRetainedSockets (input) {
     if (collection !== representative && path.length >= 2 && path[path.length - 2].id === graph.nodeIds[collection]) path = path.slice(0, -1)
     const owner = collection < 0 ? row.owner : { id: graph.nodeIds[collection], name: last.classes.names[last.classOf[collection]], type: graph.nodeTypeName(collection) }
     const name = holderName(path) ?? `${owner.name} @${owner.id}`
-    const holder = connectionListener(last, sample, path, cwd) ?? holderLocation(last, path, cwd)
+    const holder = connectionListener(last, sample, path, cwd, names) ?? holderLocation(last, path, cwd, names)
     const closedShare = closed / newSockets
     const facts = [
       { weight: 0.1 * share, reason: `the sockets retain ${percent(share)} of the growth row's new objects` },
@@ -178,11 +179,11 @@ export function matchRetainedSockets (input) {
  * @returns {Match[]}
  */
 function openConnections (input, rowOfOwner) {
-  const { detail, cwd } = input
+  const { detail, cwd, names } = input
   const { analyses, ages, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph } = last
-  const tallies = analyses.map((analysis) => tallyOpenSockets(analysis, cwd))
+  const tallies = analyses.map((analysis) => tallyOpenSockets(analysis, cwd, names))
   const latest = tallies[tallies.length - 1]
   /** @type {Match[]} */
   const matches = []
@@ -207,12 +208,12 @@ function openConnections (input, rowOfOwner) {
     }
     const retained = tallies.map((byKey) => byKey.get(key)?.bytes ?? 0)
     const holder = tally.holders[tally.holders.length - 1]
-    const { name: className, location: constructorAt } = constructorOf(last, holder, cwd)
+    const { name: className, location: constructorAt } = constructorOf(last, holder, cwd, names)
     const library = constructorAt === null ? null : packageOf(constructorAt.file)
     const from = library !== null ? ` from ${library}` : constructorAt?.file.startsWith('node:') ? ` (${constructorAt.file})` : ''
     const freshHolders = new Set(tally.holders.filter((o) => ages[o] !== AGE_OLD))
     const close = closeMethodOf(graph, tally.holders)
-    const path = retainerPath(last, holder, { maxLength: 12 })
+    const path = retainerPath(last, holder, { maxLength: 12, names })
     const lastEdge = path.at(-1)?.edge ?? ''
     const variable = /^[A-Za-z_$][\w$]*$/.test(lastEdge) && lastEdge !== 'this' ? lastEdge : className.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[^\w$]/g, '') || 'client'
     const perHolder = fresh.length / Math.max(1, freshHolders.size)
@@ -295,9 +296,10 @@ function handleRow ({ result, detail }, sockets, rowOfOwner, claimed) {
  * or by the pool they are checked out of.
  * @param {HeapAnalysis} analysis
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {Map<string, OpenSockets>}
  */
-function tallyOpenSockets (analysis, cwd) {
+function tallyOpenSockets (analysis, cwd, names) {
   const { graph, retainedSizes } = analysis
   const isSocket = socketClasses(analysis)
   /** @type {Map<string, OpenSockets>} */
@@ -310,7 +312,7 @@ function tallyOpenSockets (analysis, cwd) {
     // A pool is one object for the whole process: its own id keys it across snapshots.
     let key = `pool @${graph.nodeIds[pool]}`
     if (pool < 0) {
-      const { name, location } = constructorOf(analysis, holder, cwd)
+      const { name, location } = constructorOf(analysis, holder, cwd, names)
       key = `${name} ${location === null ? '' : location.file}`
     }
     let tally = byKey.get(key)
@@ -333,20 +335,20 @@ function tallyOpenSockets (analysis, cwd) {
  * @returns {Match}
  */
 function checkedOutMatch (input, group, tally, fresh, counts, retained) {
-  const { detail, cwd } = input
+  const { detail, cwd, names } = input
   const last = detail.analyses[detail.analyses.length - 1]
   const { graph } = last
   const pool = tally.holders[0]
-  const { name: className, location: constructorAt } = constructorOf(last, pool, cwd)
-  const path = retainerPath(last, pool, { maxLength: 12, readable: true })
+  const { name: className, location: constructorAt } = constructorOf(last, pool, cwd, names)
+  const path = retainerPath(last, pool, { maxLength: 12, readable: true, names })
   const name = holderName(path) ?? `${className} @${graph.nodeIds[pool]}`
   const unread = fresh.filter((o) => responseOf(graph, o) === 'unread').length
   const waiting = fresh.filter((o) => responseOf(graph, o) === 'waiting').length
   const unreadShare = unread / fresh.length
-  const holder = holderLocation(last, path, cwd)
+  const holder = holderLocation(last, path, cwd, names)
   // The line that hands the pool to a request is where its response is dropped; the function
   // the heap places the pool's holder in is any of the module's.
-  const uses = writeSites(last, path, holder, { offsetsOf: useOffsets, role: USE_ROLE })
+  const uses = writeSites(last, path, holder, { offsetsOf: useOffsets, role: USE_ROLE, names })
   const located = poolLocation(path, uses, holder, constructorAt)
   const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
   const { confidence, reasons } = judgeGrowth(counts, [
@@ -667,9 +669,10 @@ function socketOwner (analysis, socket) {
  * @param {number} socket
  * @param {Step[]} path ends at the collection
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {HolderLocation | null}
  */
-function connectionListener (analysis, socket, path, cwd) {
+function connectionListener (analysis, socket, path, cwd, names) {
   const { graph } = analysis
   const server = socket < 0 ? -1 : propertyTarget(graph, socket, 'server')
   const events = server < 0 ? -1 : propertyTarget(graph, server, '_events')
@@ -686,10 +689,10 @@ function connectionListener (analysis, socket, path, cwd) {
   }
   const holderStep = path.length >= 2 ? path[path.length - 2] : null
   const holderContext = holderStep !== null && holderStep.node === 'system / Context' ? graph.findOrdinalById(holderStep.id) : -1
-  const located = candidates.filter((fn) => isProgramLocation(sourceLocation(analysis, fn, cwd)))
+  const located = candidates.filter((fn) => isProgramLocation(sourceLocation(analysis, fn, cwd, names)))
   const chosen = located.find((fn) => holderContext >= 0 && propertyTarget(graph, fn, 'context') === holderContext) ??
     (located.length === 1 ? located[0] : -1)
-  const location = chosen < 0 ? null : sourceLocation(analysis, chosen, cwd)
+  const location = chosen < 0 ? null : sourceLocation(analysis, chosen, cwd, names)
   return location === null ? null : { location, how: 'closure' }
 }
 

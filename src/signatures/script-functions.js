@@ -6,6 +6,7 @@
 import { scriptSourceOf } from './script-source.js'
 import { readableFunctionName } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 
 /**
@@ -60,17 +61,18 @@ export function scriptFunctions (analysis, wanted) {
 
 /**
  * The text of the script these functions belong to, or null: the snapshot's copy, completed from
- * disk when the analysis has a `readScript` (src/sources/ sets it: V8 cuts the copy at 1,024
- * characters by default, so a write far down a file is not in it).
+ * disk when `names` reads the sources (V8 cuts the copy at 1,024 characters by default, so a
+ * write far down a file is not in it).
  * @param {HeapAnalysis} analysis
  * @param {ScriptFunction[]} functions
+ * @param {NameResolver} names
  */
-export function scriptText (analysis, functions) {
+export function scriptText (analysis, functions, names) {
   let text = null
   for (const f of functions) if ((text = scriptSourceOf(analysis.graph, f.ordinal)) !== null) break
   const url = functions.length === 0 ? null : analysis.locations.locationOf(functions[0].ordinal)?.scriptName ?? null
-  if (analysis.readScript === undefined || url === null || url === '') return text
-  return analysis.readScript(url, text) ?? text
+  if (url === null || url === '') return text
+  return names.scriptText(url, text) ?? text
 }
 
 /**

@@ -1,6 +1,7 @@
 import { isAbsolute, relative, sep } from 'node:path'
 import { fileURLToPath } from 'node:url'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {SourceLocation} from './finding.js' */
 
 /**
@@ -9,13 +10,14 @@ import { fileURLToPath } from 'node:url'
  * @param {HeapAnalysis} analysis
  * @param {number} ordinal
  * @param {string} cwd
+ * @param {NameResolver} names  the function's name as written, when a minifier renamed it
  * @returns {SourceLocation | null}
  */
-export function sourceLocation (analysis, ordinal, cwd) {
+export function sourceLocation (analysis, ordinal, cwd, names) {
   const location = analysis.locations.locationOf(ordinal)
   if (location === null || location.scriptName === null || location.scriptName === '') return null
   const name = readableFunctionName(analysis.locations.functionName(ordinal))
-  const original = name === '' || analysis.nameFunction === undefined ? null : analysis.nameFunction(location.scriptName, name, location.line, location.column)
+  const original = name === '' ? null : names.functionName(analysis, location.scriptName, name, location)
   /** @type {SourceLocation} */
   const found = { file: readableScriptName(location.scriptName, cwd), line: location.line + 1, column: location.column + 1, function: original ?? name }
   if (original !== null) found.generatedFunction = name

@@ -30,7 +30,7 @@ export const unboundedCollection = { id: ID, match: matchUnboundedCollection }
  * @returns {Match[]}
  */
 export function matchUnboundedCollection (input) {
-  const { detail, cwd } = input
+  const { detail, cwd, names } = input
   const last = detail.analyses[detail.analyses.length - 1]
   /** @type {Match[]} */
   const matches = []
@@ -50,8 +50,8 @@ export function matchUnboundedCollection (input) {
     const bytesPerEntry = Math.round((retained[retained.length - 1] - retained[0]) / added)
     const keyClasses = kind === 'object' ? ['(string)'] : commonClasses(last, growth.newKeys)
     const valueClasses = commonClasses(last, growth.newValues)
-    const holder = holderLocation(last, path, cwd)
-    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd) : null
+    const holder = holderLocation(last, path, cwd, names)
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names) : null
     if (node !== null) {
       const match = nodeOwnedMatch(g, growth, node, keyClasses, valueClasses, cwd)
       // Modules are told apart by whole keys: the printed ones may have lost the query that differs.
@@ -60,12 +60,12 @@ export function matchUnboundedCollection (input) {
       matches.push(match)
       continue
     }
-    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd) : holder.location, cwd, [...REMOVAL_METHODS, ...CLEAR_METHODS])
+    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd, names) : holder.location, cwd, names, [...REMOVAL_METHODS, ...CLEAR_METHODS])
     // A library's collection is changed through the program's handle on it, not where the library writes.
-    let sites = handle === null ? writeSites(last, path, holder, { cwd }) : null
+    let sites = handle === null ? writeSites(last, path, holder, { cwd, names }) : null
     const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
     // Of several writes, the one that stores a view of a bigger buffer is the one that keeps it.
-    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also])
+    const views = stores === null || sites === null || holder?.scriptId === undefined ? [] : viewWriteSites(last, holder.scriptId, [sites.location, ...sites.also], names)
     if (sites !== null && views.length > 0) {
       const site = views[0].site
       sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
@@ -259,7 +259,7 @@ function mergeNodeOwned (nodeMatches, input) {
     }
     if (!primary.moduleCache) continue
     const specifiers = keys.map((key) => moduleSpecifier(key)).filter((s) => s !== null)
-    const site = importSite(last, importers, specifiers, input.cwd)
+    const site = importSite(last, importers, specifiers, input.cwd, input.names)
     const { summary, snippet } = moduleCacheFix(keys, input.cwd, site?.file ?? null)
     primary.match.finding.fix = { summary, snippet }
     if (site !== null) {
@@ -408,12 +408,13 @@ function prefixedMethod (graph, ordinal, pattern) {
  * @param {import('../analysis/analyze-heap.js').HeapAnalysis} analysis
  * @param {import('../analysis/retainer-paths.js').Step[]} path
  * @param {string} cwd
+ * @param {import('../analysis/shown-names.js').NameResolver} names
  */
-function libraryAncestor (analysis, path, cwd) {
+function libraryAncestor (analysis, path, cwd, names) {
   for (let i = path.length - 2; i >= 1; i--) {
     const o = analysis.graph.findOrdinalById(path[i].id)
     if (o < 0 || analysis.graph.nodeTypes[o] !== analysis.graph.nodeType.object) continue
-    const { location } = constructorOf(analysis, o, cwd)
+    const { location } = constructorOf(analysis, o, cwd, names)
     if (location !== null && packageOf(location.file) !== null) return location
   }
   return null

@@ -9,6 +9,7 @@ import { CLOSE_METHODS, methodNames, offeredMethod } from './heap-methods.js'
 import { propertyTarget, unwrapBound } from './heap-values.js'
 import { constructorOf, packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 
 /** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
 export const END_METHODS = [...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
@@ -41,9 +42,10 @@ const EXCHANGE_CLASSES = new Set(['IncomingMessage', 'ServerResponse', 'Socket',
  * @param {Uint8Array} ages
  * @param {number} emitter  the object the listeners are added to: not a candidate
  * @param {string} cwd
+ * @param {NameResolver} names
  * @returns {UnclosedMaker | null}
  */
-export function unclosedMaker (analysis, fresh, ages, emitter, cwd) {
+export function unclosedMaker (analysis, fresh, ages, emitter, cwd, names) {
   const { graph } = analysis
   const sample = fresh.slice(-SAMPLE)
   /** @type {Map<number, {count: number, object: number}>} few entries: one per class held */
@@ -68,7 +70,7 @@ export function unclosedMaker (analysis, fresh, ages, emitter, cwd) {
     if (EXCHANGE_CLASSES.has(className)) continue
     const method = offeredMethod(graph, entry.object, END_METHODS)
     if (method === null) continue
-    const made = constructorOf(analysis, entry.object, cwd)
+    const made = constructorOf(analysis, entry.object, cwd, names)
     const file = made.location?.file ?? ''
     const from = packageOf(file) ?? (file.startsWith('node:') ? file : null)
     if (from === null) continue

@@ -13,6 +13,7 @@ import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './scr
 import { sourceLocation } from './source-location.js'
 import { PROGRAM, scriptSyntax } from '../syntax/script-syntax.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -60,21 +61,21 @@ export const useOffsets = (syntax, name, member) => syntax.usesOf(name, member).
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {Step[]} path ends at the collection
  * @param {HolderLocation | null} holder holderLocation of the same path
- * @param {{offsetsOf?: SiteFinder, role?: string, cwd?: string}} [options]
+ * @param {{offsetsOf?: SiteFinder, role?: string, cwd?: string, names: NameResolver}} options
  *   another kind of site to look for (useOffsets: where the value is used) and its role on the card;
- *   cwd: what file names are relative to
+ *   cwd: what file names are relative to; names: the names people wrote and the scripts' texts
  * @returns {WriteSites | null}
  */
-export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE, cwd = process.cwd() } = {}) {
+export function writeSites (analysis, path, holder, { offsetsOf = writeOffsets, role = WRITE_ROLE, cwd = process.cwd(), names }) {
   const step = path[path.length - 1]
   if (!step || !NAME.test(codeName(step))) return null
-  if (holder === null) return globalWriteSites(analysis, path, { offsetsOf, role, cwd })
+  if (holder === null) return globalWriteSites(analysis, path, { offsetsOf, role, cwd, names })
   if (holder.scriptId === undefined || !isProgramFile(holder.location.file)) return null
   const member = step.edgeType === 'property'
   if (!member && step.edgeType !== 'context') return null
   const scriptId = holder.scriptId
   const functions = scriptFunctions(analysis, (id) => id === scriptId).get(scriptId) ?? []
-  return sitesIn(analysis, holder.location.file, functions, (syntax) => offsetsOf(syntax, codeName(step), member), role)
+  return sitesIn(analysis, holder.location.file, functions, (syntax) => offsetsOf(syntax, codeName(step), member), role, names)
 }
 
 /**
@@ -91,18 +92,18 @@ export function codeName (step) {
  * a script may use for it), in the first of the program's scripts that has any.
  * @param {HeapAnalysis} analysis
  * @param {Step[]} path
- * @param {{offsetsOf: SiteFinder, role: string, cwd: string}} options
+ * @param {{offsetsOf: SiteFinder, role: string, cwd: string, names: NameResolver}} options
  * @returns {WriteSites | null}
  */
-function globalWriteSites (analysis, path, { offsetsOf, role, cwd }) {
+function globalWriteSites (analysis, path, { offsetsOf, role, cwd, names }) {
   const step = path[path.length - 1]
   if (path.length < 2 || step.edgeType !== 'property') return null
   if (!analysis.userRoots.includes(analysis.graph.findOrdinalById(path[path.length - 2].id))) return null
   const offsets = (/** @type {ScriptSyntax} */ syntax) => [...new Set([...offsetsOf(syntax, codeName(step), true), ...offsetsOf(syntax, codeName(step), false)])].sort((a, b) => a - b)
   for (const functions of scriptFunctions(analysis, () => true).values()) {
-    const location = sourceLocation(analysis, functions[0].ordinal, cwd)
+    const location = sourceLocation(analysis, functions[0].ordinal, cwd, names)
     if (location === null || !isProgramFile(location.file)) continue
-    const sites = sitesIn(analysis, location.file, functions, offsets, role)
+    const sites = sitesIn(analysis, location.file, functions, offsets, role, names)
     if (sites !== null) return sites
   }
   return null
@@ -122,10 +123,11 @@ function isProgramFile (file) {
  * @param {import('./script-functions.js').ScriptFunction[]} functions
  * @param {(syntax: ScriptSyntax) => number[]} offsetsOf
  * @param {string} role
+ * @param {NameResolver} names
  * @returns {WriteSites | null}
  */
-function sitesIn (analysis, file, functions, offsetsOf, role) {
-  const text = scriptText(analysis, functions)
+function sitesIn (analysis, file, functions, offsetsOf, role, names) {
+  const text = scriptText(analysis, functions, names)
   if (text === null) return null
   const syntax = scriptSyntax(text)
   const offsets = offsetsOf(syntax)

@@ -27,10 +27,10 @@ async function watchedAnalysis () {
     Object.defineProperty(graph, column, { get () { throw new Error(`a path read ${column}`) } })
   }
   const named = { count: 0 }
-  const displayEdgeName = graph.displayEdgeName.bind(graph)
-  graph.displayEdgeName = (edge) => {
+  const edgeName = graph.edgeName.bind(graph)
+  graph.edgeName = (edge) => {
     named.count++
-    return displayEdgeName(edge)
+    return edgeName(edge)
   }
   return { analysis, named }
 }
