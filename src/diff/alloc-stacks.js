@@ -120,6 +120,14 @@ import { scriptSyntax } from '../syntax/script-syntax.js'
  * @property {AllocationStack[]} stacks  most bytes first
  */
 
+/**
+ * The allocation stacks of a diff: the profiles read and the stacks whose live samples grew.
+ * @typedef {object} AllocationsReport
+ * @property {string[]} profiles     the profile files, oldest first
+ * @property {number | null} intervalBytes  the sampling interval, from the sidecar
+ * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
+ */
+
 /** Samples a stack needs, over the series, to count as growing: one or two are chance. */
 export const MIN_GROWING_SAMPLES = 3
 

@@ -4,7 +4,7 @@ import { InvalidArgumentError, describeValue } from '../errors.js'
 import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
 import { renderFoldedPath, renderPath } from './render-path.js'
-/** @import {DiffReport} from './diff-report.js' */
+/** @import {DiffReport} from './report-model.js' */
 /** @import {Finding} from './model/findings.js' */
 /** @import {GrowthRow} from './model/growth-rows.js' */
 /** @import {PathStep} from './model/path-steps.js' */

@@ -2,7 +2,7 @@
 // on that line of the pull request's diff.
 import { escapeStrings } from './escape/escape-text.js'
 import { commandData as data, commandProperty as property } from './escape/escape-github.js'
-/** @import {DiffReport} from './diff-report.js' */
+/** @import {DiffReport} from './report-model.js' */
 /** @import {GateResult} from './gates.js' */
 
 /**

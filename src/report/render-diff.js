@@ -5,7 +5,7 @@ import { renderFindingCards, renderFindingCardsMarkdown } from './render-finding
 import { memoryLines } from './render-memory.js'
 import { escapeStrings } from './escape/escape-text.js'
 import { markdownCode, markdownText } from './escape/escape-markdown.js'
-/** @import {DiffReport} from './diff-report.js' */
+/** @import {DiffReport} from './report-model.js' */
 
 /**
  * Renders a diff report. Reads only the report; never prints string values from the heap (the

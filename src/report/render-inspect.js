@@ -3,7 +3,7 @@ import { formatBytes, formatCount, fit } from './format.js'
 import { renderFoldedPath } from './render-path.js'
 import { escapeStrings } from './escape/escape-text.js'
 import { markdownCode, markdownText } from './escape/escape-markdown.js'
-/** @import {InspectReport} from './inspect-report.js' */
+/** @import {InspectReport} from './report-model.js' */
 
 /**
  * Renders an inspect report.

@@ -7,7 +7,7 @@ import { Chalk } from 'chalk'
 import { renderFindingCards } from './render-findings.js'
 import { escapeStrings } from './escape/escape-text.js'
 import { escapeXml as xml } from './escape/escape-xml.js'
-/** @import {DiffReport} from './diff-report.js' */
+/** @import {DiffReport} from './report-model.js' */
 /** @import {GateResult} from './gates.js' */
 
 const plain = new Chalk({ level: 0 })

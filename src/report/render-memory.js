@@ -1,5 +1,5 @@
 import { formatBytes } from './format.js'
-/** @import {DiffReport} from './diff-report.js' */
+/** @import {DiffReport} from './report-model.js' */
 
 /**
  * The memory outside the JS heap, in at most two lines (none when the report has no split or

@@ -8,9 +8,9 @@
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
 /** @import {MemorySplit} from '../diff/memory-split.js' */
 /** @import {Finding as SignatureFinding} from '../signatures/finding.js' */
-/** @import {GrowthRate} from './growth-rate.js' */
-/** @import {WatchTriggerMeta} from './sidecars.js' */
-/** @import {AllocationsReport} from './allocated-at.js' */
+/** @import {GrowthRate} from '../diff/growth-rate.js' */
+/** @import {WatchTriggerMeta} from '../diff/snapshot-meta.js' */
+/** @import {AllocationsReport} from '../diff/alloc-stacks.js' */
 /** @import {Allocations} from './model/allocations.js' */
 /** @import {Finding} from './model/findings.js' */
 /** @import {ClassRow, GrowthRow} from './model/growth-rows.js' */

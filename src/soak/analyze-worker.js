@@ -1,7 +1,7 @@
 // Diffs an assertion's snapshots on a worker thread: the analysis allocates far more than the code
 // under test, and none of it should stay in the heap that the next assertion measures.
 import { parentPort, workerData } from 'node:worker_threads'
-import { diffSnapshots } from '../report/diff-report.js'
+import { diffSnapshots } from '../pipeline/diff-snapshots.js'
 
 /** @type {{series: string[][], cwd: string, thresholds: {minObjects: number, minBytes: number}, sources: {sourceMaps: string | null, sourceRoots: string[]}}} */
 const { series, cwd, thresholds, sources } = workerData

@@ -14,7 +14,7 @@ import { escapeText } from '../report/escape/escape-text.js'
 import { currentThread, describeThread } from '../agent/thread-info.js'
 import { settleHeap } from './settle-heap.js'
 import { WorkerHeaps, checkWorkersOption, titleOf } from './worker-heaps.js'
-/** @import {DiffReport} from '../report/diff-report.js' */
+/** @import {DiffReport} from '../report/report-model.js' */
 /** @import {GateResult} from '../report/gates.js' */
 
 const WORKER = new URL('./analyze-worker.js', import.meta.url)

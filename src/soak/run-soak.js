@@ -5,12 +5,12 @@ import { tmpdir } from 'node:os'
 import { join, resolve as resolvePath } from 'node:path'
 import { requestSeries } from '../agent/request-series.js'
 import { InvalidArgumentError, SoakError, describeValue } from '../errors.js'
-import { diffSnapshots } from '../report/diff-report.js'
+import { diffSnapshots } from '../pipeline/diff-snapshots.js'
 import { DEFAULT_GATES, evaluateGates } from '../report/gates.js'
 import { checkSourceOptions } from '../sources/source-roots.js'
 import { answers, loopbackUrl, sendRequests } from './http-load.js'
 import { startService } from './service.js'
-/** @import {DiffReport} from '../report/diff-report.js' */
+/** @import {DiffReport} from '../report/report-model.js' */
 /** @import {Gates, GateResult} from '../report/gates.js' */
 /** @import {LoadStats} from './http-load.js' */
 /** @import {Service} from './service.js' */

@@ -3,7 +3,7 @@
 // node and per class, and through an analysis sent to another thread.
 import test from 'ava'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
-import { analysisFromMessage, analysisToMessage } from '../../src/report/analysis-transfer.js'
+import { analysisFromMessage, analysisToMessage } from '../../src/pipeline/analysis-transfer.js'
 import { LARGE_SIZE } from '../../src/parse/large-sizes.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'

@@ -2,7 +2,7 @@
 // lane with the fewest bytes so far, this thread's lane first, so that two cores analyse three
 // files with one worker (one cold start) and the largest file never waits for a lane.
 import test from 'ava'
-import { analyzeSnapshots, assignLanes } from '../../src/report/analyze-in-parallel.js'
+import { analyzeSnapshots, assignLanes } from '../../src/pipeline/analyze-in-parallel.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */

@@ -7,7 +7,7 @@ import { diffSnapshots, inspectSnapshot, renderInspectReport } from 'leakdiff'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
-import { largestDominators } from '../../src/report/inspect-report.js'
+import { largestDominators } from '../../src/analysis/largest-dominators.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 

@@ -7,7 +7,7 @@ import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { reportOf } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
-/** @type {Promise<import('../../src/report/inspect-report.js').InspectReport> | undefined} */
+/** @type {Promise<import('../../src/report/report-model.js').InspectReport> | undefined} */
 let inspected
 function inspectReport () {
   inspected ??= captureFixture('diff/map-cache').then(({ files }) => inspectSnapshot(files[0], { top: 8 }))

@@ -3,7 +3,7 @@
 // memory limit. Without sidecars the x axis is the snapshot number and only the totals are drawn.
 // Axes and labels are worked out here, so the page only maps numbers to pixels.
 import { formatBytes, formatDuration } from '../format.js'
-/** @import {DiffReport} from '../diff-report.js' */
+/** @import {DiffReport} from '../report-model.js' */
 
 /**
  * @typedef {object} ChartSeries
@@ -109,7 +109,7 @@ export function buildChart (report) {
           until = Math.min(until, lastX + rate.limit.minutesToLimit)
           top = Math.max(top, rate.limit.bytes)
         }
-        // Each limit is reached at its own pace: the JS heap's, or RSS's (growth-rate.js).
+        // Each limit is reached at its own pace: the JS heap's, or RSS's (diff/growth-rate.js).
         const perMinute = rate.limit?.bytesPerMinute ?? rate.bytesPerMinute
         projection = { x1: from.x, y1: from.y, x2: until, y2: from.y + perMinute * (until - from.x), series: used }
         xMax = Math.max(xMax, until)

@@ -15,8 +15,7 @@ import { allocatedAtParts } from '../render-allocated-at.js'
 import { edgeText, foldPath } from '../render-path.js'
 import { readableScriptName } from '../../signatures/source-location.js'
 import { buildChart } from './chart.js'
-/** @import {DiffReport} from '../diff-report.js' */
-/** @import {InspectReport} from '../inspect-report.js' */
+/** @import {DiffReport, InspectReport} from '../report-model.js' */
 /** @import {Finding} from '../model/findings.js' */
 /** @import {Location, SourceLines} from '../model/locations.js' */
 /** @import {PathStep as Step} from '../model/path-steps.js' */

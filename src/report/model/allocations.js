@@ -1,6 +1,6 @@
 // Sampled allocation stacks: the sites whose live bytes grew, and those tied to a finding.
 /** @import {AllocatedAt as AllocationTie, AllocationStack as TiedStack, FrameLocation} from '../../diff/alloc-stacks.js' */
-/** @import {AllocationsReport} from '../allocated-at.js' */
+/** @import {AllocationsReport} from '../../diff/alloc-stacks.js' */
 /** @import {Position} from './locations.js' */
 import { mappedParts } from './locations.js'
 

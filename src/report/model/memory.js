@@ -1,6 +1,6 @@
 // Memory as the process sees it: the growth split into kinds (JS heap, ArrayBuffer backing
 // stores, native), what the sidecars read of the process, and the pace of growth towards a limit.
-/** @import {GrowthRate} from '../growth-rate.js' */
+/** @import {GrowthRate} from '../../diff/growth-rate.js' */
 /** @import {MemorySplit, MemoryAround} from '../../diff/memory-split.js' */
 import { optional } from './optional-field.js'
 

@@ -1,6 +1,6 @@
 // Where the snapshots come from: each file, the one process its sidecars name, and what made the
 // agent's watch mode take the series.
-/** @import {WatchTriggerMeta} from '../sidecars.js' */
+/** @import {WatchTriggerMeta} from '../../diff/snapshot-meta.js' */
 import { optional } from './optional-field.js'
 
 /**

@@ -2,7 +2,7 @@
 // limit at that pace. Needs the agent's sidecars: file times are not capture times once files have
 // been copied, so without sidecars there is no rate.
 
-/** @import {SnapshotMeta} from './sidecars.js' */
+/** @import {SnapshotMeta} from './snapshot-meta.js' */
 
 /**
  * @typedef {object} GrowthLimit

@@ -8,20 +8,12 @@ import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
 import { readableScriptName } from '../signatures/source-location.js'
-/** @import {AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
+/** @import {AllocationsReport, AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffDetail, DiffResult} from '../diff/diff-heaps.js' */
-/** @import {SnapshotMeta} from './sidecars.js' */
-
-/**
- * The report's `allocations`: where the profiles are and which stacks grew.
- * @typedef {object} AllocationsReport
- * @property {string[]} profiles     the profile files, oldest first
- * @property {number | null} intervalBytes  the sampling interval, from the sidecar
- * @property {AllocationStack[]} growing  stacks whose live samples grew, most bytes first
- */
+/** @import {SnapshotMeta} from '../diff/snapshot-meta.js' */
 
 /**
  * The sources layer's mapping of a script position to the original source; with `fn` (a

@@ -3,41 +3,8 @@
 // from, and the process's limits: enough for a rate of growth and a time to the limit.
 
 import { readFile } from 'node:fs/promises'
-
-/**
- * What a sidecar says about its snapshot (only the fields the diff uses; null when absent).
- * @typedef {object} SnapshotMeta
- * @property {string} takenAt            ISO time of the write
- * @property {number | null} pid
- * @property {string | null} hostname
- * @property {string | null} nodeVersion
- * @property {string | null} script      the main script of the process
- * @property {number | null} uptimeSeconds
- * @property {number | null} heapSizeLimit  V8's heap_size_limit, bytes
- * @property {number | null} heapUsed    bytes, before the write
- * @property {number | null} rss         bytes, before the write
- * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)
- * @property {string | null} [allocationProfile]  base name of the allocation profile saved beside it
- * @property {number | null} [allocationInterval]  its sampling interval, bytes
- * @property {string | null} [allocationRun]  the sampling run it belongs to: samples compare only within one
- * @property {{id: number, main: boolean, file: string | null, name: string | null} | null} [thread]  the
- *   thread whose heap the snapshot is (null: an older agent, which wrote the main thread only)
- * @property {import('../diff/memory-split.js').MemoryAround | null} [memory]  the process's memory just
- *   before the write, and the RSS the write left (an older agent did not record it: null)
- * @property {WatchTriggerMeta | null} trigger  why the agent's watch mode started the series; null
- *   when a signal or a call started it, or the sidecar does not say
- */
-
-/**
- * What the agent's watch mode recorded when it started a series by itself (docs/agent.md, "Watch mode").
- * @typedef {object} WatchTriggerMeta
- * @property {'growth' | 'time-to-limit' | 'fraction'} reason
- * @property {number} bytesPerHour   growth of the heap after GC (Theil-Sen slope over the windows)
- * @property {number} spanMinutes    the windows the rate was measured over
- * @property {number} heapAfterGc    bytes, in the last window
- * @property {{kind: 'heap' | 'memory', bytes: number, source: string, minutesToLimit: number | null, fraction: number} | null} limit
- * @property {'heap' | 'rss'} [measure]  what grew: the heap after GC, or the process's RSS
- */
+/** @import {MemoryAround} from '../diff/memory-split.js' */
+/** @import {SnapshotMeta, WatchTriggerMeta} from '../diff/snapshot-meta.js' */
 
 /**
  * The sidecar path of a snapshot: `x.heapsnapshot[.gz]` -> `x.meta.json` (the agent's naming,
@@ -105,7 +72,7 @@ export async function readSidecar (snapshotPath) {
 
 /**
  * @param {any} memory  `memory` of a sidecar: {before, after, writeRssBytes}
- * @returns {import('../diff/memory-split.js').MemoryAround | null}
+ * @returns {MemoryAround | null}
  */
 function readMemory (memory) {
   const number = (/** @type {unknown} */ value) => (typeof value === 'number' && Number.isFinite(value) ? value : null)
@@ -185,6 +152,20 @@ export function processDifference (a, b) {
     const startB = Date.parse(b.takenAt) - b.uptimeSeconds * 1000
     // Uptime is rounded to the millisecond and the clock may be stepped a little between writes.
     if (Math.abs(startA - startB) > 5000) return `pid ${a.pid} started at ${new Date(startA).toISOString()} and at ${new Date(startB).toISOString()} (a restart)`
+  }
+  return null
+}
+
+/**
+ * Why the sidecars say the snapshots come from different processes, or null when none says so
+ * (a snapshot without a sidecar says nothing).
+ * @param {Array<SnapshotMeta | null>} metas
+ */
+export function sidecarsDifference (metas) {
+  const known = metas.filter((meta) => meta !== null)
+  for (let i = 1; i < known.length; i++) {
+    const difference = processDifference(known[0], known[i])
+    if (difference !== null) return difference
   }
   return null
 }
