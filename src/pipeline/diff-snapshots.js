@@ -9,8 +9,8 @@
 //   signatures     findings, with the same names and the scripts' whole texts from disk
 //   allocations    the profiles' growing stacks, tied to the findings by the locations the
 //                  signatures found in the code that ran, their frames mapped to the sources
-//   sources        the findings' locations mapped to the sources people wrote, and the class
-//                  rows named as written: both need the findings as the signatures left them
+//   sources        then the findings' locations mapped to the sources people wrote, and the
+//                  class rows (and the findings' class lists) named as written
 //   memory         the split of the growth between the heap, backing stores and native memory
 //   report model   the verdict with the findings weighed (build-diff-report.js)
 //
@@ -82,7 +82,8 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
  * The stages of a diff after the analyses, to the report model.
  * @param {HeapAnalysis[]} analyses oldest first
  * @param {{sources: SnapshotSource[], metas: Array<SnapshotMeta | null>, infos: SnapshotInfo[], warnings?: string[],
- *   locator: SourceLocator | null, thresholds?: DiffOptions, top: number, cwd: string, onStage?: (stage: string) => void}} run
+ *   locator: SourceLocator | null, thresholds?: Partial<GrowthThresholds & {minIdAgreement: number}>, top: number, cwd: string,
+ *   onStage?: (stage: string) => void}} run
  *   metas: the sidecars; infos: the report's snapshot rows; warnings: the sidecars' own;
  *   locator: the run's sources (null leaves the disk alone); thresholds: the growth thresholds
  * @returns {Promise<DiffReport>}
