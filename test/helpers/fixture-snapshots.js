@@ -18,7 +18,7 @@ import { brotliDecompressSync } from 'node:zlib'
 import { caseName } from '../../fixtures/capture/cases.js'
 import { CANONICAL_ROOT, placeCheckout, SERIES_FILE } from '../../fixtures/capture/layout.js'
 import { decodeSeries } from '../../fixtures/capture/series-format.js'
-import { scaledMs } from './load-deadline.js'
+import { pollUntil, scaledMs } from './load-deadline.js'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PROGRAMS_DIR = fileURLToPath(new URL('../../fixtures/programs/', import.meta.url))
@@ -65,7 +65,7 @@ export function captureFixture (program, { args = [], nodeArgs = ['--expose-gc']
   if (!run) {
     const limit = scaledMs(timeoutMs)
     run = committed !== null
-      ? Promise.resolve().then(() => unpackCommitted(committed))
+      ? unpackCommitted(committed)
       : SHARED_DIR ? runShared(key, program, args, nodeArgs, limit) : runOwn(program, args, nodeArgs, limit)
     runs.set(key, run)
   }
@@ -85,11 +85,12 @@ export function committedCase (fixture) {
  * Unpacks a committed case into a directory of its own, as the program would have left it:
  * plain `<k>.heapsnapshot` files with their modification times, sidecars and profiles, and the
  * checkout's path where the capture wrote CANONICAL_ROOT. Each file is written aside and renamed,
- * so test processes unpacking the same case at once never read half a file.
+ * so test processes unpacking the same case at once never read half a file; in the shared
+ * directory one test thread unpacks a case while the others wait for it.
  * @param {string} source
- * @returns {CapturedFixture}
+ * @returns {Promise<CapturedFixture>}
  */
-function unpackCommitted (source) {
+async function unpackCommitted (source) {
   const info = JSON.parse(readFileSync(join(source, 'case.json'), 'utf8'))
   const name = source.split('/').filter(Boolean).pop() ?? 'case'
   let dir
@@ -100,9 +101,40 @@ function unpackCommitted (source) {
     dir = mkdtempSync(join(tmpdir(), `leakdiff-${name}-`))
     tempDirs.add(dir)
   }
-  const place = (/** @type {string} */ text) => placeCheckout(text, ROOT)
   /** @type {string[]} */
   const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
+  const unpacked = `${dir}.unpacked`
+  // Another test thread unpacking the case: its marker says when it is done; if it never says so,
+  // the case is unpacked here too (each file is written aside and renamed, so both can write).
+  if (SHARED_DIR && !existsSync(unpacked) && !tryLock(`${dir}.lock`)) await pollUntil(() => existsSync(unpacked), 60_000)
+  if (!existsSync(unpacked)) unpackFiles(source, dir, info, files)
+  const stdout = placeCheckout(info.stdout, ROOT)
+  const text = stdout.trim()
+  return { dir, files, stdout, report: text ? JSON.parse(text) : null }
+}
+
+/**
+ * Whether this thread took the lock (a directory only one mkdir creates).
+ * @param {string} path
+ */
+function tryLock (path) {
+  try {
+    mkdirSync(path)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Writes a committed case's files into `dir`, then its marker.
+ * @param {string} source
+ * @param {string} dir
+ * @param {any} info case.json
+ * @param {string[]} files
+ */
+function unpackFiles (source, dir, info, files) {
+  const place = (/** @type {string} */ text) => placeCheckout(text, ROOT)
   if (!files.every((file) => existsSync(file))) {
     const series = brotliDecompressSync(readFileSync(join(source, SERIES_FILE)))
     /** @type {Buffer[]} */
@@ -121,9 +153,7 @@ function unpackCommitted (source) {
     if (!/\.(meta\.json|heapprofile)$/.test(file) || existsSync(join(dir, file))) continue
     writeAside(join(dir, file), Buffer.from(place(readFileSync(join(source, file), 'utf8'))))
   }
-  const stdout = place(info.stdout)
-  const text = stdout.trim()
-  return { dir, files, stdout, report: text ? JSON.parse(text) : null }
+  writeFileSync(`${dir}.unpacked`, '')
 }
 
 /**
