@@ -35,6 +35,11 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { deserialize, serialize } from 'node:v8'
+import { threadId } from 'node:worker_threads'
+import { UNPACKED_DIR } from './fixture-snapshots.js'
+
+// Kept results are DevTools' answers as this file asks for them: a change here asks again.
+const ORACLE_HASH = createHash('sha256').update(readFileSync(fileURLToPath(import.meta.url))).digest('hex').slice(0, 12)
 
 const require = createRequire(import.meta.url)
 const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url))
@@ -119,7 +124,7 @@ async function bundleWorker () {
   })
   mkdirSync(CACHE_DIR, { recursive: true })
   // Test files run in parallel processes: write aside and rename, so nobody imports half a file.
-  const partial = `${file}.${process.pid}.tmp`
+  const partial = `${file}.${process.pid}-${threadId}.tmp`
   writeFileSync(partial, result.outputFiles[0].contents)
   renameSync(partial, file)
   return file
@@ -169,9 +174,10 @@ const results = new Map()
 
 /**
  * Runs DevTools' loader and full JSHeapSnapshot initialization on a snapshot file; cached per path.
- * For a fixture snapshot in the directory that AVA's test processes share (LEAKDIFF_FIXTURE_DIR,
- * see fixture-snapshots.js), the result is also kept next to the file, so that the test files
- * checking one snapshot against DevTools run DevTools' code on it once.
+ * For a fixture snapshot that test threads share (a committed case unpacked in
+ * node_modules/.cache/, or a program run in LEAKDIFF_FIXTURE_DIR: see fixture-snapshots.js), the
+ * result is also kept next to the file, named by DevTools' version, so that DevTools' code runs on
+ * a snapshot once however many test files check it, and once per checkout for committed ones.
  * @param {string} file path of a .heapsnapshot file (small: it is read into one string)
  * @returns {Promise<OracleResult>}
  */
@@ -180,7 +186,8 @@ export function runDevtoolsOracle (file) {
   let result = results.get(path)
   if (!result) {
     const shared = process.env.LEAKDIFF_FIXTURE_DIR
-    result = shared && path.startsWith(resolve(shared) + sep) ? analyseShared(path) : analyse(path)
+    const kept = [UNPACKED_DIR, shared].some((dir) => dir !== undefined && path.startsWith(resolve(dir) + sep))
+    result = kept ? analyseShared(path) : analyse(path)
     results.set(path, result)
   }
   return result
@@ -194,11 +201,11 @@ export function runDevtoolsOracle (file) {
  * @returns {Promise<OracleResult>}
  */
 async function analyseShared (path) {
-  const cached = `${path}.devtools-${DEVTOOLS_FRONTEND_VERSION}.v8`
+  const cached = `${path}.devtools-${DEVTOOLS_FRONTEND_VERSION}-${ORACLE_HASH}.v8`
   if (existsSync(cached)) return deserialize(readFileSync(cached))
   const result = await analyse(path)
-  writeFileSync(`${cached}.${process.pid}.tmp`, serialize(result))
-  renameSync(`${cached}.${process.pid}.tmp`, cached)
+  writeFileSync(`${cached}.${process.pid}-${threadId}.tmp`, serialize(result))
+  renameSync(`${cached}.${process.pid}-${threadId}.tmp`, cached)
   return result
 }
 

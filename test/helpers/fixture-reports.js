@@ -8,6 +8,7 @@ import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
 import { pollUntil } from './load-deadline.js'
+import { threadId } from 'node:worker_threads'
 
 const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
 
@@ -60,8 +61,8 @@ async function sharedReport (name, diff) {
   }
   try {
     const report = await diff()
-    writeFileSync(`${file}.${process.pid}`, JSON.stringify(report))
-    renameSync(`${file}.${process.pid}`, file)
+    writeFileSync(`${file}.${process.pid}-${threadId}`, JSON.stringify(report))
+    renameSync(`${file}.${process.pid}-${threadId}`, file)
     // What the other processes get is the JSON, so this one gets it too.
     return JSON.parse(readFileSync(file, 'utf8'))
   } catch (error) {

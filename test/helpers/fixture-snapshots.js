@@ -2,15 +2,16 @@
 // snapshots are committed, trimmed, under fixtures/snapshots/ (`npm run fixtures:snapshots` makes
 // them): those are unpacked as the program would have left them (plain files, their modification
 // times, sidecars and profiles), with the checkout's real path put back where the capture wrote
-// CANONICAL_ROOT, and nothing runs. `{live: true}`, or a program with no committed snapshots, runs
-// the program in a child process. One run per (program, args, nodeArgs) per AVA run: ava.config.js
-// names a directory (LEAKDIFF_FIXTURE_DIR) that every test process shares and that AVA removes when
-// it exits. The first test process to ask for a program runs it there; the others wait for its
-// result file. Without that directory (a test file run some other way) each test process runs the
-// program once in a temporary directory of its own.
+// CANONICAL_ROOT, once per checkout and case into node_modules/.cache/leakdiff-fixtures/, and
+// nothing runs. `{live: true}`, or a program with no committed snapshots, runs the program in a
+// child process: once per (program, args, nodeArgs) per AVA run, in the directory ava.config.js
+// names (LEAKDIFF_FIXTURE_DIR), which every test thread shares and AVA removes when it exits. The
+// first test thread to ask for a program runs it there; the others wait for its result file.
+// Without that directory (a test file run some other way) each test process runs the program once
+// in a temporary directory of its own.
 import { execFile } from 'node:child_process'
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -19,10 +20,14 @@ import { caseName } from '../../fixtures/capture/cases.js'
 import { CANONICAL_ROOT, placeCheckout, SERIES_FILE } from '../../fixtures/capture/layout.js'
 import { decodeSeries } from '../../fixtures/capture/series-format.js'
 import { pollUntil, scaledMs } from './load-deadline.js'
+import { threadId } from 'node:worker_threads'
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PROGRAMS_DIR = fileURLToPath(new URL('../../fixtures/programs/', import.meta.url))
 const COMMITTED_DIR = fileURLToPath(new URL('../../fixtures/snapshots/', import.meta.url))
+export const UNPACKED_DIR = join(ROOT, 'node_modules', '.cache', 'leakdiff-fixtures')
+/** Longer than any unpack takes, on a loaded machine too. */
+const STALE_LOCK_MS = 30_000
 const LIB_DIR = join(PROGRAMS_DIR, 'lib')
 const SNAPSHOT_NAME = /^(\d+)\.heapsnapshot$/
 const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
@@ -82,35 +87,65 @@ export function committedCase (fixture) {
 }
 
 /**
- * Unpacks a committed case into a directory of its own, as the program would have left it:
- * plain `<k>.heapsnapshot` files with their modification times, sidecars and profiles, and the
- * checkout's path where the capture wrote CANONICAL_ROOT. Each file is written aside and renamed,
- * so test processes unpacking the same case at once never read half a file; in the shared
- * directory one test thread unpacks a case while the others wait for it.
+ * A committed case unpacked as the program would have left it: plain `<k>.heapsnapshot` files with
+ * their modification times, sidecars and profiles, and the checkout's path where the capture wrote
+ * CANONICAL_ROOT. Unpacked once per checkout and case content into node_modules/.cache/ (the
+ * key is the checkout's path and the hash of the case's files, so a case captured again or a
+ * checkout moved unpacks anew); one test thread unpacks while the others wait for its marker.
  * @param {string} source
  * @returns {Promise<CapturedFixture>}
  */
 async function unpackCommitted (source) {
   const info = JSON.parse(readFileSync(join(source, 'case.json'), 'utf8'))
   const name = source.split('/').filter(Boolean).pop() ?? 'case'
-  let dir
-  if (SHARED_DIR) {
-    dir = join(SHARED_DIR, `committed-${name}`)
-    mkdirSync(dir, { recursive: true })
-  } else {
-    dir = mkdtempSync(join(tmpdir(), `leakdiff-${name}-`))
-    tempDirs.add(dir)
-  }
+  const hash = createHash('sha256').update(ROOT)
+  // What is unpacked comes from the case's own files (a build's directories stay where they are).
+  for (const entry of readdirSync(source, { withFileTypes: true }).filter((entry) => entry.isFile()).sort((a, b) => a.name < b.name ? -1 : 1)) hash.update(entry.name).update(readFileSync(join(source, entry.name)))
+  const key = hash.digest('hex').slice(0, 16)
+  const dir = join(UNPACKED_DIR, `${name}-${key}`)
   /** @type {string[]} */
   const files = info.snapshots.map((/** @type {{file: string}} */ { file }) => join(dir, file))
   const unpacked = `${dir}.unpacked`
-  // Another test thread unpacking the case: its marker says when it is done; if it never says so,
-  // the case is unpacked here too (each file is written aside and renamed, so both can write).
-  if (SHARED_DIR && !existsSync(unpacked) && !tryLock(`${dir}.lock`)) await pollUntil(() => existsSync(unpacked), 60_000)
-  if (!existsSync(unpacked)) unpackFiles(source, dir, info, files)
+  if (!existsSync(unpacked)) {
+    mkdirSync(UNPACKED_DIR, { recursive: true })
+    const lock = `${dir}.lock`
+    // Another thread unpacking: wait for its marker, unless its lock is older than any unpack
+    // takes (a run stopped midway); then unpack here too (each file is written aside and
+    // renamed, so two writers never leave half a file).
+    if (!tryLock(lock)) await pollUntil(() => existsSync(unpacked) || lockAge(lock) > STALE_LOCK_MS, 60_000)
+    if (!existsSync(unpacked)) {
+      dropOtherKeys(name, key)
+      mkdirSync(dir, { recursive: true })
+      unpackFiles(source, dir, info, files)
+      writeFileSync(unpacked, '')
+    }
+    rmSync(lock, { recursive: true, force: true })
+  }
   const stdout = placeCheckout(info.stdout, ROOT)
   const text = stdout.trim()
   return { dir, files, stdout, report: text ? JSON.parse(text) : null }
+}
+
+/**
+ * How long ago the lock was taken, in ms (0 when there is none).
+ * @param {string} lock
+ */
+function lockAge (lock) {
+  try {
+    return Date.now() - statSync(lock).mtimeMs
+  } catch {
+    return 0
+  }
+}
+
+/**
+ * Removes the unpacked copies of a case made from other contents of it (captured since).
+ * @param {string} name
+ * @param {string} key
+ */
+function dropOtherKeys (name, key) {
+  const other = new RegExp(`^${name.replace(/[^\w]/g, '\\$&')}-(?!${key})[0-9a-f]{16}(\\.unpacked)?$`)
+  for (const entry of readdirSync(UNPACKED_DIR)) if (other.test(entry)) rmSync(join(UNPACKED_DIR, entry), { recursive: true, force: true })
 }
 
 /**
@@ -153,7 +188,6 @@ function unpackFiles (source, dir, info, files) {
     if (!/\.(meta\.json|heapprofile)$/.test(file) || existsSync(join(dir, file))) continue
     writeAside(join(dir, file), Buffer.from(place(readFileSync(join(source, file), 'utf8'))))
   }
-  writeFileSync(`${dir}.unpacked`, '')
 }
 
 /**
@@ -161,7 +195,7 @@ function unpackFiles (source, dir, info, files) {
  * @param {Buffer} bytes
  */
 function writeAside (path, bytes) {
-  const aside = `${path}.${process.pid}`
+  const aside = `${path}.${process.pid}-${threadId}`
   // Owner-only, as V8 and the agent write snapshots and profiles.
   writeFileSync(aside, bytes, { mode: 0o600 })
   renameSync(aside, path)
@@ -213,8 +247,8 @@ async function runShared (key, program, args, nodeArgs, timeoutMs) {
     result = { error: /** @type {Error} */ (error).message }
   }
   // Written aside and renamed, so that a waiting process never reads half a file.
-  writeFileSync(`${resultFile}.${process.pid}`, JSON.stringify(result))
-  renameSync(`${resultFile}.${process.pid}`, resultFile)
+  writeFileSync(`${resultFile}.${process.pid}-${threadId}`, JSON.stringify(result))
+  renameSync(`${resultFile}.${process.pid}-${threadId}`, resultFile)
   if (result.error !== undefined) throw new Error(result.error)
   return /** @type {CapturedFixture} */ (result.fixture)
 }

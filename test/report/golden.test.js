@@ -7,7 +7,7 @@ import {
   DEFAULT_GATES, diffSnapshots, evaluateGates, inspectSnapshot, renderDiffReport, renderGithubAnnotations,
   renderHtmlReport, renderInspectReport, renderJunitReport
 } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { captureFixture, UNPACKED_DIR } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
 /**
@@ -16,9 +16,10 @@ import { ROOT } from '../helpers/fixture-source.js'
  * @param {string} text
  */
 function portable (text) {
-  // The unpacked snapshots' directory first: it may lie inside the checkout's path or beside it.
-  const unpacked = process.env.LEAKDIFF_FIXTURE_DIR
-  if (unpacked) text = text.replaceAll(unpacked, '<fixtures>').replaceAll(JSON.stringify(unpacked).slice(1, -1), '<fixtures>')
+  // The unpacked snapshots' directories first: they lie inside the checkout's path.
+  for (const dir of [UNPACKED_DIR, JSON.stringify(UNPACKED_DIR).slice(1, -1)]) {
+    text = text.replace(new RegExp(`${dir.replace(/[^\w]/g, '\\$&')}/([^/"]+)-[0-9a-f]{16}`, 'g'), '<fixtures>/committed-$1')
+  }
   return text.replaceAll(ROOT, '<checkout>/').replaceAll(JSON.stringify(ROOT).slice(1, -1), '<checkout>/')
 }
 
