@@ -248,9 +248,12 @@ export function frameLocation (frame, cwd, mapPosition) {
  */
 function moveToUserLine (finding, line, cwd, mapPosition) {
   const entry = frameLocation(line.entry, cwd, mapPosition)
+  // A frame's call line read from the script that ran has column 1; the call's own column is known.
+  const { callLine, callColumn } = line.entry
+  const column = entry.generated === undefined && callLine !== null ? (callColumn ?? 0) + 1 : entry.column
   finding.location = {
     ...callerLocation(line.caller, cwd),
-    inside: { package: line.package, file: entry.file, line: entry.line, column: entry.column, function: entry.function }
+    inside: { package: line.package, file: entry.file, line: entry.line, column, function: entry.function }
   }
   finding.evidence = { ...finding.evidence, locationRole: `calls into ${line.package}` }
 }
