@@ -1,5 +1,6 @@
 // The allocation profiles beside the snapshots (the agent's `x.heapprofile`, named in the sidecar,
-// or found by the snapshot's base name), turned into "allocated at" for the findings. The tie
+// or found by the snapshot's base name), turned into "allocated at" for the findings; a finding
+// whose growth a package made moves to the program's line that called it (user-line.js). The tie
 // itself is src/diff/alloc-stacks.js; this module reads the files and the script texts, and is
 // the one place where a profile frame becomes a report location (frameLocation).
 
@@ -8,12 +9,14 @@ import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
 import { readableScriptName } from '../signatures/source-location.js'
+import { callerLocation, findUserLine } from './user-line.js'
 /** @import {AllocationsReport, AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {GrowthGroup} from '../diff/growth-groups.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {DiffDetail, DiffResult} from '../diff/diff-heaps.js' */
 /** @import {SnapshotMeta} from '../diff/snapshot-meta.js' */
+/** @import {UserLine} from './user-line.js' */
 
 /**
  * The sources layer's mapping of a script position to the original source; with `fn` (a
@@ -174,6 +177,8 @@ export async function attachAllocations (profiles, paths, findings, growth, { cw
       basis: [...tie.basis, 'sampled objects allocated after the first snapshot and alive at the last'],
       stacks: shown.map((stack) => stackReport(stack, cwd, mapPosition))
     }
+    const line = findUserLine(finding, shown, { analysis, cwd })
+    if (line !== null) moveToUserLine(finding, line, cwd, mapPosition)
   }
   const growing = (top === 0 ? stacks : stacks.slice(0, top)).map((stack) => {
     const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
@@ -230,6 +235,27 @@ export function frameLocation (frame, cwd, mapPosition) {
   const shown = { ...location, file: original.file, line: original.line, column: original.column, generated: { file: location.file, line: at.line, column: at.column }, original }
   if (name === undefined) return shown
   return { ...shown, function: name, generatedFunction: location.function }
+}
+
+/**
+ * Puts a finding's location on the program's line that called into the package which made its
+ * growth, with the package's frame beside it; the line stays in the code that ran, for the sources
+ * layer to map as it maps every location.
+ * @param {Finding} finding  changed in place
+ * @param {UserLine} line
+ * @param {string} cwd
+ * @param {MapPosition} [mapPosition]
+ */
+function moveToUserLine (finding, line, cwd, mapPosition) {
+  const entry = frameLocation(line.entry, cwd, mapPosition)
+  // A frame's call line read from the script that ran has column 1; the call's own column is known.
+  const { callLine, callColumn } = line.entry
+  const column = entry.generated === undefined && callLine !== null ? (callColumn ?? 0) + 1 : entry.column
+  finding.location = {
+    ...callerLocation(line.caller, cwd),
+    inside: { package: line.package, file: entry.file, line: entry.line, column, function: entry.function }
+  }
+  finding.evidence = { ...finding.evidence, locationRole: `calls into ${line.package}` }
 }
 
 /**

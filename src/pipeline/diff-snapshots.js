@@ -8,7 +8,8 @@
 //                  NameResolver, handed down as an argument)
 //   signatures     findings, with the same names and the scripts' whole texts from disk
 //   allocations    the profiles' growing stacks, tied to the findings by the locations the
-//                  signatures found in the code that ran, their frames mapped to the sources
+//                  signatures found in the code that ran, their frames mapped to the sources; a
+//                  finding whose growth a package made moves to the program's call (user-line.js)
 //   sources        then the findings' locations mapped to the sources people wrote, and the
 //                  class rows (and the findings' class lists) named as written
 //   memory         the split of the growth between the heap, backing stores and native memory

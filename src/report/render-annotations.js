@@ -2,6 +2,7 @@
 // on that line of the pull request's diff.
 import { escapeStrings } from './escape/escape-text.js'
 import { commandData as data, commandProperty as property } from './escape/escape-github.js'
+import { insideText } from './render-location.js'
 /** @import {DiffReport} from './report-model.js' */
 /** @import {GateResult} from './gates.js' */
 
@@ -26,7 +27,9 @@ export function renderGithubAnnotations (report, gates) {
     const { location } = finding
     if (location === null || location.file.startsWith('node:')) continue
     const properties = `file=${property(location.file)},line=${location.line},col=${location.column},title=${property(`leakdiff: ${finding.signature}`)}`
-    lines.push(`::${check.gated ? 'error' : 'warning'} ${properties}::${data(`${finding.title} Fix: ${finding.fix.summary}`)}`)
+    // The line is the program's; the package that made the growth is named in the message.
+    const inside = insideText(location)
+    lines.push(`::${check.gated ? 'error' : 'warning'} ${properties}::${data(`${finding.title}${inside === null ? '' : ` Made ${inside}.`} Fix: ${finding.fix.summary}`)}`)
   }
   for (const check of gates.violations) {
     if (check.gate !== 'finding') lines.push(`::error title=${property(`leakdiff: ${check.gate}`)}::${data(check.message)}`)

@@ -3,7 +3,7 @@
 // phrase here (evidenceNote), and its `notes` are printed a line each after the numbers they
 // explain, so a new signature's facts need no change here; nothing is looked up in the heap.
 import { formatBytes, formatCount } from './format.js'
-import { mappedLocationLines } from './render-location.js'
+import { insideParts, insideText, mappedLocationLines } from './render-location.js'
 import { renderFoldedPath } from './render-path.js'
 import { allocatedAtParts } from './render-allocated-at.js'
 import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
@@ -77,6 +77,8 @@ export function renderFindingCards (findings, c, wrap, width = 80) {
     const mapped = mappedLocationLines(location)
     if (mapped.snippet !== null) lines.push(...breakCode(mapped.snippet, '     ', width))
     if (mapped.generated !== null) lines.push(...wrap(c.dim(mapped.generated), '     ', '   '))
+    const inside = insideText(location)
+    if (inside !== null) lines.push(...wrap(inside, '     ', '   '))
     lines.push(...wrap(finding.title, '   ', '   '))
     lines.push(...wrap(renderFoldedPath(finding.path), '   ', '   ').map((line) => c.dim(line)))
     const per = evidence.perStep === 0 ? '' : `   (${formatCount(Math.round(evidence.perStep), { sign: true })} per step)`
@@ -113,6 +115,8 @@ export function renderFindingCardsMarkdown (findings) {
     const mapped = mappedLocationLines(location)
     if (mapped.snippet !== null) lines.push(...markdownFence(mapped.snippet), '')
     if (mapped.generated !== null) lines.push(`_${markdownText(mapped.generated)}_`, '')
+    const inside = insideParts(location)
+    if (inside !== null) lines.push(`inside ${markdownCode(inside.package)}: ${inside.function === '' ? '' : `${markdownText(inside.function)} at `}${markdownCode(inside.at)}`, '')
     lines.push(`${markdownText(finding.title)} Confidence ${finding.confidence.toFixed(2)}: ${markdownText(finding.reasons.join('; '))}.`, '')
     lines.push(`- path: ${markdownCode(renderFoldedPath(finding.path))}`)
     const note = evidenceNote(evidence)

@@ -20,6 +20,18 @@
  * @property {{file: string, line: number, column: number, snippet: string | null}} [original]
  *   present when the location was mapped through a source map: the source people wrote, and its
  *   line (trimmed) when the map or the disk has the text
+ * @property {PackageFrame} [inside]  the growth is made inside a package that this line of the
+ *   program calls (the allocation stacks say so): the package's frame it called
+ */
+
+/**
+ * The frame of a package (or of Node's own code) that a program's line called, as a report shows it.
+ * @typedef {object} PackageFrame
+ * @property {string} package   the package's name (`ajv`, `@scope/name`), or `node` for Node's own code
+ * @property {string} file
+ * @property {number} line      1-based: the line of the call it made further in, else where its function starts
+ * @property {number} column    1-based
+ * @property {string} function  '' when anonymous
  */
 
 /**

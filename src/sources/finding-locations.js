@@ -94,6 +94,7 @@ function mapFinding (finding, location, { url, copy, functions }, analysis, { fi
   const generated = { file: file.path !== null && file.matches && files.rooted ? readableScriptName(file.path, cwd) : location.file, line: location.line, column: location.column }
   /** @type {SourceLocation} */
   const result = { file: mapped.file, line: mapped.line, column: mapped.column, function: location.function, generated, original: mapped }
+  if (location.inside !== undefined) result.inside = location.inside
   // A location found in the text (a write site) names the function around it as it ran.
   const start = location.generatedFunction === undefined ? functionStart(location, functions) : null
   const name = start === null ? null : names.functionName(analysis, url, location.function, start)

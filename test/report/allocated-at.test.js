@@ -48,11 +48,15 @@ for (const [edge, mark, library] of [
     const report = await leakReport
     const lines = await marks()
     const finding = findingAt(report, /** @type {string} */ (edge))
-    // The card stands where the program or the library holds the collection, never in the
-    // harness that runs the rounds (whose scope the retainer path passes through first).
-    const file = finding.location?.file ?? ''
-    t.true(file === PROGRAM || (library !== null && file.includes(`node_modules/${library}/`)), file)
+    // The card stands on the program's line that leaks, never in the harness that runs the rounds
+    // (whose scope the retainer path passes through first), nor in the library: a leak the
+    // library made is located at the program's call, the library's frame beside it.
+    t.like(finding.location, { file: PROGRAM, line: lines[/** @type {string} */ (mark)] })
     t.false(/serveRound|onEvent/.test(finding.title), finding.title)
+    const inside = finding.location?.inside
+    // The interceptor is the program's own arrow on that line: the signature placed it there.
+    if (library !== null && edge !== 'interceptors') t.like(inside, { package: library, file: `fixtures/programs/alloc/node_modules/${library}/index.js` })
+    else t.is(inside, undefined)
     const { allocatedAt } = finding
     if (!allocatedAt) return t.fail('no allocatedAt')
     t.like(allocatedAt.site, { file: PROGRAM, line: lines[/** @type {string} */ (mark)], function: 'handleRequest', kind: 'user', callLine: true })

@@ -75,10 +75,11 @@ test('diff reports with the agent\'s sidecars (process, rate), allocation profil
   t.not(series.process, null)
   checkValid(t, printed(series), 'diff/agent-series')
 
-  for (const program of ['alloc/library-leaks', 'alloc/router-leaks']) {
+  for (const program of ['alloc/library-leaks', 'alloc/router-leaks', 'alloc/package-leaks']) {
     const report = await reportOf(program)
     t.not(report.allocations, null)
     t.true(report.findings.some((finding) => finding.allocatedAt), 'a finding tied to allocation stacks')
+    if (program !== 'alloc/router-leaks') t.true(report.findings.some((finding) => finding.location?.inside), 'a location inside a package')
     checkValid(t, printed(report), program)
   }
 
@@ -215,6 +216,10 @@ test('a report that lacks a field, holds a wrong type or a field the contract do
   const frameAt = (/** @type {any} */ r) => r.allocations.growing[0].frames[0]
   t.deepEqual(errorsAfter(allocated, (r) => Object.assign(frameAt(r), { file: '(native)', kind: 'native', line: 0, column: 0 })), [])
   t.true(errorsAfter(allocated, (r) => Object.assign(frameAt(r), { kind: 'user', line: 0 })).some((error) => error.instancePath === '/allocations/growing/0/frames/0/line'))
+  // A location inside a package names the package.
+  const insideAt = allocated.findings.findIndex((/** @type {any} */ finding) => finding.location?.inside)
+  t.true(errorsAfter(allocated, (r) => { delete r.findings[insideAt].location.inside.package }).some((error) => error.params.missingProperty === 'package'))
+  t.true(errorsAfter(allocated, (r) => { r.findings[insideAt].location.inside.line = 0 }).some((error) => error.instancePath === `/findings/${insideAt}/location/inside/line`))
 
   // The signature's own evidence is open: a key of its own is no error.
   t.deepEqual(errorsAfter(diff, (r) => { r.findings[0].evidence.newFact = { any: ['json'] } }), [])

@@ -151,6 +151,7 @@
       el('span', { class: 'muted' }, `confidence ${finding.confidence}`)))
     card.append(el('div', null, el('span', { class: 'location mono' }, finding.location), finding.role ? el('span', { class: 'muted' }, `  (${finding.role})`) : null))
     if (finding.ranAs) card.append(el('div', { class: 'muted mono' }, finding.ranAs))
+    if (finding.inside) card.append(el('div', { class: 'muted mono' }, finding.inside))
     card.append(el('p', { class: 'title' }, finding.title))
     card.append(pathList(finding.path))
     const counts = finding.counts.join(' → ') + (finding.perStep ? `   (${finding.perStep})` : '')

@@ -10,7 +10,7 @@ import { basename } from 'node:path'
 import { formatBytes, formatCount, formatDuration } from '../format.js'
 import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
 import { rateLines, readableGrowth } from '../render-diff.js'
-import { mappedLocationLines } from '../render-location.js'
+import { insideText, mappedLocationLines } from '../render-location.js'
 import { allocatedAtParts } from '../render-allocated-at.js'
 import { edgeText, foldPath } from '../render-path.js'
 import { readableScriptName } from '../../signatures/source-location.js'
@@ -187,6 +187,7 @@ function cell (value, text) {
 function findingView (finding, cwd) {
   const { evidence, location } = finding
   const role = locationRole(finding)
+  const inside = insideText(location)
   return {
     signature: finding.signature,
     title: finding.title,
@@ -195,6 +196,8 @@ function findingView (finding, cwd) {
     owner: `${finding.owner.name} @${finding.owner.id}`,
     location: locationText(location),
     ranAs: mappedLocationLines(location).generated ?? '',
+    // Only where a package made the growth: the page reads it when it is there.
+    ...(inside === null ? {} : { inside }),
     role,
     path: pathView(finding.path, cwd),
     unit: evidence.unit,

@@ -21,6 +21,17 @@ import { optional } from './optional-field.js'
  *   through a source map (file, line and column above are then the original's)
  * @property {Position & {snippet: string | null}} [original]  the source as written, and its line
  * @property {string} [generatedFunction]  its name in the code that ran, when a minifier renamed it
+ * @property {PackageFrame} [inside]  the growth is made inside a package that this line calls:
+ *   the package's frame it called
+ */
+
+/**
+ * @typedef {object} PackageFrame  the frame of a package (or of Node's own code) that a line of the program called
+ * @property {string} package   the package's name, or `node` for Node's own code
+ * @property {string} file
+ * @property {number} line      1-based
+ * @property {number} column    1-based
+ * @property {string} function  '' when anonymous
  */
 
 /**
@@ -51,7 +62,15 @@ function original (original) {
  * @returns {Location}
  */
 export function locationModel (found) {
-  return { file: found.file, line: found.line, column: found.column, function: found.function, ...mappedParts(found) }
+  return { file: found.file, line: found.line, column: found.column, function: found.function, ...mappedParts(found), ...optional('inside', found.inside && packageFrame(found.inside)) }
+}
+
+/**
+ * @param {PackageFrame} found
+ * @returns {PackageFrame}
+ */
+function packageFrame (found) {
+  return { package: found.package, file: found.file, line: found.line, column: found.column, function: found.function }
 }
 
 /**
