@@ -25,7 +25,9 @@ import { threadId } from 'node:worker_threads'
 const ROOT = fileURLToPath(new URL('../../', import.meta.url))
 const PROGRAMS_DIR = fileURLToPath(new URL('../../fixtures/programs/', import.meta.url))
 const COMMITTED_DIR = fileURLToPath(new URL('../../fixtures/snapshots/', import.meta.url))
-export const UNPACKED_DIR = join(ROOT, 'node_modules', '.cache', 'leakdiff-fixtures')
+// One directory per checkout path (the unpacked files hold it), so that checkouts sharing one
+// node_modules never remove each other's cases.
+export const UNPACKED_DIR = join(ROOT, 'node_modules', '.cache', 'leakdiff-fixtures', createHash('sha256').update(ROOT).digest('hex').slice(0, 12))
 /** Longer than any unpack takes, on a loaded machine too. */
 const STALE_LOCK_MS = 30_000
 const LIB_DIR = join(PROGRAMS_DIR, 'lib')
@@ -89,16 +91,16 @@ export function committedCase (fixture) {
 /**
  * A committed case unpacked as the program would have left it: plain `<k>.heapsnapshot` files with
  * their modification times, sidecars and profiles, and the checkout's path where the capture wrote
- * CANONICAL_ROOT. Unpacked once per checkout and case content into node_modules/.cache/ (the
- * key is the checkout's path and the hash of the case's files, so a case captured again or a
- * checkout moved unpacks anew); one test thread unpacks while the others wait for its marker.
+ * CANONICAL_ROOT. Unpacked once per checkout path and case content into node_modules/.cache/ (a
+ * case captured again or a checkout moved unpacks anew); one test thread unpacks while the others
+ * wait for its marker.
  * @param {string} source
  * @returns {Promise<CapturedFixture>}
  */
 async function unpackCommitted (source) {
   const info = JSON.parse(readFileSync(join(source, 'case.json'), 'utf8'))
   const name = source.split('/').filter(Boolean).pop() ?? 'case'
-  const hash = createHash('sha256').update(ROOT)
+  const hash = createHash('sha256')
   // What is unpacked comes from the case's own files (a build's directories stay where they are).
   for (const entry of readdirSync(source, { withFileTypes: true }).filter((entry) => entry.isFile()).sort((a, b) => a.name < b.name ? -1 : 1)) hash.update(entry.name).update(readFileSync(join(source, entry.name)))
   const key = hash.digest('hex').slice(0, 16)
