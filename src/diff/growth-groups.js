@@ -1,6 +1,7 @@
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { shownClassName } from '../analysis/shown-names.js'
-import { AGE_LEAKED, AGE_OLD, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
+import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
+import { findGrowthOwners } from './growth-owners.js'
 import { markEngineNoise } from './node-ages.js'
 import { countRootHeld, markGcRoots } from './root-held.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */

@@ -55,7 +55,8 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  */
 
 /**
- * Edge type enum values, looked up by name in `meta` (-1 when absent).
+ * Edge type enum values, looked up by name in `meta` (-1 when absent). The keys are V8's edge type
+ * names.
  * @typedef {object} EdgeTypeIndexes
  * @property {number} context
  * @property {number} element
@@ -65,6 +66,8 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  * @property {number} shortcut
  * @property {number} weak
  */
+
+/** @typedef {keyof EdgeTypeIndexes} EdgeTypeName */
 
 /** edgeSource samples the source of one edge in this many (a power of two). */
 const SOURCE_SAMPLE_SHIFT = 4
@@ -272,6 +275,14 @@ export class HeapGraph {
    */
   edgeName (edge) {
     return this.edgeHasStringName(edge) ? this.strings.get(this.edgeNames[edge]) : String(this.edgeNames[edge])
+  }
+
+  /**
+   * The target ordinal of an edge.
+   * @param {number} edge
+   */
+  edgeTarget (edge) {
+    return this.edgeTargets[edge]
   }
 
   /**

@@ -13,14 +13,16 @@
 // its shape, a Map whose keys are AsyncLocalStorage objects. The row's new objects must be mostly
 // stores reached in one of these ways.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { commonClasses } from '../query/held-objects.js'
+import { collectionOfStore, forEachEntry } from '../query/collection-entries.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { propertyTarget } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { bytesText, countText, namedCounts, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { commonClasses } from './held-objects.js'
-import { collectionOfStore, forEachEntry } from './collection-entries.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */

@@ -9,14 +9,15 @@
 // growing-array) only when the closures' captured variables hold most of the row's growth, because
 // then what the closure captures is the fix, not only the list's bound.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { isProgramLocation } from './program-location.js'
+import { propertyTarget } from '../query/references.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { holderLocation } from './holder-location.js'
-import { isProgramLocation, propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */

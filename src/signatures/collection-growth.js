@@ -2,16 +2,16 @@
 // entries in every snapshot, and what are they.
 
 import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../diff/growth-owners.js'
-import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
+import { AGE_OLD } from '../query/ages.js'
+import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from '../query/collection-entries.js'
+import { variableName } from '../query/heap-values.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
-import { variableName } from './heap-values.js'
 import { cutMiddle } from '../cut-text.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
-/** @import {CollectionKind} from './collection-entries.js' */
+/** @import {CollectionKind} from '../query/collection-entries.js' */
 /** @import {SignatureInput} from './finding.js' */
 
 /** Owners of one row read per match; a row of more is summed over its largest ones. */

@@ -9,12 +9,14 @@
 
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { locationKey } from './program-location.js'
+import { oddballValue, unwrapBound, variableName } from '../query/heap-values.js'
+import { propertyTarget } from '../query/references.js'
+import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
-import { locationKey, oddballValue, propertyTarget, unwrapBound, variableName } from './heap-values.js'
 import { readableFunctionName, sourceLocation } from './source-location.js'
-import { collectionKind, collectionOfStore } from './collection-entries.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */

@@ -18,14 +18,15 @@
 // counted again in every snapshot through ids that do not change.
 
 import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../diff/growth-owners.js'
-import { collectionKind, collectionOfStore, followEdge } from './collection-entries.js'
+import { AGE_OLD } from '../query/ages.js'
+import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
+import { heldClasses, recognisedClasses } from '../query/held-objects.js'
+import { UNSUBSCRIBE_METHODS, offeredMethod } from '../query/heap-methods.js'
+import { propertyTarget, reference } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
-import { heldClasses, recognisedClasses } from './held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { UNSUBSCRIBE_METHODS, offeredMethod } from './heap-methods.js'
-import { propertyTarget, unwrapBound } from './heap-values.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 import { takeBackMethod, unclosedMaker, variableFor } from './unclosed-makers.js'
@@ -237,8 +238,8 @@ function describe (input, g, lists, counts, last, ages, cwd) {
 function emitterEntries (graph, list) {
   if (list.kind !== 'EventEmitter') return []
   const emitter = graph.findOrdinalById(list.listId)
-  const events = emitter < 0 ? -1 : followEdge(graph, emitter, graph.edgeType.property, '_events')
-  const entries = events < 0 ? -1 : followEdge(graph, events, graph.edgeType.property, list.event)
+  const events = emitter < 0 ? -1 : reference(graph, emitter, '_events')
+  const entries = events < 0 ? -1 : reference(graph, events, list.event)
   if (entries < 0) return []
   return graph.nodeName(entries) === 'Array' ? edgesOf(graph, entries, graph.edgeType.element).map((edge) => edge.target) : [entries]
 }
@@ -252,11 +253,11 @@ function emitterEntries (graph, list) {
  */
 function isOnceWrapper (graph, o) {
   if (graph.nodeTypes[o] !== graph.nodeType.closure) return false
-  let state = followEdge(graph, o, graph.edgeType.internal, 'bound_this')
-  if (state < 0) state = followEdge(graph, o, graph.edgeType.shortcut, 'bound_this')
-  if (state >= 0) return followEdge(graph, state, graph.edgeType.property, 'fired') >= 0 && followEdge(graph, state, graph.edgeType.property, 'listener') >= 0
-  const scope = followEdge(graph, o, graph.edgeType.internal, 'context')
-  return scope >= 0 && followEdge(graph, o, graph.edgeType.property, 'listener') >= 0 && followEdge(graph, scope, graph.edgeType.context, 'fired') >= 0
+  let state = reference(graph, o, 'bound_this', 'internal')
+  if (state < 0) state = reference(graph, o, 'bound_this', 'shortcut')
+  if (state >= 0) return reference(graph, state, 'fired') >= 0 && reference(graph, state, 'listener') >= 0
+  const scope = reference(graph, o, 'context', 'internal')
+  return scope >= 0 && reference(graph, o, 'listener') >= 0 && reference(graph, scope, 'fired', 'context') >= 0
 }
 
 /**
@@ -355,7 +356,7 @@ export function findListenerLists (graph, owner) {
   // EventEmitter: the owner is the emitter, its `_events` object, or one event's array.
   /** @type {Array<[emitter: number, events: number, only: string | null]>} */
   const emitters = []
-  const events = followEdge(graph, owner, property, '_events')
+  const events = reference(graph, owner, '_events')
   if (events >= 0) emitters.push([owner, events, null])
   for (const r of retainersOf(graph, owner, property)) {
     if (r.name === '_events') emitters.push([r.source, owner, null])
@@ -368,7 +369,7 @@ export function findListenerLists (graph, owner) {
   if (events < 0) {
     for (const edge of edgesOf(graph, owner, property)) {
       if (edge.name === '__proto__') continue
-      const inner = followEdge(graph, edge.target, property, '_events')
+      const inner = reference(graph, edge.target, '_events')
       if (inner >= 0) emitters.push([edge.target, inner, null])
     }
   }
@@ -413,7 +414,7 @@ function eventMapOf (graph, array) {
     const map = collectionOfStore(graph, slot.source)
     if (map === slot.source || collectionKind(graph, map) !== 'Map') continue
     // The key sits in the slot before its value.
-    const key = followEdge(graph, slot.source, internal, String(Number(slot.name) - 1))
+    const key = reference(graph, slot.source, String(Number(slot.name) - 1), 'internal')
     const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
     return { map, event: EVENT_NAME.test(type) ? type : '' }
   }
@@ -431,18 +432,18 @@ function eventTargetHeads (graph, owner) {
   if (isListener(graph, owner)) {
     // Walk back to the head; the walk is bounded by the list's length.
     let node = owner
-    for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) node = followEdge(graph, node, property, 'previous')
+    for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) node = reference(graph, node, 'previous')
     return node >= 0 && isHead(graph, node) ? [node] : []
   }
   if (isHead(graph, owner)) return [owner]
-  let map = followEdge(graph, owner, property, EVENTS_KEY)
+  let map = reference(graph, owner, EVENTS_KEY)
   if (map < 0 && retainersOf(graph, owner, property).some((r) => r.name === EVENTS_KEY)) map = owner
   if (map < 0 && retainersOf(graph, owner, internal).some((r) => r.name === 'table')) {
     const up = retainersOf(graph, owner, internal).find((r) => r.name === 'table')
     if (up && retainersOf(graph, up.source, property).some((r) => r.name === EVENTS_KEY)) map = up.source
   }
   if (map < 0) return []
-  const table = followEdge(graph, map, internal, 'table')
+  const table = reference(graph, map, 'table', 'internal')
   return table < 0 ? [] : edgesOf(graph, table, internal).map((e) => e.target).filter((o) => isHead(graph, o))
 }
 
@@ -451,8 +452,7 @@ function eventTargetHeads (graph, owner) {
  * @param {number} o
  */
 function isListener (graph, o) {
-  const { property } = graph.edgeType
-  return o >= 0 && followEdge(graph, o, property, 'previous') >= 0 && followEdge(graph, o, property, 'callback') >= 0
+  return o >= 0 && reference(graph, o, 'previous') >= 0 && reference(graph, o, 'callback') >= 0
 }
 
 /**
@@ -462,8 +462,8 @@ function isListener (graph, o) {
  * @param {number} o
  */
 function isHead (graph, o) {
-  const { property, internal } = graph.edgeType
-  return followEdge(graph, o, property, 'callback') < 0 && isListener(graph, followEdge(graph, o, property, 'next')) &&
+  const { internal } = graph.edgeType
+  return reference(graph, o, 'callback') < 0 && isListener(graph, reference(graph, o, 'next')) &&
     retainersOf(graph, o, internal).some((r) => /^\d+$/.test(r.name))
 }
 
@@ -481,7 +481,7 @@ function eventTargetOf (graph, head) {
     const target = map && retainersOf(graph, map.source, property).find((r) => r.name === EVENTS_KEY)
     if (!target) continue
     // The key sits in the slot before its value.
-    const key = followEdge(graph, slot.source, internal, String(Number(slot.name) - 1))
+    const key = reference(graph, slot.source, String(Number(slot.name) - 1), 'internal')
     const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
     return { target: target.source, event: EVENT_NAME.test(type) ? type : '' }
   }
@@ -496,25 +496,25 @@ function eventTargetOf (graph, head) {
  */
 function measureList (analysis, list) {
   const { graph, retainedSizes } = analysis
-  const { property, element } = graph.edgeType
+  const { element } = graph.edgeType
   const o = graph.findOrdinalById(list.listId)
   /** @type {number[]} */
   const listeners = []
   if (o < 0) return { count: 0, retained: 0, listeners }
   if (list.kind === 'EventTarget') {
     let retained = retainedSizes.at(o)
-    let node = followEdge(graph, o, property, 'next')
+    let node = reference(graph, o, 'next')
     for (let steps = 0; isListener(graph, node) && steps < graph.nodeCount; steps++) {
-      listeners.push(followEdge(graph, node, property, 'callback'))
-      node = followEdge(graph, node, property, 'next')
+      listeners.push(reference(graph, node, 'callback'))
+      node = reference(graph, node, 'next')
     }
     if (retained === 0 && listeners.length > 0) retained = retainedSizes.at(listeners[0])
     return { count: listeners.length, retained, listeners }
   }
   let list_ = o
   if (list.kind === 'EventEmitter') {
-    const events = followEdge(graph, o, property, '_events')
-    list_ = events < 0 ? -1 : followEdge(graph, events, property, list.event)
+    const events = reference(graph, o, '_events')
+    list_ = events < 0 ? -1 : reference(graph, events, list.event)
     if (list_ < 0) return { count: 0, retained: 0, listeners }
     if (graph.nodeName(list_) !== 'Array') {
       const single = listenerFunction(analysis, list_)
@@ -544,7 +544,7 @@ function measureList (analysis, list) {
  */
 function sharedScopes (analysis, listeners, emitter) {
   const { graph, dominators } = analysis
-  const events = followEdge(graph, emitter, graph.edgeType.property, '_events')
+  const events = reference(graph, emitter, '_events')
   /** @type {Set<number>} */
   const scopes = new Set()
   for (const fn of listeners) {
@@ -569,7 +569,7 @@ function listenerFunction (analysis, entry, deep = false) {
   if (graph.nodeTypes[entry] === graph.nodeType.closure) return unwrapOnce(graph, entry)
   if (graph.nodeTypes[entry] !== graph.nodeType.object) return -1
   for (const name of LISTENER_FIELDS) {
-    const fn = followEdge(graph, entry, graph.edgeType.property, name)
+    const fn = reference(graph, entry, name)
     if (fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure) return fn
   }
   if (!deep) return -1
@@ -607,9 +607,9 @@ function listenerFunction (analysis, entry, deep = false) {
  * @param {number} closure
  */
 function unwrapOnce (graph, closure) {
-  let state = followEdge(graph, closure, graph.edgeType.internal, 'bound_this')
-  if (state < 0) state = followEdge(graph, closure, graph.edgeType.shortcut, 'bound_this')
-  const listener = followEdge(graph, state < 0 ? closure : state, graph.edgeType.property, 'listener')
+  let state = reference(graph, closure, 'bound_this', 'internal')
+  if (state < 0) state = reference(graph, closure, 'bound_this', 'shortcut')
+  const listener = reference(graph, state < 0 ? closure : state, 'listener')
   return listener >= 0 && graph.nodeTypes[listener] === graph.nodeType.closure ? listener : closure
 }
 

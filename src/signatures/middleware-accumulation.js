@@ -13,7 +13,9 @@ import { shownEdgeName } from '../analysis/shown-names.js'
 import { collectionGrowth } from './collection-growth.js'
 import { bytesText, countText, namedBytes, notesOf } from './evidence-notes.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { propertyTarget } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */

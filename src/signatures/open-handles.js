@@ -10,11 +10,11 @@
 
 import { markEngineNoise } from '../diff/node-ages.js'
 import { countRootHeld } from '../diff/root-held.js'
-import { markDominatedBy } from './dominator-subtree.js'
+import { markDominatedBy } from '../query/dominator-subtree.js'
+import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
-import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
-import { isProgramLocation, mostCommonLocation } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */

@@ -8,14 +8,16 @@
 // A reaction's handler is the program's own function for `.then(fn)`; for `await` it is a built-in
 // whose scope holds the suspended async function, which the snapshot locates.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { propertyTarget } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
+import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf, retainedById } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { holderLocation } from './holder-location.js'
-import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from './heap-methods.js'
 import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 import { useOffsets, writeSites } from './write-sites.js'

@@ -17,16 +17,18 @@
 // call, each with its request, its response and the unread bytes. Counted per pool in every
 // snapshot; the response each socket waits on says whether the body arrived unread.
 
-import { AGE_OLD, AGE_RECENT } from '../diff/growth-owners.js'
-import { collectionKind, collectionOfStore, forEachEntry } from './collection-entries.js'
+import { AGE_OLD, AGE_RECENT } from '../query/ages.js'
+import { collectionKind, collectionOfStore, forEachEntry } from '../query/collection-entries.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { isProgramLocation } from './program-location.js'
+import { oddballValue, unwrapBound } from '../query/heap-values.js'
+import { propertyTarget } from '../query/references.js'
+import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { evidenceOf, growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
-import { isProgramLocation, oddballValue, propertyTarget, unwrapBound } from './heap-values.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { constructorOf, packageOf } from './library-handle.js'
-import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { sourceLocation } from './source-location.js'
 import { useOffsets, writeSites } from './write-sites.js'

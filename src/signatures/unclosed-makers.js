@@ -4,9 +4,10 @@
 // is what stays. The listener's closure (or a bound function's `this`) holds that object; the heap
 // shows its class and the method that ends it.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
-import { CLOSE_METHODS, methodNames, offeredMethod } from './heap-methods.js'
-import { propertyTarget, unwrapBound } from './heap-values.js'
+import { AGE_OLD } from '../query/ages.js'
+import { CLOSE_METHODS, methodNames, offeredMethod } from '../query/heap-methods.js'
+import { propertyTarget } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { constructorOf, packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
