@@ -4,6 +4,7 @@ import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { findGrowthOwners } from './growth-owners.js'
 import { markEngineNoise } from './node-ages.js'
 import { countRootHeld, markGcRoots } from './root-held.js'
+import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -365,18 +366,17 @@ function ownerOf (analysis, o, names) {
  * by a backing store of it (an `array` or `hidden` node: elements, a hash table, a property
  * dictionary) that the owner immediately dominates. Objects that only share a dominator with the
  * owner, or hang below a container created since the baseline, are not entries.
- * @param {HeapAnalysis['graph']} graph
+ * @param {EdgeCursor} edge  a cursor of the graph, reused for every node asked about
  * @param {Uint32Array} dominators
  * @param {number} o
  * @param {number} owner
  * @param {number[]} storeTypes
  */
-function isEntryOf (graph, dominators, o, owner, storeTypes) {
-  const { firstRetainer, retainerEdges, edgeTypes, nodeTypes } = graph
-  const weak = graph.edgeType.weak
-  for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
-    if (edgeTypes[retainerEdges[slot]] === weak) continue
-    const holder = graph.retainerSource(slot)
+function isEntryOf (edge, dominators, o, owner, storeTypes) {
+  const { nodeTypes } = edge.graph
+  for (edge.retainers(o); edge.next();) {
+    if (edge.is('weak')) continue
+    const holder = edge.source
     if (holder === owner) return true
     if (storeTypes.includes(nodeTypes[holder]) && dominators[holder] === owner) return true
   }
@@ -407,6 +407,7 @@ function addTopClasses (last, ages, noise, owners, groups) {
   const { dominators, graph } = last
   const { nodeTypes } = graph
   const storeTypes = [graph.nodeType.array, graph.nodeType.hidden]
+  const edge = new EdgeCursor(graph)
   for (let o = 0; o < groupOf.length; o++) {
     const owner = owners[o]
     const g = groupOf[owner]
@@ -418,7 +419,7 @@ function addTopClasses (last, ages, noise, owners, groups) {
     tally.size += last.shallowSizes.at(o)
     if (storeTypes.includes(nodeTypes[o])) continue
     if (ages[owner] === AGE_OLD) {
-      if (isEntryOf(graph, dominators, o, owner, storeTypes)) entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
+      if (isEntryOf(edge, dominators, o, owner, storeTypes)) entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
     } else if (o === owner) {
       // A new owner did not exist to be added to: it is what was added, to the roots.
       const name = last.classes.names[c]
@@ -463,8 +464,6 @@ function addSharedWith (last, ages, noise, owners, groups) {
   const leaking = groups.filter((group) => group.leak).length
   if (leaking < 2) return
   const { graph, dominators, retainedSizes } = last
-  const { firstRetainer, retainerEdges, edgeTypes } = graph
-  const weak = graph.edgeType.weak
   const root = graph.rootOrdinal
   const groupOf = new Int32Array(graph.nodeCount).fill(-1)
   for (let g = 0; g < leaking; g++) for (const o of groups[g].ordinals) groupOf[o] = g
@@ -481,6 +480,7 @@ function addSharedWith (last, ages, noise, owners, groups) {
   const sharedBytes = new Float64Array(leaking)
   /** @type {Set<number>} */
   const holders = new Set()
+  const edge = new EdgeCursor(graph)
   for (let o = 0; o < groupOf.length; o++) {
     const g = groupOf[owners[o]]
     // The new objects right below the owner: each keeps what it dominates (the parts of a
@@ -488,9 +488,9 @@ function addSharedWith (last, ages, noise, owners, groups) {
     // retained size.
     if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
     holders.clear()
-    for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
-      if (edgeTypes[retainerEdges[slot]] === weak) continue
-      const h = groupAbove(graph.retainerSource(slot))
+    for (edge.retainers(o); edge.next();) {
+      if (edge.is('weak')) continue
+      const h = groupAbove(edge.source)
       if (h >= 0 && h !== g) holders.add(h)
     }
     if (holders.size === 0) continue

@@ -251,6 +251,25 @@ export class HeapGraph {
   }
 
   /**
+   * The index of the edge type `name` (-1 when this V8 has no such type). A switch rather than
+   * `edgeType[name]`: code that asks once per edge with a constant name pays no keyed lookup.
+   * @param {EdgeTypeName} name
+   */
+  edgeTypeIndex (name) {
+    const types = this.edgeType
+    switch (name) {
+      case 'property': return types.property
+      case 'element': return types.element
+      case 'context': return types.context
+      case 'internal': return types.internal
+      case 'hidden': return types.hidden
+      case 'shortcut': return types.shortcut
+      case 'weak': return types.weak
+    }
+    return -1
+  }
+
+  /**
    * The edge's type name (`property`, `element`, `weak`, ...).
    * @param {number} edge
    */

@@ -85,6 +85,10 @@ export class NodeView {
 }
 
 export class EdgeCursor {
+  // The graph's columns, read once: the cursor's methods are called once per edge.
+  #types
+  #names
+  #targets
   /** true: the references of #node; false: its retainers */
   #outgoing = true
   #node = -1
@@ -100,6 +104,9 @@ export class EdgeCursor {
     this.graph = graph
     /** The edge the cursor is on (an index into the graph's edge columns), -1 when on none. */
     this.number = -1
+    this.#types = graph.edgeTypes
+    this.#names = graph.edgeNames
+    this.#targets = graph.edgeTargets
     this.#retainerEdges = new Uint32Array(0)
   }
 
@@ -110,9 +117,8 @@ export class EdgeCursor {
    * @returns {this}
    */
   references (ordinal) {
-    const { firstEdge } = this.graph
     this.#outgoing = true
-    this.#start(ordinal, firstEdge)
+    this.#start(ordinal, this.graph.firstEdge)
     return this
   }
 
@@ -147,18 +153,20 @@ export class EdgeCursor {
    * @returns {boolean}
    */
   next () {
-    if (++this.#at >= this.#end) {
+    const at = this.#at + 1
+    if (at >= this.#end) {
       this.#at = this.#end
       this.number = -1
       return false
     }
-    this.number = this.#outgoing ? this.#at : this.#retainerEdges[this.#at]
+    this.#at = at
+    this.number = this.#outgoing ? at : this.#retainerEdges[at]
     return true
   }
 
   /** The edge's type name (`property`, `element`, `context`, `internal`, `hidden`, `shortcut`, `weak`). */
   get type () {
-    return this.graph.edgeTypeNames[this.graph.edgeTypes[this.number]] ?? ''
+    return this.graph.edgeTypeNames[this.#types[this.number]] ?? ''
   }
 
   /**
@@ -174,7 +182,7 @@ export class EdgeCursor {
    * itself): loops over many edges compare it with `graph.strings.indexOf(name)` looked up once.
    */
   get nameIndex () {
-    return this.graph.edgeNames[this.number]
+    return this.#names[this.number]
   }
 
   /**
@@ -183,14 +191,14 @@ export class EdgeCursor {
    */
   get index () {
     const { graph, number } = this
-    if (!graph.edgeHasStringName(number)) return graph.edgeNames[number]
+    if (!graph.edgeHasStringName(number)) return this.#names[number]
     const name = graph.edgeName(number)
     return /^\d+$/.test(name) ? Number(name) : NaN
   }
 
   /** The node the edge leads to. */
   get target () {
-    return this.#outgoing ? this.graph.edgeTargets[this.number] : this.#node
+    return this.#outgoing ? this.#targets[this.number] : this.#node
   }
 
   /** The node the edge comes from. */
@@ -205,9 +213,9 @@ export class EdgeCursor {
    * @param {string | number} [name]
    */
   is (type, name) {
-    const { graph, number } = this
-    if (graph.edgeTypes[number] !== graph.edgeType[type]) return false
+    const number = this.number
+    if (this.#types[number] !== this.graph.edgeTypeIndex(type)) return false
     if (name === undefined) return true
-    return graph.edgeNames[number] === (typeof name === 'number' ? name : graph.strings.indexOf(name))
+    return this.#names[number] === (typeof name === 'number' ? name : this.graph.strings.indexOf(name))
   }
 }

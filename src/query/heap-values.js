@@ -2,8 +2,9 @@
 // value of an oddball (true, false, null, undefined), the function a bound function wraps, and the
 // variable that holds an object.
 
-import { propertyTarget, references, retainers } from './references.js'
+import { findReference, propertyTarget, retainers } from './references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {EdgeCursor} from './references.js' */
 
 /**
  * The name of a variable or property that holds `ordinal` (a scope's `retries`, an object's
@@ -31,13 +32,16 @@ export function variableName (graph, ordinal) {
  */
 export function oddballValue (graph, ordinal) {
   if (ordinal < 0 || graph.nodeTypes[ordinal] !== graph.nodeType.hidden) return null
+  const string = findReference(graph, ordinal, isHiddenString)
+  if (string < 0) return null
   const name = graph.nodeName(ordinal)
-  for (const edge = references(graph, ordinal); edge.next();) {
-    if (!edge.is('hidden') || graph.nodeTypes[edge.target] !== graph.nodeType.string) continue
-    const value = graph.nodeName(edge.target)
-    return name === 'system / Oddball' || name === value ? value : null
-  }
-  return null
+  const value = graph.nodeName(string)
+  return name === 'system / Oddball' || name === value ? value : null
+}
+
+/** @param {EdgeCursor} edge */
+function isHiddenString (edge) {
+  return edge.is('hidden') && edge.graph.nodeTypes[edge.target] === edge.graph.nodeType.string
 }
 
 /**

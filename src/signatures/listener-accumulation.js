@@ -22,7 +22,7 @@ import { AGE_OLD } from '../query/ages.js'
 import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
 import { heldClasses, recognisedClasses } from '../query/held-objects.js'
 import { UNSUBSCRIBE_METHODS, offeredMethod } from '../query/heap-methods.js'
-import { propertyTarget, reference } from '../query/references.js'
+import { EdgeCursor, findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer, retainers } from '../query/references.js'
 import { unwrapBound } from '../query/heap-values.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
@@ -145,15 +145,15 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   // (mitt's `emitter.all`); a list entry that is a record may carry its own (a Subscription).
   let remover = list.emitter
   if (list.kind === 'event map') {
-    const up = retainersOf(graph, list.emitter, graph.edgeType.property).find((r) => r.name !== '__proto__')
-    if (up) {
-      remover = up.source
-      const holder = nameOnPath(row.path, graph.nodeIds[up.source]) ?? retainerName(last, up.source, input.names)
+    const up = findRetainer(graph, list.emitter, (edge) => edge.is('property') && !edge.is('property', '__proto__'))
+    if (up >= 0) {
+      remover = up
+      const holder = nameOnPath(row.path, graph.nodeIds[up]) ?? retainerName(last, up, input.names)
       if (holder !== null) name = `${holder}.${name}`
     }
   }
   const listArray = graph.findOrdinalById(list.listId)
-  const firstEntry = listArray >= 0 && list.kind !== 'EventTarget' ? edgesOf(graph, listArray, graph.edgeType.element)[0]?.target ?? -1 : -1
+  const firstEntry = list.kind !== 'EventTarget' ? findReference(graph, listArray, (edge) => edge.is('element')) : -1
   const recordVerb = firstEntry >= 0 && graph.nodeTypes[firstEntry] === graph.nodeType.object ? offeredMethod(graph, firstEntry, UNSUBSCRIBE_METHODS) : null
   const verb = offeredMethod(graph, remover, UNSUBSCRIBE_METHODS)
   // once() listeners still waiting: their event never came (a 'ready' emitted at start-up), so
@@ -241,7 +241,7 @@ function emitterEntries (graph, list) {
   const events = emitter < 0 ? -1 : reference(graph, emitter, '_events')
   const entries = events < 0 ? -1 : reference(graph, events, list.event)
   if (entries < 0) return []
-  return graph.nodeName(entries) === 'Array' ? edgesOf(graph, entries, graph.edgeType.element).map((edge) => edge.target) : [entries]
+  return graph.nodeName(entries) === 'Array' ? referencedNodes(graph, entries, 'element') : [entries]
 }
 
 /**
@@ -352,31 +352,32 @@ function titleOf (list, name, emitterClass, listCount, once = false) {
 export function findListenerLists (graph, owner) {
   /** @type {ListenerList[]} */
   const lists = []
-  const { property } = graph.edgeType
   // EventEmitter: the owner is the emitter, its `_events` object, or one event's array.
   /** @type {Array<[emitter: number, events: number, only: string | null]>} */
   const emitters = []
   const events = reference(graph, owner, '_events')
   if (events >= 0) emitters.push([owner, events, null])
-  for (const r of retainersOf(graph, owner, property)) {
-    if (r.name === '_events') emitters.push([r.source, owner, null])
-    else {
-      for (const up of retainersOf(graph, r.source, property)) if (up.name === '_events') emitters.push([up.source, r.source, r.name])
-    }
+  const edge = new EdgeCursor(graph)
+  const up = new EdgeCursor(graph)
+  for (edge.retainers(owner); edge.next();) {
+    if (!edge.is('property')) continue
+    if (edge.is('property', '_events')) emitters.push([edge.source, owner, null])
+    else for (up.retainers(edge.source); up.next();) if (up.is('property', '_events')) emitters.push([up.source, edge.source, edge.name])
   }
   // An object that keeps its own emitter and also files each listener elsewhere (a pub/sub engine's
   // `ee` beside its table of subscriptions) dominates the listeners itself: look one step down.
   if (events < 0) {
-    for (const edge of edgesOf(graph, owner, property)) {
-      if (edge.name === '__proto__') continue
+    for (edge.references(owner); edge.next();) {
+      if (!edge.is('property') || edge.is('property', '__proto__')) continue
       const inner = reference(graph, edge.target, '_events')
       if (inner >= 0) emitters.push([edge.target, inner, null])
     }
   }
   for (const [emitter, eventsObject, only] of emitters) {
-    for (const edge of edgesOf(graph, eventsObject, property)) {
-      if (edge.name === '__proto__' || (only !== null && edge.name !== only)) continue
-      lists.push({ kind: 'EventEmitter', emitter, event: edge.name, listId: graph.nodeIds[emitter] })
+    for (edge.references(eventsObject); edge.next();) {
+      if (!edge.is('property') || edge.is('property', '__proto__')) continue
+      const event = edge.name
+      if (only === null || event === only) lists.push({ kind: 'EventEmitter', emitter, event, listId: graph.nodeIds[emitter] })
     }
   }
 
@@ -391,10 +392,11 @@ export function findListenerLists (graph, owner) {
   if (graph.nodeName(owner) === 'Array') {
     const registry = eventMapOf(graph, owner)
     if (registry !== null) lists.push({ kind: 'event map', emitter: registry.map, event: registry.event, listId: graph.nodeIds[owner] })
-    for (const r of retainersOf(graph, owner, property)) {
-      if (OBSERVER_NAMES.test(r.name)) lists.push({ kind: 'observer list', emitter: r.source, event: r.name, listId: graph.nodeIds[owner] })
-      else if (retainersOf(graph, r.source, property).some((up) => OBSERVER_NAMES.test(up.name))) {
-        lists.push({ kind: 'observer list', emitter: r.source, event: r.name, listId: graph.nodeIds[owner] })
+    for (edge.retainers(owner); edge.next();) {
+      if (!edge.is('property')) continue
+      const name = edge.name
+      if (OBSERVER_NAMES.test(name) || findRetainer(graph, edge.source, (held) => held.is('property') && OBSERVER_NAMES.test(held.name)) >= 0) {
+        lists.push({ kind: 'observer list', emitter: edge.source, event: name, listId: graph.nodeIds[owner] })
       }
     }
   }
@@ -408,13 +410,12 @@ export function findListenerLists (graph, owner) {
  * @returns {{map: number, event: string} | null}
  */
 function eventMapOf (graph, array) {
-  const { internal } = graph.edgeType
-  for (const slot of retainersOf(graph, array, internal)) {
-    if (!/^\d+$/.test(slot.name)) continue
+  for (const slot = retainers(graph, array); slot.next();) {
+    if (!slot.is('internal') || Number.isNaN(slot.index)) continue
     const map = collectionOfStore(graph, slot.source)
     if (map === slot.source || collectionKind(graph, map) !== 'Map') continue
     // The key sits in the slot before its value.
-    const key = reference(graph, slot.source, String(Number(slot.name) - 1), 'internal')
+    const key = reference(graph, slot.source, String(slot.index - 1), 'internal')
     const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
     return { map, event: EVENT_NAME.test(type) ? type : '' }
   }
@@ -428,7 +429,6 @@ function eventMapOf (graph, array) {
  * @returns {number[]}
  */
 function eventTargetHeads (graph, owner) {
-  const { property, internal } = graph.edgeType
   if (isListener(graph, owner)) {
     // Walk back to the head; the walk is bounded by the list's length.
     let node = owner
@@ -437,14 +437,14 @@ function eventTargetHeads (graph, owner) {
   }
   if (isHead(graph, owner)) return [owner]
   let map = reference(graph, owner, EVENTS_KEY)
-  if (map < 0 && retainersOf(graph, owner, property).some((r) => r.name === EVENTS_KEY)) map = owner
-  if (map < 0 && retainersOf(graph, owner, internal).some((r) => r.name === 'table')) {
-    const up = retainersOf(graph, owner, internal).find((r) => r.name === 'table')
-    if (up && retainersOf(graph, up.source, property).some((r) => r.name === EVENTS_KEY)) map = up.source
+  if (map < 0 && retainer(graph, owner, EVENTS_KEY) >= 0) map = owner
+  if (map < 0) {
+    const up = retainer(graph, owner, 'table', 'internal')
+    if (up >= 0 && retainer(graph, up, EVENTS_KEY) >= 0) map = up
   }
   if (map < 0) return []
   const table = reference(graph, map, 'table', 'internal')
-  return table < 0 ? [] : edgesOf(graph, table, internal).map((e) => e.target).filter((o) => isHead(graph, o))
+  return table < 0 ? [] : referencedNodes(graph, table, 'internal').filter((o) => isHead(graph, o))
 }
 
 /**
@@ -462,9 +462,8 @@ function isListener (graph, o) {
  * @param {number} o
  */
 function isHead (graph, o) {
-  const { internal } = graph.edgeType
   return reference(graph, o, 'callback') < 0 && isListener(graph, reference(graph, o, 'next')) &&
-    retainersOf(graph, o, internal).some((r) => /^\d+$/.test(r.name))
+    findRetainer(graph, o, (slot) => slot.is('internal') && !Number.isNaN(slot.index)) >= 0
 }
 
 /**
@@ -474,16 +473,15 @@ function isHead (graph, o) {
  * @returns {{target: number, event: string} | null}
  */
 function eventTargetOf (graph, head) {
-  const { property, internal } = graph.edgeType
-  for (const slot of retainersOf(graph, head, internal)) {
-    if (!/^\d+$/.test(slot.name)) continue
-    const map = retainersOf(graph, slot.source, internal).find((r) => r.name === 'table')
-    const target = map && retainersOf(graph, map.source, property).find((r) => r.name === EVENTS_KEY)
-    if (!target) continue
+  for (const slot = retainers(graph, head); slot.next();) {
+    if (!slot.is('internal') || Number.isNaN(slot.index)) continue
+    const map = retainer(graph, slot.source, 'table', 'internal')
+    const target = map < 0 ? -1 : retainer(graph, map, EVENTS_KEY)
+    if (target < 0) continue
     // The key sits in the slot before its value.
-    const key = reference(graph, slot.source, String(Number(slot.name) - 1), 'internal')
+    const key = reference(graph, slot.source, String(slot.index - 1), 'internal')
     const type = key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : ''
-    return { target: target.source, event: EVENT_NAME.test(type) ? type : '' }
+    return { target, event: EVENT_NAME.test(type) ? type : '' }
   }
   return null
 }
@@ -496,7 +494,6 @@ function eventTargetOf (graph, head) {
  */
 function measureList (analysis, list) {
   const { graph, retainedSizes } = analysis
-  const { element } = graph.edgeType
   const o = graph.findOrdinalById(list.listId)
   /** @type {number[]} */
   const listeners = []
@@ -522,8 +519,8 @@ function measureList (analysis, list) {
     }
   }
   if (graph.nodeName(list_) !== 'Array') return { count: 0, retained: 0, listeners }
-  for (const edge of edgesOf(graph, list_, element)) {
-    const listener = listenerFunction(analysis, edge.target, list.kind === 'observer list')
+  for (const entry of referencedNodes(graph, list_, 'element')) {
+    const listener = listenerFunction(analysis, entry, list.kind === 'observer list')
     if (listener >= 0) listeners.push(listener)
   }
   let retained = retainedSizes.at(list_)
@@ -573,18 +570,17 @@ function listenerFunction (analysis, entry, deep = false) {
     if (fn >= 0 && graph.nodeTypes[fn] === graph.nodeType.closure) return fn
   }
   if (!deep) return -1
-  const { property } = graph.edgeType
-  const proto = graph.strings.indexOf('__proto__')
   const seen = new Set([entry])
+  const edge = new EdgeCursor(graph)
   let level = [entry]
   let fallback = -1
   for (let depth = 1; depth <= MAX_RECORD_DEPTH && level.length > 0; depth++) {
     /** @type {number[]} */
     const next = []
     for (const o of level) {
-      for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end && seen.size < MAX_RECORD_NODES; e++) {
-        if (graph.edgeTypes[e] !== property || graph.edgeNames[e] === proto) continue
-        const target = graph.edgeTargets[e]
+      for (edge.references(o); seen.size < MAX_RECORD_NODES && edge.next();) {
+        if (!edge.is('property') || edge.is('property', '__proto__')) continue
+        const target = edge.target
         if (seen.has(target)) continue
         seen.add(target)
         if (graph.nodeTypes[target] === graph.nodeType.closure) {
@@ -666,9 +662,12 @@ function nameOnPath (path, id) {
 function innerName (graph, path, emitter) {
   const last = path[path.length - 1]
   if (!last) return null
-  const holder = retainersOf(graph, emitter, graph.edgeType.property).find((r) => graph.nodeIds[r.source] === last.id)
   const outer = nameOnPath(path, last.id)
-  return holder && outer !== null ? `${outer}.${holder.name}` : null
+  if (outer === null) return null
+  for (const edge = retainers(graph, emitter); edge.next();) {
+    if (edge.is('property') && graph.nodeIds[edge.source] === last.id) return `${outer}.${edge.name}`
+  }
+  return null
 }
 
 /**
@@ -678,12 +677,10 @@ function innerName (graph, path, emitter) {
  * @param {NameResolver} names
  */
 function retainerName (analysis, o, names) {
-  const { graph } = analysis
-  const { property, context } = graph.edgeType
-  const found = retainersOf(graph, o, property).find((r) => r.name !== '__proto__')
-  if (found) return found.name
-  const variable = retainersOf(graph, o, context)[0]
-  return variable ? shownEdgeName(analysis, variable.edge, names, variable.name) : null
+  const edge = retainers(analysis.graph, o)
+  while (edge.next()) if (edge.is('property') && !edge.is('property', '__proto__')) return edge.name
+  for (edge.retainers(o); edge.next();) if (edge.is('context')) return shownEdgeName(analysis, edge.number, names, edge.name)
+  return null
 }
 
 /** Events that end the work of a per-request emitter, in the order a fix prefers them. */
@@ -711,14 +708,15 @@ function endOfWork (analysis, fresh, ages, names, skipClass = -1) {
   const sample = fresh.slice(-ENDING_SAMPLE)
   /** @type {Map<string, {count: number, emitter: number}>} */
   const byName = new Map()
+  const edge = new EdgeCursor(graph)
   for (const fn of sample) {
     const context = propertyTarget(graph, unwrapBound(graph, fn), 'context')
     if (context < 0) continue
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-      const value = graph.edgeTargets[e]
+    for (edge.references(context); edge.next();) {
+      if (!edge.is('context')) continue
+      const value = edge.target
       if (ages[value] === AGE_OLD || analysis.classOf[value] === skipClass || propertyTarget(graph, value, '_events') < 0) continue
-      const name = shownEdgeName(analysis, e, names)
+      const name = shownEdgeName(analysis, edge.number, names)
       const entry = byName.get(name) ?? { count: 0, emitter: value }
       entry.count++
       byName.set(name, entry)
@@ -785,35 +783,6 @@ function fixFor (list, name, verb, recordVerb, ending) {
 }
 
 /**
- * @param {HeapGraph} graph
- * @param {number} o
- * @param {number} type
- * @returns {Array<{name: string, source: number, edge: number}>}  names as the heap has them
- */
-function retainersOf (graph, o, type) {
-  const found = []
-  for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), source: graph.edgeSource(e), edge: e })
-  }
-  return found
-}
-
-/**
- * @param {HeapGraph} graph
- * @param {number} o
- * @param {number} type
- * @returns {Array<{name: string, target: number}>}  names as the heap has them (never asked for variables)
- */
-function edgesOf (graph, o, type) {
-  const found = []
-  for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] === type) found.push({ name: graph.edgeName(e), target: graph.edgeTargets[e] })
-  }
-  return found
-}
-
-/**
  * What the listeners' shared scopes keep that grows the most (an iterator's queue of events
  * nobody reads), summed over the scopes of every snapshot; null when nothing in them grows.
  * @param {HeapAnalysis[]} analyses
@@ -826,12 +795,13 @@ function bufferedGrowth (analyses, lists, names) {
   const byName = new Map()
   analyses.forEach((analysis, i) => {
     const { graph, dominators, retainedSizes } = analysis
+    const edge = new EdgeCursor(graph)
     for (const list of lists) {
       for (const scope of measureList(analysis, list).scopes ?? []) {
-        for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
-          const value = graph.edgeTargets[e]
-          if (graph.edgeTypes[e] !== graph.edgeType.context || dominators[value] !== scope) continue
-          const name = shownEdgeName(analysis, e, names)
+        for (edge.references(scope); edge.next();) {
+          const value = edge.target
+          if (!edge.is('context') || dominators[value] !== scope) continue
+          const name = shownEdgeName(analysis, edge.number, names)
           const entry = byName.get(name) ?? { className: '', retained: analyses.map(() => 0) }
           entry.retained[i] += retainedSizes.at(value)
           if (i === analyses.length - 1) entry.className = analysis.classes.names[analysis.classOf[value]]
@@ -863,10 +833,11 @@ function closerIn (analysis, scopes, names) {
   const { graph } = analysis
   /** @type {Map<string, number>} */
   const counts = new Map()
+  const edge = new EdgeCursor(graph)
   for (const scope of scopes.slice(-ENDING_SAMPLE)) {
-    for (let e = graph.firstEdge[scope], end = graph.firstEdge[scope + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context || graph.nodeTypes[graph.edgeTargets[e]] !== graph.nodeType.closure) continue
-      const name = shownEdgeName(analysis, e, names)
+    for (edge.references(scope); edge.next();) {
+      if (!edge.is('context') || graph.nodeTypes[edge.target] !== graph.nodeType.closure) continue
+      const name = shownEdgeName(analysis, edge.number, names)
       if (CLOSER.test(name)) counts.set(name, (counts.get(name) ?? 0) + 1)
     }
   }

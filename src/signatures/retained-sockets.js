@@ -22,7 +22,7 @@ import { collectionKind, collectionOfStore, forEachEntry } from '../query/collec
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
 import { isProgramLocation } from './program-location.js'
 import { oddballValue, unwrapBound } from '../query/heap-values.js'
-import { propertyTarget } from '../query/references.js'
+import { EdgeCursor, findReference, findRetainer, propertyTarget, referencedNodes } from '../query/references.js'
 import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { holderName } from './collection-growth.js'
 import { evidenceOf, growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
@@ -306,10 +306,11 @@ function tallyOpenSockets (analysis, cwd, names) {
   const isSocket = socketClasses(analysis)
   /** @type {Map<string, OpenSockets>} */
   const byKey = new Map()
+  const edge = new EdgeCursor(graph)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (!isSocketNode(analysis, o, isSocket) || !isOpen(analysis, o) || isAccepted(analysis, o)) continue
-    const pool = checkedOutOf(analysis, o)
-    const holder = pool >= 0 ? pool : socketOwner(analysis, o)
+    const pool = checkedOutOf(graph, o)
+    const holder = pool >= 0 ? pool : socketOwner(analysis, o, edge)
     if (holder < 0) continue
     // A pool is one object for the whole process: its own id keys it across snapshots.
     let key = `pool @${graph.nodeIds[pool]}`
@@ -436,6 +437,7 @@ function claimAcceptedEnds (input, matches) {
   /** @type {Map<number, {total: number, rows: number[]}>} new accepted open sockets per server */
   const perServer = new Map()
   const serverOf = (/** @type {number} */ socket) => propertyTarget(graph, socket, 'server')
+  const edge = new EdgeCursor(graph)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || !isEnd(o)) continue
     const tally = perServer.get(serverOf(o)) ?? { total: 0, rows: [] }
@@ -451,8 +453,8 @@ function claimAcceptedEnds (input, matches) {
     const owners = detail.groupOwners[g]
     // A collection owner (Node 24's timer lists keep the sockets themselves, leaving the set that
     // holds them an owner of its table only) counts by its entries.
-    const ends = owners.map((o) => (isEnd(o) ? o : wrappedSocket(graph, o, isEnd)))
-      .map((end, k) => (end >= 0 || owners.length > MAX_COLLECTION_OWNERS ? end : collectedSocket(graph, owners[k], isEnd)))
+    const ends = owners.map((o) => (isEnd(o) ? o : wrappedSocket(edge, o, isEnd)))
+      .map((end, k) => (end >= 0 || owners.length > MAX_COLLECTION_OWNERS ? end : collectedSocket(edge, owners[k], isEnd)))
     const found = ends.filter((o) => o >= 0)
     if (found.length * 2 < ends.length) continue
     perServer.get(serverOf(found[0]))?.rows.push(g)
@@ -475,11 +477,12 @@ function claimAcceptedEnds (input, matches) {
 /**
  * An entry of a Set, Map or array `o` stands for (or the collection whose store `o` is), when at
  * least half of its entries are sockets `isEnd` accepts or wrap one; else -1.
- * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {EdgeCursor} edge  a cursor of the graph to walk with
  * @param {number} o
  * @param {(o: number) => boolean} isEnd
  */
-function collectedSocket (graph, o, isEnd) {
+function collectedSocket (edge, o, isEnd) {
+  const { graph } = edge
   const collection = collectionOfStore(graph, o)
   const kind = collectionKind(graph, collection)
   if (kind === null || kind === 'object') return -1
@@ -488,7 +491,7 @@ function collectedSocket (graph, o, isEnd) {
   let first = -1
   forEachEntry(graph, collection, kind, (key, value) => {
     entries++
-    const end = [key, value].map((x) => (x < 0 ? -1 : isEnd(x) ? x : wrappedSocket(graph, x, isEnd))).find((x) => x >= 0) ?? -1
+    const end = [key, value].map((x) => (x < 0 ? -1 : isEnd(x) ? x : wrappedSocket(edge, x, isEnd))).find((x) => x >= 0) ?? -1
     if (end < 0) return
     ends++
     if (first < 0) first = end
@@ -500,20 +503,20 @@ function collectedSocket (graph, o, isEnd) {
  * The socket an object wraps or works for: the first of its properties that `isEnd` accepts, or
  * the first element of a property that is an array (a timer's arguments: Node's idle timer of a
  * socket gets the socket so); -1 when there is none.
- * @param {import('../graph/heap-graph.js').HeapGraph} graph
+ * @param {EdgeCursor} edge  a cursor of the graph to walk with
  * @param {number} o
  * @param {(o: number) => boolean} isEnd
  */
-function wrappedSocket (graph, o, isEnd) {
-  const { firstEdge, edgeTypes, edgeTargets } = graph
-  for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
-    if (edgeTypes[e] !== graph.edgeType.property) continue
-    const target = edgeTargets[e]
+function wrappedSocket (edge, o, isEnd) {
+  const { graph } = edge
+  const isEndElement = (/** @type {EdgeCursor} */ element) => element.is('element') && isEnd(element.target)
+  for (edge.references(o); edge.next();) {
+    if (!edge.is('property')) continue
+    const target = edge.target
     if (isEnd(target)) return target
     if (graph.nodeTypes[target] !== graph.nodeType.object || graph.nodeName(target) !== 'Array') continue
-    for (let f = firstEdge[target], fEnd = firstEdge[target + 1]; f < fEnd; f++) {
-      if (edgeTypes[f] === graph.edgeType.element && isEnd(edgeTargets[f])) return edgeTargets[f]
-    }
+    const element = findReference(graph, target, isEndElement)
+    if (element >= 0) return element
   }
   return -1
 }
@@ -561,30 +564,38 @@ function variableName (name) {
  * The pool a socket is checked out of: an object with `sockets` (busy sockets in an array per
  * origin) and `freeSockets` (idle ones) whose `sockets` lists this one; -1 when there is none.
  * Only the shape counts, so agents of other packages built like Node's are pools too.
- * @param {HeapAnalysis} analysis
+ * @param {import('../graph/heap-graph.js').HeapGraph} graph
  * @param {number} socket
  */
-function checkedOutOf (analysis, socket) {
-  const { graph } = analysis
-  const { firstRetainer, retainerEdges, edgeTypes, edgeNames } = graph
-  const { element, property } = graph.edgeType
-  const socketsName = graph.strings.indexOf('sockets')
-  if (socketsName < 0) return -1
-  for (let a = firstRetainer[socket], aEnd = firstRetainer[socket + 1]; a < aEnd; a++) {
-    if (edgeTypes[retainerEdges[a]] !== element) continue
-    const list = graph.retainerSource(a)
-    for (let b = firstRetainer[list], bEnd = firstRetainer[list + 1]; b < bEnd; b++) {
-      if (edgeTypes[retainerEdges[b]] !== property) continue
-      const byOrigin = graph.retainerSource(b)
-      for (let c = firstRetainer[byOrigin], cEnd = firstRetainer[byOrigin + 1]; c < cEnd; c++) {
-        const e = retainerEdges[c]
-        if (edgeTypes[e] !== property || edgeNames[e] !== socketsName) continue
-        const pool = graph.retainerSource(c)
-        if (propertyTarget(graph, pool, 'freeSockets') >= 0) return pool
-      }
-    }
-  }
-  return -1
+function checkedOutOf (graph, socket) {
+  if (graph.strings.indexOf('sockets') < 0) return -1
+  const list = findRetainer(graph, socket, isOriginList)
+  const byOrigin = list < 0 ? -1 : findRetainer(graph, list, isPoolTable)
+  return byOrigin < 0 ? -1 : findRetainer(graph, byOrigin, isPool)
+}
+
+/**
+ * An element retainer from an origin's list of busy sockets in a pool.
+ * @param {EdgeCursor} edge
+ */
+function isOriginList (edge) {
+  return edge.is('element') && findRetainer(edge.graph, edge.source, isPoolTable) >= 0
+}
+
+/**
+ * A property retainer from a pool's table of busy sockets by origin.
+ * @param {EdgeCursor} edge
+ */
+function isPoolTable (edge) {
+  return edge.is('property') && findRetainer(edge.graph, edge.source, isPool) >= 0
+}
+
+/**
+ * The `sockets` of a pool: the object holding it also has `freeSockets`.
+ * @param {EdgeCursor} edge
+ */
+function isPool (edge) {
+  return edge.is('property', 'sockets') && propertyTarget(edge.graph, edge.source, 'freeSockets') >= 0
 }
 
 /**
@@ -631,10 +642,10 @@ function isAccepted (analysis, o) {
  * that also points at the socket does not), else the nearest one; -1 when there is none.
  * @param {HeapAnalysis} analysis
  * @param {number} socket
+ * @param {EdgeCursor} edge  a cursor of the analysis's graph to walk with
  */
-function socketOwner (analysis, socket) {
+function socketOwner (analysis, socket, edge) {
   const { graph, classes, classOf } = analysis
-  const { property, element } = graph.edgeType
   let level = [socket]
   const seen = new Set(level)
   let nearest = -1
@@ -642,10 +653,9 @@ function socketOwner (analysis, socket) {
     /** @type {number[]} */
     const next = []
     for (const o of level) {
-      for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
-        const type = graph.edgeTypes[graph.retainerEdges[slot]]
-        if (type !== property && type !== element) continue
-        const source = graph.retainerSource(slot)
+      for (edge.retainers(o); edge.next();) {
+        if (!edge.is('property') && !edge.is('element')) continue
+        const source = edge.source
         if (seen.has(source) || graph.nodeTypes[source] !== graph.nodeType.object) continue
         seen.add(source)
         const name = classes.names[classOf[source]]
@@ -684,9 +694,8 @@ function connectionListener (analysis, socket, path, cwd, names) {
   const candidates = []
   if (graph.nodeTypes[listeners] === graph.nodeType.closure) candidates.push(unwrapBound(graph, listeners))
   else {
-    for (let e = graph.firstEdge[listeners], end = graph.firstEdge[listeners + 1]; e < end; e++) {
-      const target = graph.edgeTargets[e]
-      if (graph.edgeTypes[e] === graph.edgeType.element && graph.nodeTypes[target] === graph.nodeType.closure) candidates.push(unwrapBound(graph, target))
+    for (const element of referencedNodes(graph, listeners, 'element')) {
+      if (graph.nodeTypes[element] === graph.nodeType.closure) candidates.push(unwrapBound(graph, element))
     }
   }
   const holderStep = path.length >= 2 ? path[path.length - 2] : null
