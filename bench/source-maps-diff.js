@@ -17,7 +17,7 @@ import { diffSnapshots } from '../src/index.js'
 import { allocationsFor } from '../src/pipeline/allocated-at.js'
 import { analyzeSnapshots } from '../src/pipeline/analyze-in-parallel.js'
 import { readSidecar } from '../src/pipeline/sidecars.js'
-import { matchSignatures } from '../src/signatures/index.js'
+import { matchSignatures } from '../src/signatures/match-signatures.js'
 import { SourceLocator } from '../src/sources/source-locator.js'
 
 const [dir, flag, mode] = process.argv.slice(2)

@@ -1,7 +1,8 @@
 import { SnapshotMismatchError, InvalidArgumentError } from '../errors.js'
 import { formatBytes, formatCount } from '../units.js'
 import { diffClassesById, diffClassesByTotals } from './class-deltas.js'
-import { findGrowthGroups, isLarge } from './growth-groups.js'
+import { findGrowthGroups } from './growth-groups.js'
+import { isLarge } from './growth-thresholds.js'
 import { compareIds } from './match-ids.js'
 import { preparePaths } from '../analysis/retainer-paths.js'
 import { HEAP_NAMES } from '../analysis/shown-names.js'
@@ -9,7 +10,8 @@ import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ClassDelta} from './class-deltas.js' */
-/** @import {GrowthGroup, GrowthThresholds} from './growth-groups.js' */
+/** @import {GrowthGroup} from './growth-groups.js' */
+/** @import {GrowthThresholds} from './growth-thresholds.js' */
 
 /**
  * What a diff of two or three snapshots found (plain, JSON-safe).

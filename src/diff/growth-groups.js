@@ -1,11 +1,19 @@
+// Growth rows: the growth owners of the last snapshot (growth-owners.js) grouped by the shape of
+// their retainer paths, with what each group holds (group-entries.js), whether it leaks
+// (growth-thresholds.js) and what it shares with other leaking groups (shared-growth.js), ranked.
+
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { shownClassName } from '../analysis/shown-names.js'
-import { AGE_LEAKED, AGE_OLD, AGE_RECENT, findGrowthOwners } from './growth-owners.js'
-import { markEngineNoise } from './node-ages.js'
-import { countRootHeld, markGcRoots } from './root-held.js'
+import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
+import { addTopClasses } from './group-entries.js'
+import { findGrowthOwners } from './growth-owners.js'
+import { passes, rootHeldGrowth } from './growth-thresholds.js'
+import { markGcRoots } from './root-held.js'
+import { addSharedWith } from './shared-growth.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {GrowthThresholds} from './growth-thresholds.js' */
 
 /**
  * Growth held by owners whose retainer paths have one shape (design.md's `growth` rows).
@@ -36,26 +44,6 @@ import { countRootHeld, markGcRoots } from './root-held.js'
  *   by their owner's id, with the objects and bytes shared with each. Fixing them frees this one.
  */
 
-/**
- * @typedef {object} GrowthThresholds
- * @property {number} minBytes       leaked bytes a group needs to count as a leak
- * @property {number} minObjects     leaked objects a group needs
- * @property {number} minContinued   with three snapshots: objects added in the last step, as a share of the leaked objects,
- *   below which growth counts as stopped unless the last step alone passes minBytes and minObjects
- *
- * With two snapshots a group leaks only when its growth has the shape of accumulation: at least
- * `minObjects` new entries of one class added to owners that already existed. A one-time
- * initialisation creates its container anew (the owner is then the variable's scope, and the one
- * new entry is the container), so it fails this test; what passes it may still be a cache warming
- * up once, which only a third snapshot tells apart.
- *
- * A group of new owners held straight from the GC roots (open handles) is judged by their number:
- * a busy server holds hundreds of connections in every snapshot, each of them new. Its owners count
- * as entries of the roots only as far as the roots hold more objects of their class than in the
- * baseline, and with three snapshots that number must grow in each step, with the bytes they
- * retain growing by at least `minBytes`.
- */
-
 /** Owners grouped by path; the rest are too small to matter and cost a path walk each. */
 const MAX_OWNERS = 1000
 /** New owners held from the GC roots grouped by path. They come many of one kind (a socket or a
@@ -63,7 +51,6 @@ const MAX_OWNERS = 1000
  * paths are short (a root category, a handle, the owner). */
 const MAX_NEW_OWNERS = 50_000
 const PATH_LENGTH = 12
-const TOP_CLASSES = 5
 
 /**
  * Finds the growth owners of the last snapshot, groups them by path shape and ranks the groups:
@@ -233,90 +220,11 @@ function pathShape (path) {
 }
 
 /**
- * @param {GrowthGroup} group
- * @param {GrowthThresholds} thresholds
- * @param {RootHeld | null} held  for a group whose growth is mostly in new owners held from the roots
- */
-function passes (group, { minBytes, minObjects, minContinued }, held) {
-  if (!isLarge(group, { minBytes, minObjects })) return false
-  if (group.retainedMiddle === null) return group.retainedAfter > group.retainedBefore && isAccumulation(group, minObjects)
-  if (held !== null) {
-    const { counts, bytes } = held
-    if (!(counts[0] < counts[1] && counts[1] < counts[2] && bytes[1] < bytes[2] && bytes[2] - bytes[0] >= minBytes)) return false
-  }
-  // A one-time jump (lazy initialisation, a warm-up) does not continue into the last step. A leak
-  // continues, though not always at its first pace: a service that got a tenth of the traffic in
-  // the last step still leaks when that step alone passes the size thresholds.
-  const continued = group.recentObjects >= Math.max(1, minContinued * group.leakedObjects) ||
-    (group.recentBytes >= minBytes && group.recentObjects >= minObjects)
-  return continued && group.retainedAfter > group.retainedMiddle
-}
-
-/**
  * How many objects of a group's new owners' classes the roots hold in each snapshot.
  * @typedef {object} RootHeld
  * @property {number[]} counts  per snapshot, oldest first
  * @property {number[]} bytes   their retained bytes
  */
-
-/** A group is judged by its root-held objects when its new owners hold more than this share of its new bytes. */
-const ROOT_HELD_SHARE = 0.5
-
-/**
- * For each group with new owners, the root-held objects of their classes per snapshot (null for
- * the other groups); and the group's entries and entryClass, counting new owners as entries of the
- * roots only as far as the roots hold more objects of their class than in the baseline.
- * @param {HeapAnalysis[]} analyses oldest first
- * @param {Uint8Array} noise of the last snapshot
- * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
- * @param {Array<Map<string, number>>} rootEntries per group, new owners by class name
- * @param {{ages: Uint8Array, leakedSize: Float64Array, recentSize: Float64Array}} sizes
- * @returns {Array<RootHeld | null>}
- */
-function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, leakedSize, recentSize }) {
-  /** @type {Set<string>} */
-  const names = new Set()
-  for (const entries of rootEntries) for (const name of entries.keys()) names.add(name)
-  const last = analyses.length - 1
-  const populations = names.size === 0
-    ? []
-    : analyses.map((analysis, i) => countRootHeld(analysis, i === last ? noise : markEngineNoise(analysis.graph), names))
-  return groups.map((group, g) => {
-    const entries = rootEntries[g]
-    if (entries.size === 0) return null
-    const counts = analyses.map(() => 0)
-    const bytes = analyses.map(() => 0)
-    for (const [name, owners] of entries) {
-      const per = populations.map((population) => /** @type {{count: number, bytes: number}} */ (population.get(name)))
-      per.forEach(({ count, bytes: size }, i) => { counts[i] += count; bytes[i] += size })
-      const added = Math.min(owners, Math.max(0, per[last].count - per[0].count))
-      group.entries += added
-      if (added > 0 && (group.entryClass === null || added > group.entryClass.count)) group.entryClass = { name, count: added }
-    }
-    let newBytes = 0
-    for (const o of group.ordinals) if (ages[o] !== AGE_OLD) newBytes += leakedSize[o] + recentSize[o]
-    return newBytes > ROOT_HELD_SHARE * (group.leakedBytes + group.recentBytes) ? { counts, bytes } : null
-  })
-}
-
-/**
- * Whether a group's new objects reach both size thresholds.
- * @param {GrowthGroup} group
- * @param {{minBytes: number, minObjects: number}} thresholds
- */
-export function isLarge (group, { minBytes, minObjects }) {
-  return group.leakedBytes >= minBytes && group.leakedObjects >= minObjects
-}
-
-/**
- * Whether a group grew the way a leak grows between two snapshots: many new entries of one class
- * in owners that existed before.
- * @param {GrowthGroup} group
- * @param {number} minObjects
- */
-export function isAccumulation (group, minObjects) {
-  return group.entryClass !== null && group.entryClass.count >= Math.max(1, minObjects)
-}
 
 /**
  * Owners that are engine bookkeeping rather than program objects: the root, synthetic GC sub-roots
@@ -357,154 +265,4 @@ function ownerOf (analysis, o, names) {
   const generated = analysis.classes.names[analysis.classOf[o]]
   if (owner.name !== generated) owner.generatedName = generated
   return owner
-}
-
-/**
- * Whether node `o` is an entry of its growth owner: referenced (not weakly) by the owner itself or
- * by a backing store of it (an `array` or `hidden` node: elements, a hash table, a property
- * dictionary) that the owner immediately dominates. Objects that only share a dominator with the
- * owner, or hang below a container created since the baseline, are not entries.
- * @param {HeapAnalysis['graph']} graph
- * @param {Uint32Array} dominators
- * @param {number} o
- * @param {number} owner
- * @param {number[]} storeTypes
- */
-function isEntryOf (graph, dominators, o, owner, storeTypes) {
-  const { firstRetainer, retainerEdges, edgeTypes, nodeTypes } = graph
-  const weak = graph.edgeType.weak
-  for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
-    if (edgeTypes[retainerEdges[slot]] === weak) continue
-    const holder = graph.retainerSource(slot)
-    if (holder === owner) return true
-    if (storeTypes.includes(nodeTypes[holder]) && dominators[holder] === owner) return true
-  }
-  return false
-}
-
-/**
- * Fills each group's `classes`: its leaked objects (and, with three snapshots, the recent ones) by
- * class; and its `entries` and `entryClass`: those of them that are entries of their owner
- * (isEntryOf).
- * @param {HeapAnalysis} last
- * @param {Uint8Array} ages
- * @param {Uint8Array} noise
- * @param {Uint32Array} owners
- * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
- * @returns {Array<Map<string, number>>} per group, its new owners (held from the roots) by class
- *   name, which rootHeldGrowth turns into entries
- */
-function addTopClasses (last, ages, noise, owners, groups) {
-  const groupOf = new Int32Array(last.graph.nodeCount).fill(-1)
-  groups.forEach((group, g) => { for (const o of group.ordinals) groupOf[o] = g })
-  /** @type {Array<Map<number, {count: number, size: number}>>} */
-  const tallies = groups.map(() => new Map())
-  /** @type {Array<Map<number, number>>} */
-  const entryTallies = groups.map(() => new Map())
-  /** @type {Array<Map<string, number>>} */
-  const rootEntries = groups.map(() => new Map())
-  const { dominators, graph } = last
-  const { nodeTypes } = graph
-  const storeTypes = [graph.nodeType.array, graph.nodeType.hidden]
-  for (let o = 0; o < groupOf.length; o++) {
-    const owner = owners[o]
-    const g = groupOf[owner]
-    if (g < 0 || noise[o] === 1 || !(last.shallowSizes.at(o) > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
-    const c = last.classOf[o]
-    let tally = tallies[g].get(c)
-    if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))
-    tally.count++
-    tally.size += last.shallowSizes.at(o)
-    if (storeTypes.includes(nodeTypes[o])) continue
-    if (ages[owner] === AGE_OLD) {
-      if (isEntryOf(graph, dominators, o, owner, storeTypes)) entryTallies[g].set(c, (entryTallies[g].get(c) ?? 0) + 1)
-    } else if (o === owner) {
-      // A new owner did not exist to be added to: it is what was added, to the roots.
-      const name = last.classes.names[c]
-      rootEntries[g].set(name, (rootEntries[g].get(name) ?? 0) + 1)
-    }
-  }
-  groups.forEach((group, g) => {
-    group.classes = [...tallies[g]].sort((a, b) => b[1].size - a[1].size).slice(0, TOP_CLASSES)
-      .map(([c, { count, size }]) => ({ name: last.classes.names[c], count, size }))
-    let top = -1
-    let topCount = 0
-    for (const [c, count] of entryTallies[g]) {
-      group.entries += count
-      // On a tie, a named class says more than the strings that key it.
-      if (count > topCount || (count === topCount && last.classes.names[top].startsWith('('))) {
-        top = c
-        topCount = count
-      }
-    }
-    group.entryClass = top < 0 ? null : { name: last.classes.names[top], count: topCount }
-  })
-  return rootEntries
-}
-
-/** Dominator steps climbed from a retainer to the group that holds it. */
-const MAX_SHARE_CLIMB = 32
-/** A leaking group is "shared" when other groups also hold at least this share of its new bytes. */
-const MIN_SHARED = 0.5
-
-/**
- * Fills `sharedWith` of the leaking groups. A new object that two groups' owners both reach is
- * dominated by neither: it lands in the group of a container around both (often the module scope),
- * which then looks like a third leak. Each retainer of such an object is followed up the dominator
- * tree to the first group owner; objects held from other groups count as shared with them.
- * @param {HeapAnalysis} last
- * @param {Uint8Array} ages
- * @param {Uint8Array} noise
- * @param {Uint32Array} owners
- * @param {Array<GrowthGroup & {ordinals: number[]}>} groups  sorted, leaking first
- */
-function addSharedWith (last, ages, noise, owners, groups) {
-  const leaking = groups.filter((group) => group.leak).length
-  if (leaking < 2) return
-  const { graph, dominators, retainedSizes } = last
-  const { firstRetainer, retainerEdges, edgeTypes } = graph
-  const weak = graph.edgeType.weak
-  const root = graph.rootOrdinal
-  const groupOf = new Int32Array(graph.nodeCount).fill(-1)
-  for (let g = 0; g < leaking; g++) for (const o of groups[g].ordinals) groupOf[o] = g
-  const groupAbove = (/** @type {number} */ node) => {
-    let u = owners[node]
-    for (let step = 0; step < MAX_SHARE_CLIMB && u !== root; step++) {
-      if (groupOf[u] >= 0) return groupOf[u]
-      u = dominators[u]
-    }
-    return -1
-  }
-  /** @type {Array<Map<number, {objects: number, bytes: number}>>} */
-  const shares = groups.slice(0, leaking).map(() => new Map())
-  const sharedBytes = new Float64Array(leaking)
-  /** @type {Set<number>} */
-  const holders = new Set()
-  for (let o = 0; o < groupOf.length; o++) {
-    const g = groupOf[owners[o]]
-    // The new objects right below the owner: each keeps what it dominates (the parts of a
-    // concatenated string, a record's fields), so the question is asked of them, with their
-    // retained size.
-    if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
-    holders.clear()
-    for (let slot = firstRetainer[o], end = firstRetainer[o + 1]; slot < end; slot++) {
-      if (edgeTypes[retainerEdges[slot]] === weak) continue
-      const h = groupAbove(graph.retainerSource(slot))
-      if (h >= 0 && h !== g) holders.add(h)
-    }
-    if (holders.size === 0) continue
-    sharedBytes[g] += retainedSizes.at(o)
-    for (const h of holders) {
-      let share = shares[g].get(h)
-      if (!share) shares[g].set(h, (share = { objects: 0, bytes: 0 }))
-      share.objects++
-      share.bytes += retainedSizes.at(o)
-    }
-  }
-  for (let g = 0; g < leaking; g++) {
-    const group = groups[g]
-    if (sharedBytes[g] < MIN_SHARED * (group.leakedBytes + group.recentBytes)) continue
-    group.sharedWith = [...shares[g]].sort((a, b) => a[0] - b[0])
-      .map(([h, { objects, bytes }]) => ({ ownerId: groups[h].owner.id, objects, bytes }))
-  }
 }

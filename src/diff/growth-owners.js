@@ -16,10 +16,7 @@
 // One pass up the dominator tree with path compression: every node's owner is found once, and each
 // walk stops at the first node whose owner is already known. Iterative, on a preallocated stack.
 
-/** Node age relative to the earlier snapshots. */
-export const AGE_OLD = 0 // existed in the baseline
-export const AGE_LEAKED = 1 // allocated after the baseline and still alive (between a and b with three snapshots)
-export const AGE_RECENT = 2 // allocated in the last step (between b and c); only with three snapshots
+import { AGE_OLD } from '../query/ages.js'
 
 const UNKNOWN = 0xffffffff
 

@@ -11,6 +11,7 @@
 // freed pages, glibc arenas, a native addon's own memory) is "the rest of RSS": the snapshot
 // cannot attribute it. The RSS each write itself left is measured and never counted as growth.
 
+import { EdgeCursor, findRetainer } from '../query/references.js'
 import { formatBytes } from '../units.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
@@ -99,7 +100,8 @@ export function nativeHolders (graph, kind) {
   const native = graph.nodeType.native
   const synthetic = graph.nodeType.synthetic
   const names = new Set([graph.strings.indexOf(kind), graph.strings.indexOf(DETACHED + kind)].filter((i) => i >= 0))
-  const { firstRetainer } = graph
+  const edge = new EdgeCursor(graph)
+  const fromObject = (/** @type {EdgeCursor} */ { source }) => nodeTypes[source] === graph.nodeType.object && source !== graph.rootOrdinal
   /** @type {Map<string, number>} */
   const holders = new Map()
   let sampled = 0
@@ -109,8 +111,8 @@ export function nativeHolders (graph, kind) {
     let at = o
     for (let hop = 0; hop < MAX_HOPS; hop++) {
       let next = -1
-      for (let slot = firstRetainer[at]; slot < firstRetainer[at + 1]; slot++) {
-        const from = graph.retainerSource(slot)
+      for (edge.retainers(at); edge.next();) {
+        const from = edge.source
         const type = nodeTypes[from]
         if (type !== native && type !== synthetic && from !== graph.rootOrdinal) {
           next = from
@@ -123,14 +125,8 @@ export function nativeHolders (graph, kind) {
       if (nodeTypes[at] !== native) {
         // A handle object (zlib's `Zlib`, a `TCP`) is held by the object the program made (a
         // `Deflate`, a `Socket`): name both.
-        let name = graph.nodeName(at)
-        for (let slot = firstRetainer[at]; slot < firstRetainer[at + 1]; slot++) {
-          const from = graph.retainerSource(slot)
-          if (nodeTypes[from] === graph.nodeType.object && from !== graph.rootOrdinal) {
-            name = `${graph.nodeName(from)}/${name}`
-            break
-          }
-        }
+        const object = findRetainer(graph, at, fromObject)
+        const name = object < 0 ? graph.nodeName(at) : `${graph.nodeName(object)}/${graph.nodeName(at)}`
         holders.set(name, (holders.get(name) ?? 0) + 1)
         break
       }

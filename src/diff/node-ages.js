@@ -1,4 +1,4 @@
-import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from './growth-owners.js'
+import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { markPresent } from './match-ids.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 

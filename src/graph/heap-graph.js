@@ -55,7 +55,8 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  */
 
 /**
- * Edge type enum values, looked up by name in `meta` (-1 when absent).
+ * Edge type enum values, looked up by name in `meta` (-1 when absent). The keys are V8's edge type
+ * names.
  * @typedef {object} EdgeTypeIndexes
  * @property {number} context
  * @property {number} element
@@ -65,6 +66,8 @@ import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
  * @property {number} shortcut
  * @property {number} weak
  */
+
+/** @typedef {keyof EdgeTypeIndexes} EdgeTypeName */
 
 /** edgeSource samples the source of one edge in this many (a power of two). */
 const SOURCE_SAMPLE_SHIFT = 4
@@ -248,6 +251,25 @@ export class HeapGraph {
   }
 
   /**
+   * The index of the edge type `name` (-1 when this V8 has no such type). A switch rather than
+   * `edgeType[name]`: code that asks once per edge with a constant name pays no keyed lookup.
+   * @param {EdgeTypeName} name
+   */
+  edgeTypeIndex (name) {
+    const types = this.edgeType
+    switch (name) {
+      case 'property': return types.property
+      case 'element': return types.element
+      case 'context': return types.context
+      case 'internal': return types.internal
+      case 'hidden': return types.hidden
+      case 'shortcut': return types.shortcut
+      case 'weak': return types.weak
+    }
+    return -1
+  }
+
+  /**
    * The edge's type name (`property`, `element`, `weak`, ...).
    * @param {number} edge
    */
@@ -272,6 +294,14 @@ export class HeapGraph {
    */
   edgeName (edge) {
     return this.edgeHasStringName(edge) ? this.strings.get(this.edgeNames[edge]) : String(this.edgeNames[edge])
+  }
+
+  /**
+   * The target ordinal of an edge.
+   * @param {number} edge
+   */
+  edgeTarget (edge) {
+    return this.edgeTargets[edge]
   }
 
   /**

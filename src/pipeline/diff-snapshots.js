@@ -24,7 +24,7 @@ import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { diffHeapsWithDetail, prepareForDiff } from '../diff/diff-heaps.js'
 import { splitMemory } from '../diff/memory-split.js'
 import { InvalidArgumentError } from '../errors.js'
-import { matchSignatures } from '../signatures/index.js'
+import { matchSignatures } from '../signatures/match-signatures.js'
 import { SourceLocator } from '../sources/source-locator.js'
 import { allocationsFor } from './allocated-at.js'
 import { analyzeSnapshots } from './analyze-in-parallel.js'
@@ -33,7 +33,7 @@ import { nameClassRows } from './class-rows.js'
 import { releaseFixes } from './native-fixes.js'
 import { readSidecar, sidecarsDifference } from './sidecars.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {GrowthThresholds} from '../diff/growth-groups.js' */
+/** @import {GrowthThresholds} from '../diff/growth-thresholds.js' */
 /** @import {SnapshotMeta} from '../diff/snapshot-meta.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */

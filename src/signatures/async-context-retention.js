@@ -13,14 +13,16 @@
 // its shape, a Map whose keys are AsyncLocalStorage objects. The row's new objects must be mostly
 // stores reached in one of these ways.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { commonClasses } from '../query/held-objects.js'
+import { collectionOfStore, forEachEntry } from '../query/collection-entries.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { EdgeCursor, findReference, forEachReferenceNamed, propertyTarget, reference, references, retainers } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { bytesText, countText, namedCounts, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { commonClasses } from './held-objects.js'
-import { collectionOfStore, forEachEntry } from './collection-entries.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -149,51 +151,32 @@ export function matchAsyncContextRetention (input) {
  */
 function storeFlags (analysis) {
   const { graph } = analysis
-  const names = storeEdgeNames(graph)
   const storage = graph.strings.indexOf(STORAGE_CLASS)
-  if (names.length === 0 && storage < 0) return null
-  const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeTypes, nodeNames } = graph
-  const property = graph.edgeType.property
+  const { nodeTypes, nodeNames } = graph
   const object = graph.nodeType.object
   const flags = new Uint8Array(graph.nodeCount)
   let found = false
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (nodeTypes[o] !== object) continue
-    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
-      if (edgeTypes[e] !== property || !names.includes(edgeNames[e])) continue
-      const target = edgeTargets[e]
-      if (nodeTypes[target] === object) flags[target] |= STORE
+  forEachReferenceNamed(graph, STORE_EDGE_NAMES, 'property', (source, store) => {
+    if (nodeTypes[source] !== object) return
+    if (nodeTypes[store] === object) flags[store] |= STORE
+    found = true
+  })
+  if (storage >= 0) {
+    // A table with an AsyncLocalStorage among its slots: a cheap test before isFrame reads the
+    // entries of every Map.
+    const isStorage = (/** @type {EdgeCursor} */ slot) => nodeNames[slot.target] === storage
+    for (let map = 0; map < graph.nodeCount; map++) {
+      if (nodeTypes[map] !== object) continue
+      const table = reference(graph, map, 'table', 'internal')
+      if (table < 0 || findReference(graph, table, isStorage) < 0 || !isFrame(graph, map, storage)) continue
+      flags[map] |= FRAME
       found = true
-    }
-  }
-  const table = graph.strings.indexOf('table')
-  if (storage >= 0 && table >= 0) {
-    for (let o = 0; o < graph.nodeCount; o++) {
-      if (nodeTypes[o] !== object) continue
-      const edge = graph.findEdge(o, graph.edgeType.internal, table)
-      if (edge < 0 || !holdsStorage(graph, edgeTargets[edge], storage) || !isFrame(graph, o, storage)) continue
-      flags[o] |= FRAME
-      found = true
-      forEachEntry(graph, o, 'Map', (key, value) => {
+      forEachEntry(graph, map, 'Map', (key, value) => {
         if (value >= 0 && nodeTypes[value] === object && key >= 0 && nodeNames[key] === storage) flags[value] |= STORE
       })
     }
   }
   return found ? flags : null
-}
-
-/**
- * Whether a hash table has an AsyncLocalStorage among its slots: a cheap test before isFrame
- * reads the entries of every Map.
- * @param {import('../graph/heap-graph.js').HeapGraph} graph
- * @param {number} table
- * @param {number} storage string index of the AsyncLocalStorage class name
- */
-function holdsStorage (graph, table, storage) {
-  for (let e = graph.firstEdge[table], end = graph.firstEdge[table + 1]; e < end; e++) {
-    if (graph.nodeNames[graph.edgeTargets[e]] === storage) return true
-  }
-  return false
 }
 
 /**
@@ -237,7 +220,7 @@ function countStores (analysis, ownerIds) {
   const names = storeEdgeNames(graph)
   const inside = markDominatedBy(analysis, present)
   const counted = new Uint8Array(graph.nodeCount)
-  const { firstEdge, edgeTypes, edgeNames, edgeTargets } = graph
+  const edge = new EdgeCursor(graph)
   let stores = 0
   let bytes = 0
   /** @param {number} store */
@@ -247,12 +230,14 @@ function countStores (analysis, ownerIds) {
     stores++
     bytes += analysis.retainedSizes.at(store)
   }
+  /** @type {(key: number, value: number) => void} */
+  const countValue = (_, value) => { if (value >= 0) count(value) }
   for (let o = 0; o < graph.nodeCount; o++) {
     if (inside[o] !== DOMINATED) continue
-    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
-      const target = edgeTargets[e]
-      if (edgeTypes[e] === graph.edgeType.property && names.includes(edgeNames[e])) count(target)
-      else if ((flags[target] & FRAME) !== 0 && edgeTypes[e] !== graph.edgeType.weak) forEachEntry(graph, target, 'Map', (_, value) => { if (value >= 0) count(value) })
+    for (edge.references(o); edge.next();) {
+      const target = edge.target
+      if (edge.is('property') && names.includes(edge.nameIndex)) count(target)
+      else if ((flags[target] & FRAME) !== 0 && !edge.is('weak')) forEachEntry(graph, target, 'Map', countValue)
     }
   }
   return { stores, bytes }
@@ -273,20 +258,19 @@ function resourcesOf (analysis, stores, flags) {
   const resources = []
   let direct = 0
   let framed = 0
+  const edge = new EdgeCursor(graph)
+  const holder = new EdgeCursor(graph)
   for (const store of stores) {
-    for (let slot = graph.firstRetainer[store], end = graph.firstRetainer[store + 1]; slot < end; slot++) {
-      const e = graph.retainerEdges[slot]
-      if (graph.edgeTypes[e] === graph.edgeType.property && names.includes(graph.edgeNames[e])) {
-        resources.push(graph.edgeSource(e))
+    for (edge.retainers(store); edge.next();) {
+      if (edge.is('property') && names.includes(edge.nameIndex)) {
+        resources.push(edge.source)
         direct++
         continue
       }
-      const frame = collectionOfStore(graph, graph.edgeSource(e))
-      if (frame === graph.edgeSource(e) || (flags[frame] & FRAME) === 0) continue
+      const frame = collectionOfStore(graph, edge.source)
+      if (frame === edge.source || (flags[frame] & FRAME) === 0) continue
       framed++
-      for (let s2 = graph.firstRetainer[frame], end2 = graph.firstRetainer[frame + 1]; s2 < end2; s2++) {
-        if (graph.edgeTypes[graph.retainerEdges[s2]] !== graph.edgeType.weak) resources.push(graph.retainerSource(s2))
-      }
+      for (holder.retainers(frame); holder.next();) if (!holder.is('weak')) resources.push(holder.source)
     }
     if (resources.length >= MAX_RESOURCES) break
   }
@@ -347,15 +331,13 @@ function resourceLocation (analysis, resource, cwd, names) {
     if (isProgramLocation(location)) return location
   }
   const holders = [resource]
-  for (let slot = graph.firstRetainer[resource], end = Math.min(graph.firstRetainer[resource + 1], graph.firstRetainer[resource] + MAX_HOLDERS); slot < end; slot++) {
-    holders.push(graph.retainerSource(slot))
-  }
+  for (const edge = retainers(graph, resource); holders.length <= MAX_HOLDERS && edge.next();) holders.push(edge.source)
   for (const holder of holders) {
     const own = holder === resource ? null : functionOf(analysis, holder, cwd, names)
     if (own !== null) return own
     // A reaction holds the promise it settles next to its handlers.
-    for (let e = graph.firstEdge[holder], edgeEnd = graph.firstEdge[holder + 1]; e < edgeEnd; e++) {
-      const target = graph.edgeTargets[e]
+    for (const edge = references(graph, holder); edge.next();) {
+      const target = edge.target
       if (graph.nodeTypes[target] !== graph.nodeType.closure) continue
       const fn = unwrapBound(graph, target)
       const location = sourceLocation(analysis, fn, cwd, names)
@@ -393,8 +375,8 @@ function functionOf (analysis, o, cwd, names) {
  */
 function suspendedFunctionIn (analysis, context, cwd, names) {
   const { graph } = analysis
-  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-    const location = functionOf(analysis, graph.edgeTargets[e], cwd, names)
+  for (const edge = references(graph, context); edge.next();) {
+    const location = functionOf(analysis, edge.target, cwd, names)
     if (location !== null) return location
   }
   return null

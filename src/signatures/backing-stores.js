@@ -14,6 +14,7 @@ import { bytesText } from './evidence-notes.js'
 import { percent } from './growth-evidence.js'
 import { scriptFunctions, scriptText } from './script-functions.js'
 import { scriptSyntax } from '../syntax/script-syntax.js'
+import { reference } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {SourceLocation} from './finding.js' */
@@ -55,9 +56,6 @@ const COPIED = /^(?:from|copyBytesFrom|new \w*Array|structuredClone)$/
 export function backingStores (analysis, values, bytesPerEntry) {
   if (bytesPerEntry <= 0) return null
   const { graph } = analysis
-  const bufferName = graph.strings.indexOf('buffer')
-  const storeName = graph.strings.indexOf('backing_store')
-  const parentName = graph.strings.indexOf('parent')
   const sliced = graph.nodeTypeNames.indexOf('sliced string')
   /**
    * The store (or parent string) a value keeps, or -1.
@@ -65,15 +63,9 @@ export function backingStores (analysis, values, bytesPerEntry) {
    */
   const storeOf = (o) => {
     const type = graph.nodeTypes[o]
-    if (type === sliced) {
-      const parent = parentName < 0 ? -1 : graph.findEdge(o, graph.edgeType.internal, parentName)
-      return parent < 0 ? -1 : graph.edgeTargets[parent]
-    }
-    if (type !== graph.nodeType.object || bufferName < 0 || storeName < 0) return -1
-    const buffer = graph.findEdge(o, graph.edgeType.internal, bufferName)
-    if (buffer < 0) return -1
-    const store = graph.findEdge(graph.edgeTargets[buffer], graph.edgeType.internal, storeName)
-    return store < 0 ? -1 : graph.edgeTargets[store]
+    if (type === sliced) return reference(graph, o, 'parent', 'internal')
+    if (type !== graph.nodeType.object) return -1
+    return reference(graph, reference(graph, o, 'buffer', 'internal'), 'backing_store', 'internal')
   }
   const seen = new Set()
   let views = 0

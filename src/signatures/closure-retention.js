@@ -9,14 +9,15 @@
 // growing-array) only when the closures' captured variables hold most of the row's growth, because
 // then what the closure captures is the fix, not only the list's bound.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { isProgramLocation } from './program-location.js'
+import { EdgeCursor, propertyTarget, references, retainers } from '../query/references.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { bytesText, namedBytes, notesOf } from './evidence-notes.js'
 import { holderLocation } from './holder-location.js'
-import { isProgramLocation, propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -215,11 +216,9 @@ function growingScope (input, g, context) {
   const row = result.growth[g]
   /** @type {Array<{name: string, bytes: number}>} */
   const variables = []
-  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-    const target = graph.edgeTargets[e]
-    if (ages[target] === AGE_OLD) continue
-    variables.push({ name: shownEdgeName(last, e, input.names), bytes: retainedSizes.at(target) })
+  for (const edge = references(graph, context); edge.next();) {
+    if (!edge.is('context') || ages[edge.target] === AGE_OLD) continue
+    variables.push({ name: shownEdgeName(last, edge.number, input.names), bytes: retainedSizes.at(edge.target) })
   }
   if (variables.length === 0) return null
   variables.sort((a, b) => b.bytes - a.bytes)
@@ -299,16 +298,16 @@ function capturedVariables (analysis, closures, ages, names) {
   const seen = new Uint8Array(graph.nodeCount)
   let capturedBytes = 0
   let functionsOnly = true
+  const edge = new EdgeCursor(graph)
   for (const c of closures) {
     const context = propertyTarget(graph, c, 'context')
     if (context < 0 || ages[context] === AGE_OLD || seen[context] === 1) continue
     seen[context] = 1
     capturedBytes += retainedSizes.at(context) - shallowSizes.at(context)
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-      const target = graph.edgeTargets[e]
-      if (dominators[target] !== context) continue
-      const name = shownEdgeName(analysis, e, names)
+    for (edge.references(context); edge.next();) {
+      const target = edge.target
+      if (!edge.is('context') || dominators[target] !== context) continue
+      const name = shownEdgeName(analysis, edge.number, names)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
       if (retainedSizes.at(target) > 0 && graph.nodeTypes[target] !== graph.nodeType.closure) functionsOnly = false
     }
@@ -332,9 +331,9 @@ function countClosures (analysis, sharedId, ownerIds) {
   const inside = markDominatedBy(analysis, present)
   let count = 0
   // A function's closures all point at its SharedFunctionInfo: walk its retainers only.
-  for (let slot = graph.firstRetainer[shared], end = graph.firstRetainer[shared + 1]; slot < end; slot++) {
-    const source = graph.retainerSource(slot)
-    if (graph.nodeTypes[source] === graph.nodeType.closure && inside[source] === DOMINATED && graph.edgeName(graph.retainerEdges[slot]) === 'shared') count++
+  for (const edge = retainers(graph, shared); edge.next();) {
+    const source = edge.source
+    if (graph.nodeTypes[source] === graph.nodeType.closure && inside[source] === DOMINATED && edge.is('internal', 'shared')) count++
   }
   return count
 }

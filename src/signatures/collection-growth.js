@@ -2,16 +2,17 @@
 // entries in every snapshot, and what are they.
 
 import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../diff/growth-owners.js'
-import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from './collection-entries.js'
+import { AGE_OLD } from '../query/ages.js'
+import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from '../query/collection-entries.js'
+import { variableName } from '../query/heap-values.js'
+import { EdgeCursor, references, retainers } from '../query/references.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
-import { variableName } from './heap-values.js'
 import { cutMiddle } from '../cut-text.js'
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
-/** @import {CollectionKind} from './collection-entries.js' */
+/** @import {CollectionKind} from '../query/collection-entries.js' */
 /** @import {SignatureInput} from './finding.js' */
 
 /** Owners of one row read per match; a row of more is summed over its largest ones. */
@@ -189,21 +190,20 @@ export function collectionGrowth ({ result, detail, names }, g, kinds) {
  */
 function growingField (graphs, holder, kinds) {
   const graph = graphs[graphs.length - 1]
-  const { property, internal } = graph.edgeType
   let best = null
   let bestAdded = MIN_NEW_ENTRIES - 1
-  for (let e = graph.firstEdge[holder], end = graph.firstEdge[holder + 1]; e < end; e++) {
-    const type = graph.edgeTypes[e]
-    if (type !== property && type !== internal) continue
-    const name = graph.edgeName(e)
+  for (const edge = references(graph, holder); edge.next();) {
+    const type = edge.type
+    if (type !== 'property' && type !== 'internal') continue
+    const name = edge.name
     if (name === '__proto__' || name === 'map' || name === 'properties' || name === 'elements') continue
-    const ordinal = graph.edgeTargets[e]
+    const ordinal = edge.target
     const kind = collectionKind(graph, ordinal)
     if (kind === null || !kinds.includes(kind)) continue
     const counts = entryCountsById(graphs, graph.nodeIds[ordinal], kind)
     const added = counts[counts.length - 1] - counts[0]
     if (!growsEveryStep(counts) || added <= bestAdded) continue
-    best = { ordinal, kind, edge: name, edgeType: type === property ? 'property' : 'internal' }
+    best = { ordinal, kind, edge: name, edgeType: type }
     bestAdded = added
   }
   return best
@@ -222,9 +222,8 @@ function growingField (graphs, holder, kinds) {
  */
 function growingVariable (last, graphs, context, kinds, names) {
   const { graph } = last
-  const { property } = graph.edgeType
   const step = (/** @type {number} */ e) => {
-    const target = graph.edgeTargets[e]
+    const target = graph.edgeTarget(e)
     /** @type {Step} */
     const made = { edge: shownEdgeName(last, e, names), edgeType: graph.edgeTypeName(e), node: shownClassName(last, target, names), nodeType: graph.nodeTypeName(target), id: graph.nodeIds[target] }
     if (made.edge !== graph.edgeName(e)) made.generatedEdge = graph.edgeName(e)
@@ -235,7 +234,7 @@ function growingVariable (last, graphs, context, kinds, names) {
   let best = null
   let bestAdded = MIN_NEW_ENTRIES - 1
   const consider = (/** @type {number[]} */ edges) => {
-    const ordinal = graph.edgeTargets[edges[edges.length - 1]]
+    const ordinal = graph.edgeTarget(edges[edges.length - 1])
     const kind = collectionKind(graph, ordinal)
     if (kind === null || !kinds.includes(kind)) return
     const counts = entryCountsById(graphs, graph.nodeIds[ordinal], kind)
@@ -244,15 +243,15 @@ function growingVariable (last, graphs, context, kinds, names) {
     best = { ordinal, kind, steps: edges.map(step) }
     bestAdded = added
   }
-  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-    if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-    const target = graph.edgeTargets[e]
-    if (graph.nodeTypes[target] !== graph.nodeType.closure) {
-      consider([e])
+  const field = new EdgeCursor(graph)
+  for (const variable = references(graph, context); variable.next();) {
+    if (!variable.is('context')) continue
+    if (graph.nodeTypes[variable.target] !== graph.nodeType.closure) {
+      consider([variable.number])
       continue
     }
-    for (let f = graph.firstEdge[target], fieldsEnd = graph.firstEdge[target + 1]; f < fieldsEnd; f++) {
-      if (graph.edgeTypes[f] === property && graph.edgeName(f) !== '__proto__' && graph.edgeName(f) !== 'prototype') consider([e, f])
+    for (field.references(variable.target); field.next();) {
+      if (field.is('property') && !field.is('property', '__proto__') && !field.is('property', 'prototype')) consider([variable.number, field.number])
     }
   }
   return best
@@ -304,12 +303,9 @@ export function holderName (path, analysis) {
  * @param {number} table
  */
 function weakMapOfTable (graph, table) {
-  if (table < 0) return null
-  const tableName = graph.strings.indexOf('table')
-  for (let slot = graph.firstRetainer[table], end = graph.firstRetainer[table + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    if (graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== tableName) continue
-    const name = variableName(graph, graph.edgeSource(e))
+  for (const edge = retainers(graph, table); edge.next();) {
+    if (!edge.is('internal', 'table')) continue
+    const name = variableName(graph, edge.source)
     if (name !== null && IDENTIFIER.test(name)) return name
   }
   return null

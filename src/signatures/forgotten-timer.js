@@ -9,12 +9,14 @@
 
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { locationKey } from './program-location.js'
+import { oddballValue, unwrapBound, variableName } from '../query/heap-values.js'
+import { EdgeCursor, propertyTarget, reference, retainers } from '../query/references.js'
+import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
 import { countText, durationText, bytesText, namedBytes, notesOf } from './evidence-notes.js'
-import { locationKey, oddballValue, propertyTarget, unwrapBound, variableName } from './heap-values.js'
 import { readableFunctionName, sourceLocation } from './source-location.js'
-import { collectionKind, collectionOfStore } from './collection-entries.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -190,8 +192,7 @@ function isSocketTimeout (analysis, timer, callback) {
   if (isSocket(analysis, propertyTarget(graph, callback, 'bound_this'))) return true
   const args = propertyTarget(graph, timer, '_timerArgs')
   if (args < 0 || graph.nodeName(args) !== 'Array') return false
-  const first = graph.findEdge(args, graph.edgeType.element, 0)
-  return first >= 0 && isSocket(analysis, graph.edgeTargets[first])
+  return isSocket(analysis, reference(graph, args, 0, 'element'))
 }
 
 /**
@@ -256,12 +257,9 @@ function timerList (analysis, timer) {
  */
 function listDuration (analysis, list) {
   const { graph } = analysis
-  for (let slot = graph.firstRetainer[list], end = graph.firstRetainer[list + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    const source = graph.edgeSource(e)
-    if (graph.edgeTypes[e] === graph.edgeType.element && graph.nodeTypes[source] === graph.nodeType.object && graph.nodeName(source) !== 'Array') {
-      return graph.edgeNames[e]
-    }
+  for (const edge = retainers(graph, list); edge.next();) {
+    const source = edge.source
+    if (edge.is('element') && graph.nodeTypes[source] === graph.nodeType.object && graph.nodeName(source) !== 'Array') return edge.index
   }
   return null
 }
@@ -278,17 +276,17 @@ function capturedVariables (analysis, timers, names) {
   const { graph, dominators, retainedSizes } = analysis
   /** @type {Map<string, number>} */
   const bytes = new Map()
+  const edge = new EdgeCursor(graph)
   for (const timer of timers) {
     const callbackName = TIMER_CALLBACKS.get(analysis.classes.names[analysis.classOf[timer]]) ?? '_onTimeout'
     const callback = propertyTarget(graph, timer, callbackName)
     if (callback < 0) continue
     const context = propertyTarget(graph, unwrapBound(graph, callback), 'context')
     if (context < 0) continue
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-      const target = graph.edgeTargets[e]
-      const name = shownEdgeName(analysis, e, names)
-      bytes.set(name, (bytes.get(name) ?? 0) + (dominators[target] === context ? retainedSizes.at(target) : 0))
+    for (edge.references(context); edge.next();) {
+      if (!edge.is('context')) continue
+      const name = shownEdgeName(analysis, edge.number, names)
+      bytes.set(name, (bytes.get(name) ?? 0) + (dominators[edge.target] === context ? retainedSizes.at(edge.target) : 0))
     }
   }
   return [...bytes].sort((a, b) => b[1] - a[1]).slice(0, TOP_VARIABLES).map(([name, total]) => ({ name, bytes: total }))
@@ -311,12 +309,12 @@ function keptIn (analysis, timers) {
   const sample = timers.slice(0, MAX_KEPT_SAMPLE)
   /** @type {Map<number, number>} collection ordinal -> timers it holds */
   const holders = new Map()
+  const edge = new EdgeCursor(graph)
   for (const timer of sample) {
     const seen = new Set()
-    for (let slot = graph.firstRetainer[timer], end = graph.firstRetainer[timer + 1]; slot < end; slot++) {
-      const e = graph.retainerEdges[slot]
-      if (graph.edgeTypes[e] === graph.edgeType.weak) continue
-      const collection = collectionOfStore(graph, graph.edgeSource(e))
+    for (edge.retainers(timer); edge.next();) {
+      if (edge.is('weak')) continue
+      const collection = collectionOfStore(graph, edge.source)
       const kind = collectionKind(graph, collection)
       // Timer lists and other timers (their _idlePrev/_idleNext links) are Node's, not a collection.
       if (kind === null || kind === 'object' || seen.has(collection)) continue

@@ -5,9 +5,10 @@
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, percent } from './growth-evidence.js'
 import { countText, notesOf } from './evidence-notes.js'
-import { commonClasses } from './held-objects.js'
+import { commonClasses } from '../query/held-objects.js'
+import { offeredMethod } from '../query/heap-methods.js'
+import { references } from '../query/references.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { offeredMethod } from './heap-methods.js'
 import { packageOf } from './library-handle.js'
 import { END_METHODS, variableFor } from './unclosed-makers.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
@@ -230,13 +231,13 @@ function libraryRecordFix (analysis, holderFile, name, values) {
   let target = element
   let method = offeredMethod(graph, element, END_METHODS)
   let via = ''
-  for (let e = graph.firstEdge[element], end = graph.firstEdge[element + 1]; method === null && e < end; e++) {
-    const field = graph.edgeTargets[e]
-    if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[field] !== graph.nodeType.object || graph.edgeName(e) === '__proto__') continue
+  for (const edge = references(graph, element); method === null && edge.next();) {
+    const field = edge.target
+    if (!edge.is('property') || graph.nodeTypes[field] !== graph.nodeType.object || edge.is('property', '__proto__')) continue
     method = offeredMethod(graph, field, END_METHODS)
     if (method !== null) {
       target = field
-      via = graph.edgeName(e)
+      via = edge.name
     }
   }
   if (method === null) return null

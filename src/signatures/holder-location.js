@@ -4,6 +4,7 @@
 // a property of a class instance (then the constructor), or a property of a function (a class's
 // static field, a memoized function's cache: then that function).
 
+import { findRetainer, reference, references, retainers } from '../query/references.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -65,15 +66,13 @@ export function holderLocation (analysis, path, cwd, names) {
  */
 export function closureOverContext (analysis, context, preferredId) {
   const { graph, locations, distances } = analysis
-  const contextName = graph.strings.indexOf('context')
   const body = moduleBodyOf(graph, context)
   let best = -1
   /** @type {number[]} */
   let bestKey = []
-  for (let slot = graph.firstRetainer[context], end = graph.firstRetainer[context + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    const source = graph.edgeSource(e)
-    if (graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== contextName) continue
+  for (const edge = retainers(graph, context); edge.next();) {
+    if (!edge.is('internal', 'context')) continue
+    const source = edge.source
     if (graph.nodeTypes[source] !== graph.nodeType.closure) continue
     if (graph.nodeIds[source] === preferredId && source !== body) return source
     const location = locations.locationOf(source)
@@ -99,24 +98,15 @@ export function closureOverContext (analysis, context, preferredId) {
  * @param {number} context
  */
 function moduleBodyOf (graph, context) {
-  const internal = graph.edgeType.internal
-  const extension = graph.findEdge(context, internal, graph.strings.indexOf('extension'))
-  if (extension < 0) return -1
-  const module = graph.edgeTargets[extension]
-  if (graph.nodeName(module) !== 'system / SourceTextModule') return -1
-  const contextName = graph.strings.indexOf('context')
-  const functionName = graph.strings.indexOf('function')
-  const closureType = graph.nodeType.closure
+  const module = reference(graph, context, 'extension', 'internal')
+  if (module < 0 || graph.nodeName(module) !== 'system / SourceTextModule') return -1
   /** @param {number} o */
-  const closesOver = (o) => {
-    const e = graph.nodeTypes[o] === closureType ? graph.findEdge(o, internal, contextName) : -1
-    return e >= 0 && graph.edgeTargets[e] === context
-  }
-  for (let e = graph.firstEdge[module], end = graph.firstEdge[module + 1]; e < end; e++) {
-    const target = graph.edgeTargets[e]
+  const closesOver = (o) => graph.nodeTypes[o] === graph.nodeType.closure && reference(graph, o, 'context', 'internal') === context
+  for (const edge = references(graph, module); edge.next();) {
+    const target = edge.target
     if (closesOver(target)) return target
-    const fn = graph.nodeTypes[target] === graph.nodeType.object ? graph.findEdge(target, internal, functionName) : -1
-    if (fn >= 0 && closesOver(graph.edgeTargets[fn])) return graph.edgeTargets[fn]
+    const fn = graph.nodeTypes[target] === graph.nodeType.object ? reference(graph, target, 'function', 'internal') : -1
+    if (fn >= 0 && closesOver(fn)) return fn
   }
   return -1
 }
@@ -128,11 +118,7 @@ function moduleBodyOf (graph, context) {
  * @param {number} context
  */
 function heldFromOutside (graph, closure, context) {
-  for (let slot = graph.firstRetainer[closure], end = graph.firstRetainer[closure + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    if (graph.edgeTypes[e] !== graph.edgeType.weak && graph.edgeSource(e) !== context) return true
-  }
-  return false
+  return findRetainer(graph, closure, (edge) => !edge.is('weak') && edge.source !== context) >= 0
 }
 
 /**

@@ -4,9 +4,9 @@
 // of its own variables; the retainer path shows which, and a closure over that variable's scope
 // shows where in the program it lives.
 
-import { offeredMethod } from './heap-methods.js'
+import { offeredMethod } from '../query/heap-methods.js'
+import { propertyTarget } from '../query/references.js'
 import { closureOverContext } from './holder-location.js'
-import { propertyTarget } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */

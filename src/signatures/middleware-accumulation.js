@@ -13,7 +13,9 @@ import { shownEdgeName } from '../analysis/shown-names.js'
 import { collectionGrowth } from './collection-growth.js'
 import { bytesText, countText, namedBytes, notesOf } from './evidence-notes.js'
 import { judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { EdgeCursor, propertyTarget, references } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -147,10 +149,10 @@ function handlerOf (analysis, element) {
   let chosen = null
   /** @type {string[]} */
   const fields = []
-  for (let e = graph.firstEdge[element], end = graph.firstEdge[element + 1]; e < end; e++) {
-    const target = graph.edgeTargets[e]
-    if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[target] !== graph.nodeType.closure) continue
-    const field = graph.edgeName(e)
+  for (const edge = references(graph, element); edge.next();) {
+    const target = edge.target
+    if (!edge.is('property') || graph.nodeTypes[target] !== graph.nodeType.closure) continue
+    const field = edge.name
     if (field === 'constructor' || field === '__proto__') continue
     fields.push(field)
     if (chosen === null || (RECORD_FIELDS.test(field) && !RECORD_FIELDS.test(chosen.field))) chosen = { fn: unwrapBound(graph, target), field }
@@ -197,15 +199,15 @@ function capturedVariables (analysis, functions, names) {
   /** @type {Map<string, number>} */
   const bytes = new Map()
   const seen = new Set()
+  const edge = new EdgeCursor(graph)
   for (const fn of functions) {
     const context = propertyTarget(graph, fn, 'context')
     if (context < 0 || seen.has(context)) continue
     seen.add(context)
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
-      const target = graph.edgeTargets[e]
-      if (dominators[target] !== context) continue
-      const name = shownEdgeName(analysis, e, names)
+    for (edge.references(context); edge.next();) {
+      const target = edge.target
+      if (!edge.is('context') || dominators[target] !== context) continue
+      const name = shownEdgeName(analysis, edge.number, names)
       bytes.set(name, (bytes.get(name) ?? 0) + retainedSizes.at(target))
     }
   }

@@ -12,8 +12,9 @@
 import { dirname, isAbsolute, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { functionSpans, innermostSpan, scriptFunctions, scriptText } from './script-functions.js'
-import { mostCommonLocation, propertyTarget } from './heap-values.js'
-import { offeredMethod } from './heap-methods.js'
+import { mostCommonLocation } from './program-location.js'
+import { EdgeCursor, propertyTarget, reference } from '../query/references.js'
+import { offeredMethod } from '../query/heap-methods.js'
 import { END_METHODS } from './unclosed-makers.js'
 import { packageOf } from './library-handle.js'
 import { readableScriptName, sourceLocation } from './source-location.js'
@@ -188,10 +189,8 @@ export function enclosingMapKey (analysis, path) {
   const table = graph.findOrdinalById(path[path.length - 2].id)
   const slot = Number(path[path.length - 1].edge)
   if (table < 0 || path[path.length - 1].edgeType !== 'internal' || !Number.isInteger(slot)) return null
-  const keyEdge = graph.findEdge(table, graph.edgeType.internal, graph.strings.indexOf(String(slot - 1)))
-  if (keyEdge < 0) return null
-  const key = graph.edgeTargets[keyEdge]
-  return graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : null
+  const key = reference(graph, table, String(slot - 1), 'internal')
+  return key >= 0 && graph.nodeTypes[key] === graph.nodeType.string ? graph.nodeName(key) : null
 }
 
 /**
@@ -211,10 +210,11 @@ export function nodeRecords (analysis, values, cwd, names) {
   const elementClass = analysis.classes.names[analysis.classOf[objects[0]]]
   /** @type {Array<{location: SourceLocation, count: number}>} */
   const located = []
+  const edge = new EdgeCursor(graph)
   for (const o of objects) {
-    for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end; e++) {
-      const f = graph.edgeTargets[e]
-      if (graph.edgeTypes[e] !== graph.edgeType.property || graph.nodeTypes[f] !== graph.nodeType.closure) continue
+    for (edge.references(o); edge.next();) {
+      const f = edge.target
+      if (!edge.is('property') || graph.nodeTypes[f] !== graph.nodeType.closure) continue
       const location = sourceLocation(analysis, f, cwd, names)
       if (location !== null && !location.file.startsWith('node:')) located.push({ location, count: 1 })
     }

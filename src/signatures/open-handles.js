@@ -10,11 +10,12 @@
 
 import { markEngineNoise } from '../diff/node-ages.js'
 import { countRootHeld } from '../diff/root-held.js'
-import { markDominatedBy } from './dominator-subtree.js'
+import { markDominatedBy } from '../query/dominator-subtree.js'
+import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { EdgeCursor, findRetainer } from '../query/references.js'
 import { countText, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
-import { CLOSE_METHODS, offeredMethod } from './heap-methods.js'
-import { isProgramLocation, mostCommonLocation } from './heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -105,15 +106,11 @@ const NATIVE_TO_JS = 'native_to_javascript'
  */
 function nativeHandleName (analysis, o) {
   const { graph } = analysis
-  if (o < 0) return null
-  for (let slot = graph.firstRetainer[o], end = graph.firstRetainer[o + 1]; slot < end; slot++) {
-    const e = graph.retainerEdges[slot]
-    const source = graph.edgeSource(e)
-    const type = graph.nodeTypes[source]
-    if (graph.edgeTypes[e] === graph.edgeType.internal && (type === graph.nodeType.native || type === graph.nodeType.synthetic) &&
-      graph.edgeName(e) === NATIVE_TO_JS) return graph.nodeName(source)
-  }
-  return null
+  const native = findRetainer(graph, o, (edge) => {
+    const type = graph.nodeTypes[edge.source]
+    return edge.is('internal', NATIVE_TO_JS) && (type === graph.nodeType.native || type === graph.nodeType.synthetic)
+  })
+  return native < 0 ? null : graph.nodeName(native)
 }
 
 /**
@@ -126,10 +123,11 @@ function nativeHandleName (analysis, o) {
  */
 function programWrapper (analysis, owners) {
   const { graph, classOf, classes } = analysis
-  const { firstEdge, edgeTargets, nodeTypes } = graph
+  const { nodeTypes } = graph
+  const edge = new EdgeCursor(graph)
   for (const owner of owners.slice(0, SAMPLE_OWNERS)) {
-    for (let e = firstEdge[owner], end = firstEdge[owner + 1]; e < end; e++) {
-      const target = edgeTargets[e]
+    for (edge.references(owner); edge.next();) {
+      const target = edge.target
       if (nodeTypes[target] !== graph.nodeType.object || classes.names[classOf[target]].startsWith('(')) continue
       const close = offeredMethod(graph, target, CLOSE_METHODS)
       if (close !== null) return { name: classes.names[classOf[target]], close }

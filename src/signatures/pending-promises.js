@@ -8,14 +8,16 @@
 // A reaction's handler is the program's own function for `.then(fn)`; for `await` it is a built-in
 // whose scope holds the suspended async function, which the snapshot locates.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { isProgramLocation, mostCommonLocation } from './program-location.js'
+import { findReference, propertyTarget, references, retainers } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
+import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { growsEveryStep, judgeGrowth, percent, perStepOf, retainedById } from './growth-evidence.js'
 import { bytesText, countText, notesOf } from './evidence-notes.js'
 import { holderName } from './collection-growth.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from './dominator-subtree.js'
-import { isProgramLocation, mostCommonLocation, propertyTarget, unwrapBound } from './heap-values.js'
 import { holderLocation } from './holder-location.js'
-import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from './heap-methods.js'
 import { libraryHandle } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 import { useOffsets, writeSites } from './write-sites.js'
@@ -315,10 +317,8 @@ function countAwaitedPromises (analysis, ownerIds) {
  * @param {number[]} handlers
  */
 function collectHandlers (graph, reaction, handlers) {
-  if (reaction < 0) return
-  for (let e = graph.firstEdge[reaction], end = graph.firstEdge[reaction + 1]; e < end; e++) {
-    const target = graph.edgeTargets[e]
-    if (graph.nodeTypes[target] === graph.nodeType.closure) handlers.push(unwrapBound(graph, target))
+  for (const edge = references(graph, reaction); edge.next();) {
+    if (graph.nodeTypes[edge.target] === graph.nodeType.closure) handlers.push(unwrapBound(graph, edge.target))
   }
 }
 
@@ -333,8 +333,8 @@ function pendingPromiseOf (analysis, ordinal) {
   // An old reaction of the list can be the owner when the promise itself is shared: climb to it.
   for (let step = 0; step < MAX_CHAIN && graph.nodeName(current) === REACTION; step++) {
     let up = -1
-    for (let slot = graph.firstRetainer[current], end = graph.firstRetainer[current + 1]; slot < end; slot++) {
-      const source = graph.retainerSource(slot)
+    for (const edge = retainers(graph, current); edge.next();) {
+      const source = edge.source
       if (graph.nodeName(source) === REACTION || isPromise(analysis, source)) up = source
     }
     if (up < 0) return -1
@@ -366,15 +366,8 @@ function countReactions (graph, promise, visit) {
     visit(reaction)
     count++
     // The `next` slot is the one edge to another reaction.
-    let next = -1
-    for (let e = graph.firstEdge[reaction], end = graph.firstEdge[reaction + 1]; e < end; e++) {
-      const target = graph.edgeTargets[e]
-      if (target !== reaction && graph.nodeName(target) === REACTION) {
-        next = target
-        break
-      }
-    }
-    reaction = next
+    const current = reaction
+    reaction = findReference(graph, current, (edge) => edge.target !== current && graph.nodeName(edge.target) === REACTION)
   }
   return count
 }
@@ -394,8 +387,8 @@ function handlerLocation (analysis, fn, cwd, names) {
   const { graph } = analysis
   const context = propertyTarget(graph, fn, 'context')
   if (context < 0) return null
-  for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-    const target = graph.edgeTargets[e]
+  for (const edge = references(graph, context); edge.next();) {
+    const target = edge.target
     if (graph.nodeTypes[target] !== graph.nodeType.object || graph.nodeName(target) === 'system / Context') continue
     // A suspended async function names its function; other objects name their constructor.
     const fn = propertyTarget(graph, target, 'function')

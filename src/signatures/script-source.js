@@ -7,6 +7,7 @@
 // longer file arrives as its first kilobyte: lines and columns in it are still right, the rest is
 // unknown.
 
+import { findReference, reference } from '../query/references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 const SCRIPT_EDGE_NAMES = ['script_or_debug_info', 'script']
@@ -22,36 +23,26 @@ const MAX_SOURCE_CHARS = 4_000_000
  * @returns {string | null}
  */
 export function scriptSourceOf (graph, closure) {
-  const sharedName = graph.strings.indexOf('shared')
-  const sourceName = graph.strings.indexOf('source')
-  if (sharedName < 0 || sourceName < 0 || graph.nodeTypes[closure] !== graph.nodeType.closure) return null
-  const shared = graph.findEdge(closure, graph.edgeType.internal, sharedName)
-  if (shared < 0) return null
-  const scriptNames = SCRIPT_EDGE_NAMES.map((name) => graph.strings.indexOf(name)).filter((name) => name >= 0)
-  const script = scriptOf(graph, graph.edgeTargets[shared], scriptNames, sourceName)
-  if (script < 0) return null
-  const source = graph.findEdge(script, graph.edgeType.internal, sourceName)
-  return stringValue(graph, graph.edgeTargets[source])
+  if (graph.nodeTypes[closure] !== graph.nodeType.closure) return null
+  const shared = reference(graph, closure, 'shared', 'internal')
+  const script = shared < 0 ? -1 : scriptOf(graph, shared)
+  return script < 0 ? null : stringValue(graph, reference(graph, script, 'source', 'internal'))
 }
 
 /**
  * The Script of a SharedFunctionInfo (one hop further when a DebugInfo sits between), or -1.
  * @param {HeapGraph} graph
  * @param {number} shared
- * @param {number[]} scriptNames
- * @param {number} sourceName
  */
-function scriptOf (graph, shared, scriptNames, sourceName) {
+function scriptOf (graph, shared) {
   const isScript = (/** @type {number} */ o) =>
-    graph.nodeTypes[o] === graph.nodeType.code && graph.findEdge(o, graph.edgeType.internal, sourceName) >= 0
-  for (const name of scriptNames) {
-    const edge = graph.findEdge(shared, graph.edgeType.internal, name)
-    if (edge < 0) continue
-    const target = graph.edgeTargets[edge]
+    graph.nodeTypes[o] === graph.nodeType.code && reference(graph, o, 'source', 'internal') >= 0
+  for (const name of SCRIPT_EDGE_NAMES) {
+    const target = reference(graph, shared, name, 'internal')
+    if (target < 0) continue
     if (isScript(target)) return target
-    for (let e = graph.firstEdge[target], end = graph.firstEdge[target + 1]; e < end; e++) {
-      if (isScript(graph.edgeTargets[e])) return graph.edgeTargets[e]
-    }
+    const script = findReference(graph, target, (edge) => isScript(edge.target))
+    if (script >= 0) return script
   }
   return -1
 }
@@ -66,8 +57,6 @@ function scriptOf (graph, shared, scriptNames, sourceName) {
  */
 function stringValue (graph, ordinal) {
   const { string, concatenatedString } = graph.nodeType
-  const first = graph.strings.indexOf('first')
-  const second = graph.strings.indexOf('second')
   const parts = []
   let length = 0
   const stack = [ordinal]
@@ -82,10 +71,10 @@ function stringValue (graph, ordinal) {
       continue
     }
     if (type !== concatenatedString) return null
-    const a = graph.findEdge(o, graph.edgeType.internal, first)
-    const b = graph.findEdge(o, graph.edgeType.internal, second)
+    const a = reference(graph, o, 'first', 'internal')
+    const b = reference(graph, o, 'second', 'internal')
     if (a < 0 || b < 0) return null
-    stack.push(graph.edgeTargets[b], graph.edgeTargets[a])
+    stack.push(b, a)
   }
   return parts.join('')
 }

@@ -4,9 +4,10 @@
 // is what stays. The listener's closure (or a bound function's `this`) holds that object; the heap
 // shows its class and the method that ends it.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
-import { CLOSE_METHODS, methodNames, offeredMethod } from './heap-methods.js'
-import { propertyTarget, unwrapBound } from './heap-values.js'
+import { AGE_OLD } from '../query/ages.js'
+import { CLOSE_METHODS, methodNames, offeredMethod } from '../query/heap-methods.js'
+import { EdgeCursor, propertyTarget, referencedNodes } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
 import { constructorOf, packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -119,18 +120,18 @@ export function takeBackMethod (analysis, emitter, maker) {
  */
 function holds (analysis, holder, target) {
   const { graph } = analysis
-  const { property, element, internal } = graph.edgeType
   const skip = new Set(['_events', '__proto__', 'map', 'constructor'].map((name) => graph.strings.indexOf(name)))
   const seen = new Set([holder])
+  const edge = new EdgeCursor(graph)
   let level = [holder]
   for (let depth = 1; depth <= MAX_HOLD_DEPTH && level.length > 0; depth++) {
     /** @type {number[]} */
     const next = []
     for (const o of level) {
-      for (let e = graph.firstEdge[o], end = graph.firstEdge[o + 1]; e < end && seen.size < MAX_HOLD_NODES; e++) {
-        const type = graph.edgeTypes[e]
-        if ((type !== property && type !== element && type !== internal) || (type !== element && skip.has(graph.edgeNames[e]))) continue
-        const to = graph.edgeTargets[e]
+      for (edge.references(o); seen.size < MAX_HOLD_NODES && edge.next();) {
+        const named = edge.is('property') || edge.is('internal')
+        if ((!named && !edge.is('element')) || (named && skip.has(edge.nameIndex))) continue
+        const to = edge.target
         if (to === target) return true
         if (seen.has(to) || graph.nodeTypes[to] !== graph.nodeType.object) continue
         seen.add(to)
@@ -154,11 +155,7 @@ function heldBy (analysis, fn) {
   const boundThis = propertyTarget(graph, fn, 'bound_this')
   if (boundThis >= 0) values.push(boundThis)
   const context = propertyTarget(graph, unwrapBound(graph, fn), 'context')
-  if (context >= 0) {
-    for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] === graph.edgeType.context) values.push(graph.edgeTargets[e])
-    }
-  }
+  if (context >= 0) values.push(...referencedNodes(graph, context, 'context'))
   return values
 }
 

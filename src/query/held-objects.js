@@ -1,6 +1,6 @@
 // What a set of heap objects keeps alive on its own (their dominator subtrees), by class.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from './ages.js'
 import { DOMINATED, markDominatedBy } from './dominator-subtree.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 

@@ -2,7 +2,7 @@
 // of them. One pass over the dominator tree with path compression (as in growth-owners.js): each
 // node's answer is found once, iteratively, on a preallocated stack.
 
-import { AGE_OLD } from '../diff/growth-owners.js'
+import { AGE_OLD } from './ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 const UNKNOWN = 0

@@ -13,6 +13,7 @@
 // A plain object used as a dictionary shows its entries as property (and element) edges; an array
 // shows its elements as element edges named by index.
 
+import { findRetainer, reference, references } from './references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** @typedef {'Map' | 'Set' | 'object' | 'array'} CollectionKind */
@@ -42,18 +43,6 @@ export function hashTableLayout (graph, table) {
 }
 
 /**
- * The target of the first edge of `ordinal` with this type and name, or -1.
- * @param {HeapGraph} graph
- * @param {number} ordinal
- * @param {number} type edge type index
- * @param {string} name
- */
-export function followEdge (graph, ordinal, type, name) {
-  const edge = graph.findEdge(ordinal, type, graph.strings.indexOf(name))
-  return edge < 0 ? -1 : graph.edgeTargets[edge]
-}
-
-/**
  * What kind of collection a node is, or null. WeakMaps and WeakSets are left out: their entries
  * live only as long as their keys.
  * @param {HeapGraph} graph
@@ -64,7 +53,7 @@ export function collectionKind (graph, ordinal) {
   if (graph.nodeTypes[ordinal] !== graph.nodeType.object) return null
   const name = graph.nodeName(ordinal)
   if (name === 'WeakMap' || name === 'WeakSet' || name.startsWith('system / ')) return null
-  const table = followEdge(graph, ordinal, graph.edgeType.internal, 'table')
+  const table = reference(graph, ordinal, 'table', 'internal')
   if (table >= 0) return hashTableLayout(graph, table)?.kind ?? null
   if (name === 'Array') return 'array'
   return 'object'
@@ -80,14 +69,8 @@ export function collectionKind (graph, ordinal) {
  */
 export function collectionOfStore (graph, ordinal) {
   if (graph.nodeTypes[ordinal] !== graph.nodeType.array) return ordinal
-  const { firstRetainer, retainerEdges, edgeTypes } = graph
-  for (let slot = firstRetainer[ordinal], end = firstRetainer[ordinal + 1]; slot < end; slot++) {
-    const e = retainerEdges[slot]
-    if (edgeTypes[e] !== graph.edgeType.internal) continue
-    const name = graph.edgeName(e)
-    if (name === 'table' || name === 'elements' || name === 'properties') return graph.edgeSource(e)
-  }
-  return ordinal
+  const collection = findRetainer(graph, ordinal, (edge) => edge.is('internal', 'table') || edge.is('internal', 'elements') || edge.is('internal', 'properties'))
+  return collection < 0 ? ordinal : collection
 }
 
 /**
@@ -100,9 +83,8 @@ export function collectionOfStore (graph, ordinal) {
  * @param {(key: number, value: number, name: string | null) => void} [visit]
  */
 export function forEachEntry (graph, ordinal, kind, visit) {
-  const { firstEdge, edgeTypes, edgeTargets } = graph
   if (kind === 'Map' || kind === 'Set') {
-    const table = followEdge(graph, ordinal, graph.edgeType.internal, 'table')
+    const table = reference(graph, ordinal, 'table', 'internal')
     const layout = table < 0 ? null : hashTableLayout(graph, table)
     if (layout === null) return 0
     const { capacity, firstEntrySlot, entrySlots } = layout
@@ -110,9 +92,9 @@ export function forEachEntry (graph, ordinal, kind, visit) {
     const values = new Int32Array(capacity).fill(-1)
     const seen = new Uint8Array(capacity)
     let count = 0
-    for (let e = firstEdge[table], end = firstEdge[table + 1]; e < end; e++) {
-      if (edgeTypes[e] !== graph.edgeType.internal) continue
-      const slot = Number(graph.edgeName(e)) - firstEntrySlot
+    for (const edge = references(graph, table); edge.next();) {
+      if (!edge.is('internal')) continue
+      const slot = edge.index - firstEntrySlot
       if (!Number.isInteger(slot) || slot < 0) continue
       const entry = Math.floor(slot / entrySlots)
       const part = slot % entrySlots
@@ -121,28 +103,28 @@ export function forEachEntry (graph, ordinal, kind, visit) {
         seen[entry] = 1
         count++
       }
-      if (part === 0) keys[entry] = edgeTargets[e]
-      else values[entry] = edgeTargets[e]
+      if (part === 0) keys[entry] = edge.target
+      else values[entry] = edge.target
     }
     if (visit) for (let i = 0; i < capacity; i++) if (seen[i] === 1) visit(keys[i], values[i], null)
     return count
   }
   if (kind === 'array') {
     let length = 0
-    for (let e = firstEdge[ordinal], end = firstEdge[ordinal + 1]; e < end; e++) {
-      if (edgeTypes[e] !== graph.edgeType.element) continue
-      length = Math.max(length, graph.edgeNames[e] + 1)
-      visit?.(-1, edgeTargets[e], null)
+    for (const edge = references(graph, ordinal); edge.next();) {
+      if (!edge.is('element')) continue
+      length = Math.max(length, edge.index + 1)
+      visit?.(-1, edge.target, null)
     }
     return length
   }
   const proto = graph.strings.indexOf('__proto__')
   let count = 0
-  for (let e = firstEdge[ordinal], end = firstEdge[ordinal + 1]; e < end; e++) {
-    const type = edgeTypes[e]
-    if (type === graph.edgeType.element || (type === graph.edgeType.property && graph.edgeNames[e] !== proto)) {
+  for (const edge = references(graph, ordinal); edge.next();) {
+    const property = edge.is('property')
+    if (edge.is('element') || (property && edge.nameIndex !== proto)) {
       count++
-      visit?.(-1, edgeTargets[e], type === graph.edgeType.property ? graph.edgeName(e) : null)
+      visit?.(-1, edge.target, property ? edge.name : null)
     }
   }
   return count

@@ -2,7 +2,7 @@
 // of its prototypes. A finding uses them to speak the library's own words ("call eject()", "call
 // unsubscribe()") instead of a generic remedy, when the heap shows which of them exist.
 
-import { followEdge } from './collection-entries.js'
+import { EdgeCursor, reference } from './references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** Prototype links followed: class hierarchies of libraries are shallow. */
@@ -31,18 +31,17 @@ export const CLEAR_METHODS = ['clear', 'reset', 'flushAll', 'removeAll', 'prune'
  * @returns {Set<string>}
  */
 export function methodNames (graph, ordinal) {
-  const { property } = graph.edgeType
-  const { firstEdge, edgeTypes, edgeTargets, nodeTypes } = graph
-  const closure = graph.nodeType.closure
+  const { nodeTypes } = graph
   /** @type {Set<string>} */
   const names = new Set()
+  const edge = new EdgeCursor(graph)
   let o = ordinal
   for (let level = 0; o >= 0 && level <= MAX_PROTOTYPES; level++) {
     if (nodeTypes[o] !== graph.nodeType.object) break
-    for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
-      if (edgeTypes[e] === property && nodeTypes[edgeTargets[e]] === closure) names.add(graph.edgeName(e))
+    for (edge.references(o); edge.next();) {
+      if (edge.is('property') && nodeTypes[edge.target] === graph.nodeType.closure) names.add(edge.name)
     }
-    o = followEdge(graph, o, property, '__proto__')
+    o = reference(graph, o, '__proto__')
   }
   return names
 }

@@ -1,0 +1,73 @@
+// Growth two leaking groups share: a new object both groups' owners reach is dominated by neither,
+// and lands in the group of a container around both, which then looks like a leak of its own.
+
+import { AGE_LEAKED, AGE_RECENT } from '../query/ages.js'
+import { EdgeCursor } from '../query/references.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {GrowthGroup} from './growth-groups.js' */
+
+/** Dominator steps climbed from a retainer to the group that holds it. */
+const MAX_SHARE_CLIMB = 32
+/** A leaking group is "shared" when other groups also hold at least this share of its new bytes. */
+const MIN_SHARED = 0.5
+
+/**
+ * Fills `sharedWith` of the leaking groups. A new object that two groups' owners both reach is
+ * dominated by neither: it lands in the group of a container around both (often the module scope),
+ * which then looks like a third leak. Each retainer of such an object is followed up the dominator
+ * tree to the first group owner; objects held from other groups count as shared with them.
+ * @param {HeapAnalysis} last
+ * @param {Uint8Array} ages
+ * @param {Uint8Array} noise
+ * @param {Uint32Array} owners
+ * @param {Array<GrowthGroup & {ordinals: number[]}>} groups  sorted, leaking first
+ */
+export function addSharedWith (last, ages, noise, owners, groups) {
+  const leaking = groups.filter((group) => group.leak).length
+  if (leaking < 2) return
+  const { graph, dominators, retainedSizes } = last
+  const root = graph.rootOrdinal
+  const groupOf = new Int32Array(graph.nodeCount).fill(-1)
+  for (let g = 0; g < leaking; g++) for (const o of groups[g].ordinals) groupOf[o] = g
+  const groupAbove = (/** @type {number} */ node) => {
+    let u = owners[node]
+    for (let step = 0; step < MAX_SHARE_CLIMB && u !== root; step++) {
+      if (groupOf[u] >= 0) return groupOf[u]
+      u = dominators[u]
+    }
+    return -1
+  }
+  /** @type {Array<Map<number, {objects: number, bytes: number}>>} */
+  const shares = groups.slice(0, leaking).map(() => new Map())
+  const sharedBytes = new Float64Array(leaking)
+  /** @type {Set<number>} */
+  const holders = new Set()
+  const edge = new EdgeCursor(graph)
+  for (let o = 0; o < groupOf.length; o++) {
+    const g = groupOf[owners[o]]
+    // The new objects right below the owner: each keeps what it dominates (the parts of a
+    // concatenated string, a record's fields), so the question is asked of them, with their
+    // retained size.
+    if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    holders.clear()
+    for (edge.retainers(o); edge.next();) {
+      if (edge.is('weak')) continue
+      const h = groupAbove(edge.source)
+      if (h >= 0 && h !== g) holders.add(h)
+    }
+    if (holders.size === 0) continue
+    sharedBytes[g] += retainedSizes.at(o)
+    for (const h of holders) {
+      let share = shares[g].get(h)
+      if (!share) shares[g].set(h, (share = { objects: 0, bytes: 0 }))
+      share.objects++
+      share.bytes += retainedSizes.at(o)
+    }
+  }
+  for (let g = 0; g < leaking; g++) {
+    const group = groups[g]
+    if (sharedBytes[g] < MIN_SHARED * (group.leakedBytes + group.recentBytes)) continue
+    group.sharedWith = [...shares[g]].sort((a, b) => a[0] - b[0])
+      .map(([h, { objects, bytes }]) => ({ ownerId: groups[h].owner.id, objects, bytes }))
+  }
+}

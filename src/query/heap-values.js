@@ -1,0 +1,60 @@
+// Small reads of JS values as V8 lays them out in a snapshot (heapsnapshot-format.md 7): the
+// value of an oddball (true, false, null, undefined), the function a bound function wraps, and the
+// variable that holds an object.
+
+import { findReference, propertyTarget, retainers } from './references.js'
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {EdgeCursor} from './references.js' */
+
+/**
+ * The name of a variable or property that holds `ordinal` (a scope's `retries`, an object's
+ * `cache`), or null when no retainer names it so. Needs the retainer index.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {string | null}
+ */
+export function variableName (graph, ordinal) {
+  for (const edge = retainers(graph, ordinal); edge.next();) {
+    if (!edge.is('context') && !edge.is('property')) continue
+    const name = edge.name
+    if (/^#?[A-Za-z_$][\w$]*$/.test(name)) return name
+  }
+  return null
+}
+
+/**
+ * The value of an oddball node ('true', 'false', 'null', 'undefined', 'hole', ...), or null for
+ * any other node. An Oddball's first slot (after its map) is its `to_string` string. V8 11 names
+ * every oddball `system / Oddball`; V8 12 and later (Node 22, 24) name it after that string.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {string | null}
+ */
+export function oddballValue (graph, ordinal) {
+  if (ordinal < 0 || graph.nodeTypes[ordinal] !== graph.nodeType.hidden) return null
+  const string = findReference(graph, ordinal, isHiddenString)
+  if (string < 0) return null
+  const name = graph.nodeName(ordinal)
+  const value = graph.nodeName(string)
+  return name === 'system / Oddball' || name === value ? value : null
+}
+
+/** @param {EdgeCursor} edge */
+function isHiddenString (edge) {
+  return edge.is('hidden') && edge.graph.nodeTypes[edge.target] === edge.graph.nodeType.string
+}
+
+/**
+ * The function a closure runs: itself, or for a bound function (`native_bind`) the target it wraps.
+ * @param {HeapGraph} graph
+ * @param {number} closure
+ */
+export function unwrapBound (graph, closure) {
+  let current = closure
+  for (let hops = 0; hops < 4 && current >= 0; hops++) {
+    const target = propertyTarget(graph, current, 'bound_function')
+    if (target < 0 || graph.nodeTypes[target] !== graph.nodeType.closure) return current
+    current = target
+  }
+  return current
+}

@@ -1,0 +1,71 @@
+// The query vocabulary on a real snapshot: references by name and type, retainers, the first
+// reference or retainer where a test holds, and the entries of the program's collections.
+import test from 'ava'
+import { HeapGraph } from '../../src/graph/heap-graph.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { collectionKind, collectionOfStore, forEachEntry } from '../../src/query/collection-entries.js'
+import { findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+
+const fixture = captureFixture('engine/mixed-heap')
+const graphPromise = fixture.then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+
+/**
+ * The object the program stored as `globalThis.mixedHeap`.
+ * @param {HeapGraph} graph
+ */
+function mixedHeap (graph) {
+  const global = findReference(graph, graph.rootOrdinal, (edge) => edge.type === 'shortcut')
+  return reference(graph, global, 'mixedHeap')
+}
+
+test('a reference by name and type, and the retainer that names it back', async (t) => {
+  const graph = await graphPromise
+  const heap = mixedHeap(graph)
+  t.true(heap >= 0)
+  const cache = reference(graph, heap, 'cache')
+  t.is(graph.nodeName(cache), 'Map')
+  t.is(reference(graph, heap, 'cache', 'internal'), -1, 'the type counts')
+  t.is(reference(graph, heap, 'no such property'), -1)
+  t.is(reference(graph, -1, 'cache'), -1, 'no node has no references')
+  t.is(propertyTarget(graph, cache, 'table'), reference(graph, cache, 'table', 'internal'), 'propertyTarget reads internal fields too')
+  t.is(retainer(graph, cache, 'cache'), heap)
+  t.is(findRetainer(graph, cache, (edge) => edge.is('property', 'cache')), heap)
+  t.is(findRetainer(graph, cache, (edge) => edge.is('element')), -1)
+})
+
+test('elements are found by index, and referencedNodes lists one type in order', async (t) => {
+  const graph = await graphPromise
+  const { report } = await fixture
+  const holders = reference(graph, mixedHeap(graph), 'holders')
+  const elements = referencedNodes(graph, holders, 'element')
+  t.is(elements.length, report.leakyHolders)
+  t.is(reference(graph, holders, 0, 'element'), elements[0])
+  t.is(reference(graph, holders, elements.length - 1, 'element'), elements[elements.length - 1])
+  t.true(elements.every((o) => graph.nodeName(o) === 'LeakyHolder'))
+})
+
+test('collection entries: a Map, a Set, an array and a plain object, and a store back to its collection', async (t) => {
+  const graph = await graphPromise
+  const { report } = await fixture
+  const heap = mixedHeap(graph)
+  const cache = reference(graph, heap, 'cache')
+  const seen = reference(graph, heap, 'seen')
+  const holders = reference(graph, heap, 'holders')
+  t.is(collectionKind(graph, cache), 'Map')
+  t.is(collectionKind(graph, seen), 'Set')
+  t.is(collectionKind(graph, holders), 'array')
+  t.is(collectionKind(graph, heap), 'object')
+  let keyed = 0
+  t.is(forEachEntry(graph, cache, 'Map', (key, value) => { if (key >= 0 && value >= 0) keyed++ }), report.mapEntries)
+  t.is(keyed, report.mapEntries, 'string keys and object values both have edges')
+  t.is(forEachEntry(graph, seen, 'Set'), report.setMembers)
+  t.is(forEachEntry(graph, holders, 'array'), report.leakyHolders)
+  /** @type {string[]} */
+  const names = []
+  forEachEntry(graph, heap, 'object', (_, __, name) => { if (name !== null) names.push(name) })
+  t.true(names.includes('cache') && names.includes('holders') && !names.includes('__proto__'))
+  const table = reference(graph, cache, 'table', 'internal')
+  t.is(collectionOfStore(graph, table), cache)
+  t.is(collectionOfStore(graph, cache), cache)
+})
