@@ -123,6 +123,7 @@ export function matchForgottenTimer (input) {
           ])
         },
         location: tally.location,
+        members: newTimers,
         fix: kept !== null
           ? keptFix(kept, repeating)
           : repeating

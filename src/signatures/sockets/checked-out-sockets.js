@@ -74,6 +74,7 @@ export function checkedOutMatch (input, group, tally, fresh, counts, retained) {
         locationRole: located?.role ?? null
       },
       location: located?.location ?? null,
+      members: fresh,
       fix: checkedOutFix(name, mostUnread)
     }
   }

@@ -90,6 +90,8 @@ export function openConnections (input, rowOfOwner) {
           locationRole: constructorAt === null ? null : HOLDER_CONSTRUCTOR_ROLE
         },
         location: constructorAt,
+        members: fresh,
+        holders: [...freshHolders],
         fix: openFix(className, close, variable)
       }
     })
