@@ -84,6 +84,15 @@ import { HEAP_NAMES, shownClassName, shownEdgeName } from './shown-names.js'
 /** @type {WeakMap<PathSource, PathSteps>} */
 const stepsOf = new WeakMap()
 
+/**
+ * Steps a path has at most, by default: a report's JSON keeps paths whole (the text folds them), and
+ * only a path down a linked list of thousands of links is longer; its steps would be most of the
+ * report (about 100 bytes each).
+ */
+export const MAX_PATH_STEPS = 1000
+/** Steps a shortened run of equal steps keeps at each end. */
+const RUN_ENDS = 2
+
 /** @param {PathSource} analysis */
 function pathSteps (analysis) {
   let steps = stepsOf.get(analysis)
@@ -93,8 +102,9 @@ function pathSteps (analysis) {
 
 /**
  * The path from the roots to `ordinal`, first step at the root end; [] for the root itself and for
- * nodes no root reaches. A path longer than `maxLength` keeps its two ends around one `elided`
- * step; a readable path keeps its last module scope and what follows it when they fit.
+ * nodes no root reaches. The path is whole up to `maxLength` steps (MAX_PATH_STEPS by default, far
+ * past any path but one through a linked list thousands of links long); a longer one is shortened
+ * by shortenedSteps.
  * @param {HeapAnalysis} analysis
  * @param {number} ordinal
  * @param {{maxLength?: number, readable?: boolean, names?: NameResolver}} [options] readable: from
@@ -103,7 +113,7 @@ function pathSteps (analysis) {
  *   by default)
  * @returns {Step[]}
  */
-export function retainerPath (analysis, ordinal, { maxLength = 100, readable = false, names = HEAP_NAMES } = {}) {
+export function retainerPath (analysis, ordinal, { maxLength = MAX_PATH_STEPS, readable = false, names = HEAP_NAMES } = {}) {
   const { graph, distances } = analysis
   if (ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
   /** @type {number[]} */
@@ -216,10 +226,12 @@ function rootSteps (analysis) {
 }
 
 /**
- * The steps of a path of `edges` (root end first), cut to `limit` steps around one `elided` step.
- * The cut keeps the first steps and the end; when the path has a module scope, the end kept
- * starts at the last one if it fits. Steps are made only for the edges kept: a long path (a
- * linked list of timers) costs its hops, not a step object each.
+ * The steps of a path of `edges` (root end first), at most `limit` of them. A longer path first
+ * loses the middles of its longest runs of equal steps (a linked list's links: the same edge name
+ * to the same class), each shortened to its two ends around one `elided` step, so that every name
+ * on the path stays; only a path still too long is cut in its middle around one `elided` step,
+ * keeping the first steps and the end (from the last module scope when it fits). Steps are made
+ * only for the edges kept: a long path costs its hops, not a step object each.
  * @param {HeapAnalysis} analysis
  * @param {number[]} edges
  * @param {number} limit
@@ -228,29 +240,86 @@ function rootSteps (analysis) {
  * @returns {Step[]}
  */
 function shortenedSteps (analysis, edges, limit, { scopes, names }) {
-  const length = edges.length
-  const step = (/** @type {number} */ i) => stepOf(analysis, edges[i], scopes, names)
-  if (length <= limit) return edges.map((_, i) => step(i))
-  const elided = (/** @type {number} */ count) => ({ edge: '…', edgeType: 'elided', node: `${count} steps`, nodeType: 'elided', id: 0 })
-  const { edgeTargets } = analysis.graph
-  let anchor = -1
-  if (scopes) for (let i = length - 1; i >= 0 && anchor < 0; i--) if (moduleScriptOf(scopes, edgeTargets[edges[i]]) !== null) anchor = i
-  const head = limit - 1 - (length - anchor)
-  /** @type {Step[]} */
-  const steps = []
-  const keep = (/** @type {number} */ from, /** @type {number} */ to) => { for (let i = from; i < to; i++) steps.push(step(i)) }
-  if (anchor >= 0 && head >= 1) {
-    keep(0, head)
-    steps.push(elided(anchor - head))
-    keep(anchor, length)
-    return steps
+  if (edges.length <= limit) return edges.map((edge) => stepOf(analysis, edge, scopes, names))
+  const isModule = (/** @type {number} */ i) => scopes !== undefined && moduleScriptOf(scopes, analysis.graph.edgeTargets[edges[i]]) !== null
+  const parts = cutMiddle(withoutLongRuns(analysis, edges, limit, isModule), limit, isModule)
+  return parts.map((part) => (typeof part === 'number' ? stepOf(analysis, edges[part], scopes, names) : elided(part.count)))
+}
+
+/**
+ * The path's edges by index, with the middles of its longest runs of equal steps given as
+ * `{count}` (the steps each stands for), run after run, longest first, until the path has `limit`
+ * parts or no run is left to shorten. A module scope is never inside a run.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} edges
+ * @param {number} limit
+ * @param {(i: number) => boolean} isModule
+ * @returns {Array<number | {count: number}>}
+ */
+function withoutLongRuns (analysis, edges, limit, isModule) {
+  const { graph, classOf } = analysis
+  const { edgeTypes, edgeNames, edgeTargets } = graph
+  const same = (/** @type {number} */ i, /** @type {number} */ j) => edgeTypes[edges[i]] === edgeTypes[edges[j]] &&
+    edgeNames[edges[i]] === edgeNames[edges[j]] && classOf[edgeTargets[edges[i]]] === classOf[edgeTargets[edges[j]]] && !isModule(j)
+  /** @type {Array<{from: number, length: number}>} */
+  const runs = []
+  for (let i = 0; i < edges.length;) {
+    let j = i + 1
+    while (j < edges.length && same(i, j)) j++
+    // A run shortens to its ends around one elided step: shorter ones gain nothing.
+    if (j - i > 2 * RUN_ENDS + 1) runs.push({ from: i, length: j - i })
+    i = j
   }
+  runs.sort((a, b) => b.length - a.length)
+  /** @type {Map<number, number>} elided steps by the index they start at */
+  const cut = new Map()
+  let length = edges.length
+  for (const run of runs) {
+    if (length <= limit) break
+    const count = run.length - 2 * RUN_ENDS
+    cut.set(run.from + RUN_ENDS, count)
+    length -= count - 1
+  }
+  /** @type {Array<number | {count: number}>} */
+  const parts = []
+  for (let i = 0; i < edges.length; i++) {
+    const count = cut.get(i)
+    if (count === undefined) parts.push(i)
+    else {
+      parts.push({ count })
+      i += count - 1
+    }
+  }
+  return parts
+}
+
+/**
+ * The parts cut to `limit` around one `{count}` standing for the middle: the first parts and the
+ * end, from the last module scope when that fits.
+ * @param {Array<number | {count: number}>} parts  edge indexes and elided runs
+ * @param {number} limit
+ * @param {(i: number) => boolean} isModule  by edge index
+ * @returns {Array<number | {count: number}>}
+ */
+function cutMiddle (parts, limit, isModule) {
+  const length = parts.length
+  if (length <= limit) return parts
+  const stepsIn = (/** @type {Array<number | {count: number}>} */ cut) => cut.reduce((/** @type {number} */ sum, part) => sum + (typeof part === 'number' ? 1 : part.count), 0)
+  const anchor = parts.findLastIndex((part) => typeof part === 'number' && isModule(part))
+  const head = limit - 1 - (length - anchor)
+  if (anchor >= 0 && head >= 1) return [...parts.slice(0, head), { count: stepsIn(parts.slice(head, anchor)) }, ...parts.slice(anchor)]
   const first = Math.ceil((limit - 1) / 2)
   const last = limit - 1 - first
-  keep(0, first)
-  steps.push(elided(length - first - last))
-  keep(length - last, length)
-  return steps
+  return [...parts.slice(0, first), { count: stepsIn(parts.slice(first, length - last)) }, ...parts.slice(length - last)]
+}
+
+/**
+ * The step standing for `count` steps left out of a path.
+ * @param {number} count
+ * @returns {Step}
+ */
+function elided (count) {
+  return { edge: '…', edgeType: 'elided', node: `${count} steps`, nodeType: 'elided', id: 0 }
 }
 
 /**

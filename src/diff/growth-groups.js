@@ -50,7 +50,9 @@ const MAX_OWNERS = 1000
  * watcher per request), each small, so the cap of old owners would drop most of a leak; their
  * paths are short (a root category, a handle, the owner). */
 const MAX_NEW_OWNERS = 50_000
-const PATH_LENGTH = 12
+/** Owners are grouped by the shape of their paths' ends: the first steps and the last, this many in
+ * all. Only each group's path is made whole, once its owner is chosen. */
+const SHAPE_LENGTH = 12
 
 /**
  * Finds the growth owners of the last snapshot, groups them by path shape and ranks the groups:
@@ -103,11 +105,10 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   const candidates = [...oldOwners, ...newOwners].sort(bySize)
 
   const ownGrowth = exclusiveGrowth(candidates, baseline, last)
-  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, own: number}>} */
+  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, shown: number, own: number}>} */
   const byShape = new Map()
   for (const [k, o] of candidates.entries()) {
-    const path = retainerPath(last, o, { maxLength: PATH_LENGTH, readable: true, names })
-    const shape = pathShape(path)
+    const shape = pathShape(retainerPath(last, o, { maxLength: SHAPE_LENGTH, readable: true, names }))
     const before = retainedOf(baseline, graph.nodeIds[o])
     const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
     const after = last.retainedSizes.at(o)
@@ -115,7 +116,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
     if (!group) {
       group = {
         owner: ownerOf(last, o, names),
-        path,
+        path: [],
         ownerCount: 0,
         leakedObjects: 0,
         leakedBytes: 0,
@@ -131,12 +132,13 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
         sharedWith: [],
         ordinals: [],
         best: after - before,
+        shown: o,
         own: 0
       }
       byShape.set(shape, group)
     } else if (after - before > group.best) {
       group.owner = ownerOf(last, o, names)
-      group.path = path
+      group.shown = o
       group.best = after - before
     }
     group.ownerCount++
@@ -152,6 +154,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   }
 
   const groups = [...byShape.values()]
+  for (const group of groups) group.path = retainerPath(last, group.shown, { readable: true, names })
   const rootEntries = addTopClasses(last, ages, noise, owners, groups)
   const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, leakedSize, recentSize })
   const ranked = groups.map((group, g) => {
@@ -166,7 +169,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   // A row that only holds what other leaks hold too follows them: fixing those fixes it.
   groups.sort((a, b) => Number(b.leak) - Number(a.leak) || Number(a.sharedWith.length > 0) - Number(b.sharedWith.length > 0))
   return {
-    groups: groups.map(({ ordinals, best, own, ...group }) => group),
+    groups: groups.map(({ ordinals, best, shown, own, ...group }) => group),
     groupOwners: groups.map((group) => group.ordinals),
     grew: ranked.map(({ grew }) => grew),
     owners,

@@ -82,7 +82,8 @@ const CONVINCING = 0.5
  * @returns {{verdict: DiffResult['verdict'], reason: string}}
  */
 function judgeWithFindings (diff, findings) {
-  const sure = findings.filter((f) => f.confidence >= CONVINCING)
+  // A card is as sure as the surest finding it holds (`also`).
+  const sure = findings.filter((f) => Math.max(f.confidence, ...(f.also ?? []).map((held) => held.confidence)) >= CONVINCING)
   if (sure.length === 0) return { verdict: diff.verdict, reason: diff.reason }
   const named = sure.slice(0, 3).map((f) => `${f.signature} in ${ownerText(f)}`).join(', ')
   const more = sure.length > 3 ? ` and ${sure.length - 3} more` : ''

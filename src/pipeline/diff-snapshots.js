@@ -6,14 +6,16 @@
 //                  analysed, in worker threads when they are large (analyze-in-parallel.js)
 //   diff           growth owners, rows and their paths, with the names people wrote (the sources'
 //                  NameResolver, handed down as an argument)
-//   signatures     findings, with the same names and the scripts' whole texts from disk
+//   signatures     findings, with the same names and the scripts' whole texts from disk; which
+//                  of them share a cause (one finding's objects hold another's: one card)
 //   allocations    the profiles' growing stacks, tied to the findings by the locations the
 //                  signatures found in the code that ran, their frames mapped to the sources; a
 //                  finding whose growth a package made moves to the program's call (user-line.js)
 //   sources        then the findings' locations mapped to the sources people wrote, and the
 //                  class rows (and the findings' class lists) named as written
 //   memory         the split of the growth between the heap, backing stores and native memory
-//   report model   the verdict with the findings weighed (build-diff-report.js)
+//   report model   the findings that share a cause folded into one card each, then the
+//                  verdict with the findings weighed (build-diff-report.js)
 //
 // The sources layer sits above the signatures in the imports (it reads their findings), yet its
 // names are needed from the diff on: so the run opens it before the diff and passes its answers
@@ -31,6 +33,7 @@ import { analyzeSnapshots } from './analyze-in-parallel.js'
 import { buildDiffReport } from './build-diff-report.js'
 import { nameClassRows } from './class-rows.js'
 import { releaseFixes } from './native-fixes.js'
+import { sharedCauses, foldSharedCauses } from './shared-causes.js'
 import { readSidecar, sidecarsDifference } from './sidecars.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthThresholds} from '../diff/growth-thresholds.js' */
@@ -96,6 +99,7 @@ export async function reportDiff (analyses, { sources, metas, infos, warnings = 
   result.warnings.push(...warnings)
   onStage?.('matching leak signatures')
   const matched = matchSignatures(result, detail, { cwd, names })
+  const causes = sharedCauses(matched, detail, names)
   const last = analyses[analyses.length - 1]
   /** @type {MapPosition | undefined} */
   const mapPosition = locator === null ? undefined : (url, position, fn) => locator.mapPosition(url, position, last, fn)
@@ -103,7 +107,8 @@ export async function reportDiff (analyses, { sources, metas, infos, warnings = 
   const findings = locator === null ? matched : locator.mapFindings(matched, last)
   if (locator !== null) nameClassRows(result, findings, locator, last, top)
   const memory = differentProcesses === null ? splitMemory(analyses.map((analysis) => analysis.graph), metas.map((meta) => meta?.memory ?? null)) : null
-  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: memory === null ? findings : releaseFixes(findings, memory), allocations, memory })
+  const complete = memory === null ? findings : releaseFixes(findings, memory)
+  return buildDiffReport(result, infos, { top, cwd, sidecars: metas, findings: foldSharedCauses(complete, causes), allocations, memory })
 }
 
 /**

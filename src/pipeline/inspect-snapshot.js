@@ -43,7 +43,7 @@ export function buildInspectReport (analysis, { path, bytes, top, cwd = process.
     classes: top === 0 ? rows : rows.slice(0, top),
     dominators: largestDominators(analysis, top === 0 ? 20 : top).map((ordinal) => {
       // The path a person knows (module app.js → cache), as the diff's rows and findings give it.
-      const steps = retainerPath(analysis, ordinal, { maxLength: 12, readable: true })
+      const steps = retainerPath(analysis, ordinal, { readable: true })
       return {
         id: graph.nodeIds[ordinal],
         name: displayName(analysis, ordinal),

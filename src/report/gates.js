@@ -13,7 +13,8 @@ import { renderFoldedPath, renderPath } from './render-path.js'
  * What fails. With no gate at all nothing fails; the CLI passes `{verdict: true}` then, which is
  * the diff's own judgement (exit 1 on verdict `leak`).
  * @typedef {object} Gates
- * @property {'any' | string[]} [failOn]  findings of these signature ids (or of any) fail
+ * @property {'any' | string[]} [failOn]  findings of these signature ids (or of any) fail; a finding
+ *   fails on the ids of the findings it holds (`also`) as well
  * @property {number} [maxGrowth]  bytes: the report's growth (see measureGrowth) may not pass this
  * @property {string[]} [allow]    signature ids, or substrings of an owner's class name or of its
  *   retainer path as the report prints it (`(GC roots) → module src/cache.js → cache (Map)`, see
@@ -106,7 +107,9 @@ export function evaluateGates (report, { failOn, maxGrowth, allow = [], verdict 
     const allowed = allows(allow, finding.signature, finding.owner.name, finding.path)
     if (allowed) allowedOwners.add(finding.owner.id)
     else unallowedFindings++
-    const gated = failOn === 'any' || (Array.isArray(failOn) && failOn.includes(finding.signature)) || findingsJudged
+    // A card stands for the findings it holds too (`also`): failing on their signature fails on it.
+    const signatures = [finding.signature, ...(finding.also ?? []).map((held) => held.signature)]
+    const gated = failOn === 'any' || (Array.isArray(failOn) && signatures.some((id) => failOn.includes(id))) || findingsJudged
     const where = locationText(finding.location)
     checks.push({
       name: `finding ${finding.signature} at ${where}`,

@@ -1,6 +1,7 @@
 // GitHub Actions workflow commands: a finding with a source location becomes an error annotation
 // on that line of the pull request's diff.
 import { escapeStrings } from './escape/escape-text.js'
+import { heldText, locationText } from './render-findings.js'
 import { commandData as data, commandProperty as property } from './escape/escape-github.js'
 import { insideText } from './render-location.js'
 /** @import {DiffReport} from './report-model.js' */
@@ -27,9 +28,11 @@ export function renderGithubAnnotations (report, gates) {
     const { location } = finding
     if (location === null || location.file.startsWith('node:')) continue
     const properties = `file=${property(location.file)},line=${location.line},col=${location.column},title=${property(`leakdiff: ${finding.signature}`)}`
-    // The line is the program's; the package that made the growth is named in the message.
+    // The line is the program's; the package that made the growth is named in the message. The
+    // findings the card holds are its evidence: named in its message, with their lines.
     const inside = insideText(location)
-    lines.push(`::${check.gated ? 'error' : 'warning'} ${properties}::${data(`${finding.title}${inside === null ? '' : ` Made ${inside}.`} Fix: ${finding.fix.summary}`)}`)
+    const also = (finding.also ?? []).map((held) => ` Also ${heldText(held)}: ${held.signature} at ${locationText(held.location)}.`).join('')
+    lines.push(`::${check.gated ? 'error' : 'warning'} ${properties}::${data(`${finding.title}${inside === null ? '' : ` Made ${inside}.`}${also} Fix: ${finding.fix.summary}`)}`)
   }
   for (const check of gates.violations) {
     if (check.gate !== 'finding') lines.push(`::error title=${property(`leakdiff: ${check.gate}`)}::${data(check.message)}`)

@@ -7,7 +7,7 @@ import { insideParts, insideText, mappedLocationLines } from './render-location.
 import { renderFoldedPath } from './render-path.js'
 import { allocatedAtParts } from './render-allocated-at.js'
 import { markdownCode, markdownFence, markdownText } from './escape/escape-markdown.js'
-/** @import {Finding} from './model/findings.js' */
+/** @import {Finding, HeldFinding} from './model/findings.js' */
 /** @import {Location} from './model/locations.js' */
 
 /**
@@ -59,6 +59,20 @@ export function evidenceNote (evidence) {
 }
 
 /**
+ * A finding listed under another one's card, since that one's objects hold it: what grew and what
+ * holds it (`+300 timers owned by these TenantClient objects`). The card goes on with the
+ * finding's signature, location and title.
+ * @param {HeldFinding} held
+ * @returns {string}
+ */
+export function heldText (held) {
+  const { counts, unit } = held.evidence
+  const grew = counts.length > 1 && counts[counts.length - 1] > counts[0] ? formatCount(counts[counts.length - 1] - counts[0], { sign: true }) : formatCount(counts[counts.length - 1] ?? 0)
+  const share = held.heldBy.share < 0.995 ? ` (${Math.round(held.heldBy.share * 100)}% of its new objects)` : ''
+  return `${grew} ${unit} owned by these ${held.heldBy.holderClass} objects${share}`
+}
+
+/**
  * Text cards, one per finding, numbered from 1.
  * @param {Finding[]} findings
  * @param {import('chalk').ChalkInstance} c
@@ -86,6 +100,9 @@ export function renderFindingCards (findings, c, wrap, width = 80) {
     lines.push(...wrap(`${evidence.counts.map((n) => formatCount(n)).join(' → ')}${per}${note === '' ? '' : `   ${note}`}`, '               ', `   ${evidence.unit.padEnd(11)} `))
     lines.push(`   ${'retained'.padEnd(11)} ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
     for (const note of evidenceNotes(evidence)) lines.push(...wrap(note, '     ', '   - '))
+    for (const held of finding.also ?? []) {
+      lines.push(...wrap(`${heldText(held)}: ${c.bold.red(held.signature)} at ${c.cyan(locationText(held.location))}, ${held.title}`, '               ', `   ${'also'.padEnd(11)} `))
+    }
     if (finding.allocatedAt) {
       const parts = allocatedAtParts(finding.allocatedAt)
       lines.push(...wrap(`${c.cyan(parts.site)}${parts.via === '' ? '' : `  ${parts.via}`}`, '               ', `   ${'allocated'.padEnd(11)} `))
@@ -123,6 +140,7 @@ export function renderFindingCardsMarkdown (findings) {
     lines.push(`- ${markdownText(evidence.unit)}: ${evidence.counts.map((n) => formatCount(n)).join(' → ')}${note === '' ? '' : ` (${markdownText(note)})`}`)
     lines.push(`- retained: ${evidence.retained.map((n) => formatBytes(n)).join(' → ')}`)
     for (const note of evidenceNotes(evidence)) lines.push(`- ${markdownText(note)}`)
+    for (const held of finding.also ?? []) lines.push(`- also: ${markdownText(heldText(held))}: ${markdownCode(held.signature)} at ${markdownCode(locationText(held.location))}, ${markdownText(held.title)}`)
     if (finding.allocatedAt) {
       const parts = allocatedAtParts(finding.allocatedAt)
       lines.push(`- allocated at: ${markdownCode(parts.site)}${parts.via === '' ? '' : ` ${markdownText(parts.via)}`}; ${markdownText(parts.amount)}; tied by: ${markdownText(parts.basis.join('; '))}`)

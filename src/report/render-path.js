@@ -36,6 +36,14 @@ const INTERNAL_NODE_TYPES = new Set(['hidden', 'array', 'code', 'object shape', 
 const INTERNAL_CLASS = /^(?:system \/ |\(system\)|\(array\)|\(object elements\)|\(object properties\)|\(compiled code\)|\(object shape\))/
 /** A linked list shows as one hop with a count from this many equal hops in a row. */
 const CHAIN = 3
+/** A folded path shows at most this many hops whole; a longer one loses its middle (elideMiddle). */
+const MAX_HOPS = 16
+/** Hops a path that loses its middle keeps after the one it starts from (a module scope, the global). */
+const HEAD_HOPS = 1
+/** Hops it keeps at the owner's end, more when fewer than NEAR_NAMES of them carry a name. */
+const TAIL_HOPS = 10
+/** Hops carrying a name (a property or variable of the program) nearest the owner, always kept. */
+const NEAR_NAMES = 4
 
 /**
  * One hop of a folded path: `text` as a person reads it (`×N` for a run of equal hops, a linked
@@ -51,9 +59,11 @@ const CHAIN = 3
  * is one, `(GC roots) → module src/flags.js → flagStore (FlagStore) → _events → change (Array)`.
  * Engine hops (`{context}`, `{table}`, `{elements}`, `{bound_this}`, system objects) are folded,
  * with `…` and a count where several go in a row; a run of equal hops (a linked list such as a
- * timer list's `_idleNext`) shows once with `×N`. Nothing is dropped without a mark, except the
- * part before the module scope, which is how the runtime reaches the module, not the program.
- * `Object` is left out after a name, and the last step always names its class.
+ * timer list's `_idleNext`) shows once with `×N`. A path still longer than MAX_HOPS hops keeps
+ * where it starts and the hops nearest the owner, with every one of the NEAR_NAMES names nearest
+ * it, around `… N hops` (elideMiddle). Nothing is dropped without a mark, except the part before
+ * the module scope, which is how the runtime reaches the module, not the program. `Object` is
+ * left out after a name, and the last step always names its class.
  * @param {Step[]} path as retainerPath returns it (with `readable`, steps carry `module`)
  * @param {{cwd?: string}} [options] cwd: scripts under it are shown relative to it
  * @returns {string}
@@ -68,7 +78,8 @@ export function renderFoldedPath (path, { cwd = process.cwd() } = {}) {
 /**
  * The hops renderFoldedPath prints after `(GC roots)`, each with the steps it stands for, so that a
  * reader that can open a fold (the HTML report) shows what it hides. The steps before the module
- * scope come first as a fold with no text (the text leaves them out).
+ * scope come first as a fold with no text (the text leaves them out); a long path's middle is one
+ * fold (elideMiddle).
  * @param {Step[]} path
  * @param {{cwd?: string}} [options]
  * @returns {FoldedHop[]}
@@ -100,6 +111,15 @@ export function foldPath (path, { cwd = process.cwd() } = {}) {
     const step = path[i]
     const last = i === path.length - 1
     if (step.edgeType === 'elided') {
+      // The middle of a linked list left out of a path of thousands of steps: still one list.
+      const previous = hops.at(-1)
+      const next = path[i + 1]
+      const count = Number.parseInt(step.node, 10)
+      if (folded.length === 0 && previous && previous.key !== '' && next && hopKey(next) === previous.key && Number.isSafeInteger(count)) {
+        previous.count += count
+        previous.steps.push(step)
+        continue
+      }
       flush()
       hops.push({ text: `… ${step.node}`, key: '', count: 1, folded: false, steps: [step] })
       continue
@@ -134,7 +154,7 @@ export function foldPath (path, { cwd = process.cwd() } = {}) {
     }
     const showClass = last || (step.node !== 'Object' && !internalNode)
     const text = showClass ? `${label} (${step.node})` : label
-    const key = `${label}|${step.node}`
+    const key = hopKey(step)
     const previous = hops.at(-1)
     if (previous && previous.key === key && previous.text === text) {
       previous.count++
@@ -144,10 +164,51 @@ export function foldPath (path, { cwd = process.cwd() } = {}) {
     }
   }
   flush()
-  return hops.flatMap(({ text, count, folded, steps }) => {
-    if (count >= CHAIN) return [{ text: `${text} ×${count}`, folded, steps }]
-    return steps.length === count && count > 1 ? steps.map((step) => ({ text, folded, steps: [step] })) : [{ text, folded, steps }]
-  })
+  return elideMiddle(hops.flatMap(({ text, key, count, folded, steps }) => {
+    const named = key !== '' && NAMED_EDGES.has(steps[0].edgeType)
+    if (count >= CHAIN) return [{ text: `${text} ×${count}`, folded, steps, named }]
+    return steps.length === count && count > 1 ? steps.map((step) => ({ text, folded, steps: [step], named })) : [{ text, folded, steps, named }]
+  }))
+}
+
+/** Edges whose name is one the program wrote: a property or a variable, not an index or an engine slot. */
+const NAMED_EDGES = new Set(['property', 'context', 'shortcut'])
+
+/**
+ * A path of more than MAX_HOPS shown hops without its middle: the hops up to the one it starts
+ * from (the module scope, the global) and HEAD_HOPS more, then one fold `… N hops` (N steps), then
+ * the last TAIL_HOPS hops, or as many as it takes to keep the NEAR_NAMES hops nearest the owner
+ * that carry a name. The middle a path loses is what lies far from both the program's variable it
+ * starts at and the names that lead to the owner (a list's links, the runtime's own objects).
+ * @param {Array<FoldedHop & {named: boolean}>} hops
+ * @returns {FoldedHop[]}
+ */
+function elideMiddle (hops) {
+  const plain = hops.map(({ named, ...hop }) => hop)
+  const shown = hops.filter((hop) => hop.text !== '').length
+  if (shown <= MAX_HOPS) return plain
+  // The head: the hops before the first shown one (how the runtime reaches the module), that one,
+  // and HEAD_HOPS more shown hops.
+  let head = 0
+  for (let seen = 0; head < hops.length && seen <= HEAD_HOPS; head++) if (hops[head].text !== '') seen++
+  let tail = hops.length
+  for (let kept = 0, names = 0; tail > head && (kept < TAIL_HOPS || names < NEAR_NAMES);) {
+    tail--
+    if (hops[tail].text !== '') kept++
+    if (hops[tail].named) names++
+  }
+  const middle = plain.slice(head, tail)
+  if (middle.filter((hop) => hop.text !== '').length < 2) return plain
+  const steps = middle.flatMap((hop) => hop.steps)
+  return [...plain.slice(0, head), { text: `… ${steps.length} hops`, folded: true, steps }, ...plain.slice(tail)]
+}
+
+/**
+ * What tells hops apart in a run of equal ones: the name and the class.
+ * @param {Step} step
+ */
+function hopKey (step) {
+  return `${labelOf(step)}|${step.node}`
 }
 
 /**

@@ -68,6 +68,21 @@
  * @property {{kind: string, holder: string, bytes: number, bytesEach: number}} [native]  the
  *   finding's entries hold native memory that grew (diff/memory-split.js): its kind, the class
  *   holding it, the kind's growth and the bytes each holds; the fix then releases each resource
+ * @property {number[]} [members]  ordinals in the last snapshot of the new objects the finding
+ *   counts, from a matcher that counts objects no owner dominates (timers in a ring, sockets held
+ *   by their handles); for the others, the new objects their owner holds. For the run, never in a
+ *   report: which findings share a cause is asked of them (pipeline/shared-causes.js)
+ * @property {number[]} [holders]  with `members`: the program's objects that hold them (a client
+ *   per socket), which may hold another finding's objects too
+ * @property {HeldFinding[]} [also]  findings whose objects this one's hold: one cause, one card
+ */
+
+/**
+ * A finding whose objects another finding's objects own: evidence of that finding, not a leak of
+ * its own (pipeline/shared-causes.js).
+ * @typedef {Finding & {heldBy: {count: number, share: number, holderClass: string}}} HeldFinding
+ *   heldBy: how many of its new objects the other finding's objects hold (by a property or an
+ *   element, or as the only way to them), that share of them, and the class holding most
  */
 
 /**

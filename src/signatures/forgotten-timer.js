@@ -73,7 +73,7 @@ export function matchForgottenTimer (input) {
     const group = claimedRow(input, newTimers, owners, rowOfOwner, retained)
     const list = timerList(last, newTimers[newTimers.length - 1])
     const head = list >= 0 ? list : newTimers[newTimers.length - 1]
-    const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { maxLength: 12, names })
+    const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { names })
     const durationMs = list >= 0 ? listDuration(last, list) : null
     const variables = capturedVariables(last, tally.timers, names)
     const repeating = tally.intervals * 2 >= tally.count
@@ -123,6 +123,7 @@ export function matchForgottenTimer (input) {
           ])
         },
         location: tally.location,
+        members: newTimers,
         fix: kept !== null
           ? keptFix(kept, repeating)
           : repeating

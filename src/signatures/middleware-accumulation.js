@@ -79,7 +79,9 @@ export function matchMiddlewareAccumulation (input) {
     const records = main !== undefined && RECORD_FIELDS.test(main[0]) && main[1] === functions.length
     const recordFields = [...functionFields].sort((a, b) => b[1] - a[1]).map(([name]) => name)
     const namedLikeList = listName !== null && (LIST_NAMES.test(listName) || (records && RECORD_LIST_NAMES.test(listName)))
-    if (path.some((step) => step.edge === '_events')) continue
+    // An emitter's listener list is listener-accumulation's; the path's part before the program's
+    // own (how the runtime reaches its module: a server's request listener) says nothing of it.
+    if (path.slice(path.findLastIndex((step) => step.module !== undefined) + 1).some((step) => step.edge === '_events')) continue
     if (!namedLikeList && !(records && onObject(last, path))) continue
 
     const holderStep = path.length >= 2 ? path[path.length - 2] : null

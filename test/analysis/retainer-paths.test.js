@@ -3,7 +3,7 @@
 import test from 'ava'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { BASE_SYSTEM_DISTANCE, NO_DISTANCE } from '../../src/analysis/distances.js'
-import { retainerPath } from '../../src/analysis/retainer-paths.js'
+import { MAX_PATH_STEPS, retainerPath } from '../../src/analysis/retainer-paths.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
@@ -160,6 +160,28 @@ test('long paths keep both ends around one elided step', async (t) => {
   t.is(short[2].edgeType, 'elided')
   t.is(short[2].node, `${full.length - 4} steps`)
   t.deepEqual(retainerPath(analysis, graph.rootOrdinal), [])
+})
+
+test('a path of thousands of steps down a linked list keeps every name, the list shortened in its middle', async (t) => {
+  const { files } = await captureFixture('engine/long-chain')
+  const analysis = analyzeHeap(await parseSnapshot(files[0]))
+  const { graph, distances } = analysis
+  let deepest = analysis.userRoots[0]
+  for (let o = 0; o < graph.nodeCount; o++) if (distances[o] < BASE_SYSTEM_DISTANCE && distances[o] > distances[deepest]) deepest = o
+  const full = retainerPath(analysis, deepest, { maxLength: Infinity })
+  t.true(full.length > MAX_PATH_STEPS, String(full.length))
+  for (const readable of [false, true]) {
+    const path = retainerPath(analysis, deepest, { readable })
+    t.true(path.length <= MAX_PATH_STEPS)
+    const at = path.findIndex((step) => step.edgeType === 'elided')
+    t.is(path.filter((step) => step.edgeType === 'elided').length, 1)
+    // The elided steps are links of the list, with two kept on either side; the rest is the path.
+    t.deepEqual([...path.slice(at - 2, at), ...path.slice(at + 1, at + 3)].map((step) => step.edge), ['next', 'next', 'next', 'next'])
+    t.is(path[at].node, `${full.length - path.length + 1} steps`)
+    t.deepEqual(path.slice(0, at), full.slice(0, at))
+    t.deepEqual(path.slice(at + 1), full.slice(full.length - (path.length - at - 1)))
+    t.deepEqual(new Set(path.map((step) => step.edge).filter((edge) => edge !== '…')), new Set(full.map((step) => step.edge)))
+  }
 })
 
 /**

@@ -7,9 +7,7 @@ import { NO_DISTANCE } from '../../src/analysis/distances.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
-
-/** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
-/** @import {Step} from '../../src/analysis/retainer-paths.js' */
+import { isChain } from '../helpers/path-chain.js'
 
 // The leaky diff/ programs' paths are checked with their reports, in leaky-programs.test.js.
 const httpSeen = captureFixture('diff/http-seen')
@@ -72,22 +70,3 @@ test('a long readable path keeps its module scope and what follows it', async (t
   t.is(short[1].edgeType, 'elided')
   t.deepEqual(short[0], full[0])
 })
-
-/**
- * @param {HeapAnalysis} analysis
- * @param {Step[]} path
- * @param {number} target
- */
-function isChain ({ graph }, path, target) {
-  let from = graph.rootOrdinal
-  for (const step of path) {
-    const to = graph.findOrdinalById(step.id)
-    let found = false
-    for (let e = graph.firstEdge[from]; e < graph.firstEdge[from + 1] && !found; e++) {
-      found = graph.edgeTargets[e] === to && graph.edgeTypeName(e) === step.edgeType && graph.edgeName(e) === step.edge
-    }
-    if (!found || step.edgeType === 'weak') return false
-    from = to
-  }
-  return from === target
-}

@@ -221,6 +221,17 @@ test('a report that lacks a field, holds a wrong type or a field the contract do
   t.true(errorsAfter(allocated, (r) => { delete r.findings[insideAt].location.inside.package }).some((error) => error.params.missingProperty === 'package'))
   t.true(errorsAfter(allocated, (r) => { r.findings[insideAt].location.inside.line = 0 }).some((error) => error.instancePath === `/findings/${insideAt}/location/inside/line`))
 
+  // A finding listed on another's card is a whole finding, with how it is held, and nothing more.
+  const held = printed(await reportOf('signatures/per-call-clients'))
+  const card = held.findings.findIndex((/** @type {any} */ f) => f.also !== undefined)
+  t.true(card >= 0, 'a card that lists a finding it holds')
+  t.true(validate(held), ajv.errorsText(validate.errors))
+  t.true(errorsAfter(held, (r) => { delete r.findings[card].also[0].heldBy }).some((error) => error.params.missingProperty === 'heldBy'))
+  t.true(errorsAfter(held, (r) => { delete r.findings[card].also[0].fix }).some((error) => error.params.missingProperty === 'fix'))
+  t.true(errorsAfter(held, (r) => { r.findings[card].also[0].heldBy.share = 2 }).some((error) => error.instancePath === `/findings/${card}/also/0/heldBy/share`))
+  t.true(errorsAfter(held, (r) => { r.findings[card].also[0].claimed = [0] }).length > 0)
+  t.true(errorsAfter(held, (r) => { r.findings[card].heldBy = r.findings[card].also[0].heldBy }).length > 0)
+
   // The signature's own evidence is open: a key of its own is no error.
   t.deepEqual(errorsAfter(diff, (r) => { r.findings[0].evidence.newFact = { any: ['json'] } }), [])
 
@@ -242,7 +253,7 @@ test('the model carries the fields it names and nothing else of the analysis', a
     ...report,
     classes: report.classes.map((row) => ({ ...row, ordinals: [1, 2] })),
     growth: [{ group: { ...row, ordinals: [1, 2, 3] }, pathText: row.pathText }],
-    findings: [{ ...finding, claimed: [0], owner: { ...finding.owner, ordinal: 7 }, path: finding.path.map((step) => ({ ...step, ordinal: 1 })), location: { ...finding.location, scriptId: 3 } }],
+    findings: [{ ...finding, claimed: [0], members: [4, 5], holders: [6], owner: { ...finding.owner, ordinal: 7 }, path: finding.path.map((step) => ({ ...step, ordinal: 1 })), location: { ...finding.location, scriptId: 3 } }],
     process: null,
     rate: null,
     capture: null,

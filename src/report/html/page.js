@@ -163,6 +163,12 @@
       ['allocated at', finding.allocated ? [finding.allocated.site, finding.allocated.via, finding.allocated.amount].filter(Boolean).join('  ') : '']
     ]))
     if (finding.notes.length > 0) card.append(el('ul', { class: 'notes' }, ...finding.notes.map((note) => el('li', null, note))))
+    // Findings this one's objects hold: the same cause, fixed by this card's fix.
+    if (finding.also.length > 0) {
+      card.append(el('ul', { class: 'notes also', 'aria-label': 'findings with the same cause' }, ...finding.also.map((held) => el('li', null,
+        el('strong', null, 'also '), held.held, ': ', el('span', { class: 'signature' }, held.signature), ' at ',
+        el('span', { class: 'mono' }, held.location), `, ${held.title}`, pathList(held.path)))))
+    }
     if (finding.source) {
       card.append(el('figure', { class: 'source' },
         el('figcaption', { class: 'file mono' }, finding.source.file),

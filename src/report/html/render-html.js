@@ -8,7 +8,7 @@ import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
 import { basename } from 'node:path'
 import { formatBytes, formatCount, formatDuration } from '../format.js'
-import { evidenceNote, evidenceNotes, locationRole, locationText } from '../render-findings.js'
+import { evidenceNote, evidenceNotes, heldText, locationRole, locationText } from '../render-findings.js'
 import { rateLines, readableGrowth } from '../render-diff.js'
 import { insideText, mappedLocationLines } from '../render-location.js'
 import { allocatedAtParts } from '../render-allocated-at.js'
@@ -209,6 +209,13 @@ function findingView (finding, cwd) {
     notes: evidenceNotes(evidence),
     source: sourceView(location, finding.source ?? null),
     allocated: finding.allocatedAt ? allocatedAtParts(finding.allocatedAt) : null,
+    also: (finding.also ?? []).map((held) => ({
+      held: heldText(held),
+      signature: held.signature,
+      location: locationText(held.location),
+      title: held.title,
+      path: pathView(held.path, cwd)
+    })),
     fix: { summary: finding.fix.summary, snippet: finding.fix.snippet.replace(/\n+$/, '') }
   }
 }

@@ -56,6 +56,20 @@ import { ownerModel, pathStepModel } from './path-steps.js'
  * @property {AllocatedAt | null} [allocatedAt]  with allocation profiles (null: nothing tied)
  * @property {SourceLines | null} [source]  lines around an unmapped location, when its text is known
  * @property {NativeHold} [native]  the entries hold native memory that grew; `fix` then releases each resource
+ * @property {HeldFinding[]} [also]  findings whose new objects this finding's objects hold: one
+ *   cause, so one card and one fix (this one's); each is complete, with how it is held
+ */
+
+/**
+ * A finding another one's objects hold (a client's heartbeat timers, under the client's sockets).
+ * @typedef {Finding & {heldBy: HeldBy}} HeldFinding
+ */
+
+/**
+ * @typedef {object} HeldBy
+ * @property {number} count        its new objects that the other finding's objects hold
+ * @property {number} share        that share of its new objects, 0..1
+ * @property {string} holderClass  the class of the objects that hold most of them
  */
 
 /**
@@ -71,6 +85,21 @@ import { ownerModel, pathStepModel } from './path-steps.js'
  * @returns {Finding}
  */
 export function findingModel (found) {
+  return {
+    ...ownFields(found),
+    ...optional('also', found.also?.map((held) => ({
+      ...ownFields(held),
+      heldBy: { count: held.heldBy.count, share: held.heldBy.share, holderClass: held.heldBy.holderClass }
+    })))
+  }
+}
+
+/**
+ * Every field of a finding but `also`.
+ * @param {SignatureFinding} found
+ * @returns {Finding}
+ */
+function ownFields (found) {
   return {
     signature: found.signature,
     title: found.title,

@@ -36,7 +36,7 @@ export function checkedOutMatch (input, group, tally, fresh, counts, retained) {
   const { graph } = last
   const pool = tally.holders[0]
   const { name: className, location: constructorAt } = constructorOf(last, pool, cwd, names)
-  const path = retainerPath(last, pool, { maxLength: 12, readable: true, names })
+  const path = retainerPath(last, pool, { readable: true, names })
   const name = holderName(path) ?? `${className} @${graph.nodeIds[pool]}`
   const unread = fresh.filter((o) => responseOf(graph, o) === 'unread').length
   const waiting = fresh.filter((o) => responseOf(graph, o) === 'waiting').length
@@ -74,6 +74,7 @@ export function checkedOutMatch (input, group, tally, fresh, counts, retained) {
         locationRole: located?.role ?? null
       },
       location: located?.location ?? null,
+      members: fresh,
       fix: checkedOutFix(name, mostUnread)
     }
   }

@@ -61,7 +61,7 @@ export function openConnections (input, rowOfOwner) {
     const from = library !== null ? ` from ${library}` : constructorAt?.file.startsWith('node:') ? ` (${constructorAt.file})` : ''
     const freshHolders = new Set(tally.holders.filter((o) => ages[o] !== AGE_OLD))
     const close = closeMethodOf(graph, tally.holders)
-    const path = retainerPath(last, holder, { maxLength: 12, names })
+    const path = retainerPath(last, holder, { names })
     const lastEdge = path.at(-1)?.edge ?? ''
     const variable = /^[A-Za-z_$][\w$]*$/.test(lastEdge) && lastEdge !== 'this' ? lastEdge : className.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[^\w$]/g, '') || 'client'
     const perHolder = fresh.length / Math.max(1, freshHolders.size)
@@ -90,6 +90,8 @@ export function openConnections (input, rowOfOwner) {
           locationRole: constructorAt === null ? null : HOLDER_CONSTRUCTOR_ROLE
         },
         location: constructorAt,
+        members: fresh,
+        holders: [...freshHolders],
         fix: openFix(className, close, variable)
       }
     })

@@ -1,0 +1,228 @@
+// Findings that share a cause. One mistake often matches two signatures: a client made per call and
+// never closed keeps its socket open (retained-sockets) and its heartbeat interval running
+// (forgotten-timer). Closing the client ends both; clearing the timers alone would leave every
+// socket open. The heap tells which finding is the cause: the client objects that hold the sockets
+// hold the timers too (`client.heartbeat`), while nothing the timer finding counts holds the
+// sockets or their clients (a timer's callback closes over its client, but what a closure captures
+// is the closure's doing, not ownership: a handler that starts an interval around a client it
+// never closes made two mistakes, and gets two cards).
+//
+// So a finding more than half of whose new objects another finding's objects (what it counts, the
+// program's objects holding those, its owner) hold, by a property or an element of one of them or
+// with one of them as their only way to the roots (a dominator), is that finding's evidence: one
+// card, the other listed under it. Held is asked of the objects, never of signature names. When
+// each holds most of the other's (the same objects counted twice), the larger share decides, then
+// the rank.
+//
+// The question needs the heap, so it is asked right after the signatures (sharedCauses); the
+// findings are folded (foldSharedCauses) once the later stages (allocation stacks, original
+// locations, native memory) have made every finding complete, the evidence ones too.
+
+import { shownClassName } from '../analysis/shown-names.js'
+import { AGE_OLD } from '../query/ages.js'
+import { DOMINATED, markDominatedBy } from '../query/dominator-subtree.js'
+import { EdgeCursor } from '../query/references.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {DiffDetail} from '../diff/diff-heaps.js' */
+/** @import {Finding, HeldFinding} from '../signatures/finding.js' */
+
+/** A finding is another's evidence when that one's objects hold more than this share of its own. */
+const MIN_SHARE = 0.5
+
+/**
+ * The finding whose objects hold most of another's, by its index among the findings.
+ * @typedef {object} SharedCause
+ * @property {number} cause     index of the finding that holds them
+ * @property {number} count     new objects of this finding that it holds
+ * @property {number} share     of this finding's new objects
+ * @property {string} holderClass  the class of the objects that hold most of them
+ */
+
+/**
+ * Per finding, the finding whose objects hold most of its new objects, when they hold more than
+ * half of them and more than it holds of theirs; null for a finding that stands on its own.
+ * @param {Finding[]} findings  ranked, as matchSignatures returns them
+ * @param {DiffDetail | null} detail
+ * @param {NameResolver} names  for the holding class's name
+ * @returns {Array<SharedCause | null>}
+ */
+export function sharedCauses (findings, detail, names) {
+  /** @type {Array<SharedCause | null>} */
+  const causes = findings.map(() => null)
+  if (detail === null || findings.length < 2) return causes
+  const last = detail.analyses[detail.analyses.length - 1]
+  const members = findings.map((finding) => membersOf(finding, last, detail))
+  const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, a))
+  for (let b = 0; b < findings.length; b++) {
+    /** @type {{a: number, count: number, share: number, holders: Map<number, number>} | null} */
+    let best = null
+    for (let a = 0; a < findings.length; a++) {
+      if (a === b || members[b].length === 0) continue
+      const { count, holders } = holds[a][b]
+      const share = count / members[b].length
+      const back = members[a].length === 0 ? 0 : holds[b][a].count / members[a].length
+      // The larger share decides which of the two is the cause; on a tie, the higher ranked.
+      if (share <= MIN_SHARE || back > share || (back === share && a > b)) continue
+      if (best === null || share > best.share) best = { a, count, share, holders }
+    }
+    if (best !== null) causes[b] = { cause: best.a, count: best.count, share: best.share, holderClass: mostCommonClass(last, best.holders, names) }
+  }
+  return causes
+}
+
+/**
+ * The findings with each one that has a cause listed under that cause's card (`also`), in rank
+ * order; a chain (the timers of the clients of a pool) goes under the finding that holds it all.
+ * @template {Finding} F
+ * @param {F[]} findings  the same findings, in the same order, as sharedCauses was given
+ * @param {Array<SharedCause | null>} causes
+ * @returns {F[]}
+ */
+export function foldSharedCauses (findings, causes) {
+  if (causes.every((cause) => cause === null)) return findings
+  const rootOf = (/** @type {number} */ i) => {
+    const chain = [i]
+    for (let up = causes[i]?.cause; up !== undefined; up = causes[up]?.cause) {
+      // A ring of causes (each holding most of the next) has no cause outside it: its highest
+      // ranked finding stands for it.
+      if (chain.includes(up)) return Math.min(...chain.slice(chain.indexOf(up)))
+      chain.push(up)
+    }
+    return chain[chain.length - 1]
+  }
+  /** @type {Map<number, HeldFinding[]>} */
+  const also = new Map()
+  /** @type {number[]} */
+  const standing = []
+  for (const [i, finding] of findings.entries()) {
+    const root = rootOf(i)
+    const cause = causes[i]
+    if (root === i || cause === null) {
+      standing.push(i)
+      continue
+    }
+    const { also: own, ...held } = finding
+    let list = also.get(root)
+    if (!list) also.set(root, (list = []))
+    list.push({ ...held, heldBy: { count: cause.count, share: cause.share, holderClass: cause.holderClass } }, ...(own ?? []))
+  }
+  return standing.map((i) => {
+    const list = also.get(i)
+    return list === undefined ? findings[i] : { ...findings[i], also: [...(findings[i].also ?? []), ...list] }
+  })
+}
+
+/**
+ * The new objects a finding counts: the ones its matcher names, else the new objects its owner
+ * holds: those it dominates, and the new ones its storage or those refer to straight away by a
+ * property, an element or a table slot (a Map's entries, even when a timer's callback also reaches
+ * them; not what a closure captures).
+ * @param {Finding} finding
+ * @param {HeapAnalysis} last
+ * @param {DiffDetail} detail
+ * @returns {number[]}
+ */
+function membersOf (finding, last, detail) {
+  if (finding.members !== undefined) return finding.members
+  const owner = ownerOrdinal(last, finding)
+  if (owner < 0) return []
+  const { graph } = last
+  const { ages, noise } = detail
+  const isNew = (/** @type {number} */ o) => ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
+  const inside = markDominatedBy(last, [owner])
+  const member = new Uint8Array(graph.nodeCount)
+  const edge = new EdgeCursor(graph)
+  // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
+  const holders = [owner]
+  for (edge.references(owner); edge.next();) if (edge.is('internal') && inside[edge.target] === DOMINATED) holders.push(edge.target)
+  for (let o = 0; o < inside.length; o++) {
+    if (inside[o] !== DOMINATED || !isNew(o)) continue
+    member[o] = 1
+    holders.push(o)
+  }
+  const context = graph.strings.indexOf('context')
+  for (const o of holders) {
+    for (edge.references(o); edge.next();) {
+      const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
+      if (owned && isNew(edge.target)) member[edge.target] = 1
+    }
+  }
+  /** @type {number[]} */
+  const members = []
+  for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
+  return members
+}
+
+/**
+ * @param {HeapAnalysis} last
+ * @param {Finding} finding
+ */
+function ownerOrdinal (last, finding) {
+  return last.graph.findOrdinalById(finding.owner.id)
+}
+
+/**
+ * How many of each other finding's members one finding's objects (its members, their holders and
+ * its owner) hold: by a property or an element of one of them (not one of the members themselves:
+ * the links of a list hold each other), else with one of them as their only way to the roots, else
+ * by being one of them (the same object counted by both).
+ * @param {HeapAnalysis} last
+ * @param {number[]} own  the finding's members and their holders
+ * @param {number} owner  its owner's ordinal, -1 when the snapshot has none
+ * @param {number[][]} members  every finding's
+ * @param {number} self  the finding's index
+ * @returns {Array<{count: number, holders: Map<number, number>}>} per finding, the members held and
+ *   how many each holder holds
+ */
+function heldBy (last, own, owner, members, self) {
+  const { graph, dominators } = last
+  const objects = owner < 0 ? own : [...own, owner]
+  const isObject = new Uint8Array(graph.nodeCount)
+  for (const o of objects) isObject[o] = 1
+  const dominated = markDominatedBy(last, objects)
+  const edge = new EdgeCursor(graph)
+  return members.map((list, b) => {
+    /** @type {Map<number, number>} */
+    const holders = new Map()
+    let count = 0
+    if (b === self) return { count, holders }
+    const isMember = new Set(list)
+    for (const m of list) {
+      let holder = -1
+      for (edge.retainers(m); holder < 0 && edge.next();) {
+        if ((edge.is('property') || edge.is('element')) && isObject[edge.source] === 1 && !isMember.has(edge.source)) holder = edge.source
+      }
+      if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) for (holder = dominators[m]; isObject[holder] !== 1;) holder = dominators[holder]
+      if (holder < 0 && isObject[m] === 1) holder = m
+      if (holder < 0) continue
+      count++
+      holders.set(holder, (holders.get(holder) ?? 0) + 1)
+    }
+    return { count, holders }
+  })
+}
+
+/**
+ * The class of the holders that hold the most.
+ * @param {HeapAnalysis} last
+ * @param {Map<number, number>} holders  held count per holder ordinal
+ * @param {NameResolver} names
+ */
+function mostCommonClass (last, holders, names) {
+  /** @type {Map<string, number>} */
+  const byClass = new Map()
+  for (const [holder, count] of holders) {
+    const name = shownClassName(last, holder, names)
+    byClass.set(name, (byClass.get(name) ?? 0) + count)
+  }
+  let best = ''
+  let most = 0
+  for (const [name, count] of byClass) {
+    if (count > most) {
+      best = name
+      most = count
+    }
+  }
+  return best
+}
