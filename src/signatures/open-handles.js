@@ -6,7 +6,8 @@
 // reach the object first from `(Global handles)`, with the embedder node as a second retainer
 // (`native_to_javascript`). Either way the embedder node names the handle. Its evidence is the number of objects of the handle's class the roots
 // hold in every snapshot; its location is the function handed to the handle (the watch listener,
-// the connection handler), the code the program wrote around the call that opened it.
+// the connection handler), the code the program wrote around the call that opened it. Its words
+// are in handles/handle-words.js.
 
 import { markEngineNoise } from '../diff/node-ages.js'
 import { countRootHeld } from '../diff/root-held.js'
@@ -14,9 +15,9 @@ import { markDominatedBy } from '../query/dominator-subtree.js'
 import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { isProgramLocation, mostCommonLocation } from './program-location.js'
 import { EdgeCursor, findRetainer } from '../query/references.js'
-import { countText, notesOf } from './evidence-notes.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { sourceLocation } from './source-location.js'
+import { HANDLE_REASONS, handleFix, handleNotes, handleTitle } from './handles/handle-words.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput, SourceLocation} from './finding.js' */
@@ -58,15 +59,14 @@ export function matchOpenHandles (input) {
     const location = handedFunction(last, owners, cwd, input.names)
     const kind = wrapper.name === className ? className : `${wrapper.name} (${className})`
     const { confidence, reasons } = judgeGrowth(counts, [
-      { weight: 0.15, reason: `each is held only by its native handle (${native}), so it stays until it is closed` },
-      ...(location ? [{ weight: 0.05, reason: `${countText(location.count)} of ${countText(location.total)} functions they hold come from one place` }] : [])
+      { weight: 0.15, reason: HANDLE_REASONS.native(native) },
+      ...(location ? [{ weight: 0.05, reason: HANDLE_REASONS.handed(location.count, location.total) }] : [])
     ])
-    const method = wrapper.close ?? 'close'
     matches.push({
       group: g,
       finding: {
         signature: ID,
-        title: `${kind} handles are opened and never closed: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} open, each held by its native handle (${native}).`,
+        title: handleTitle(kind, counts, native),
         confidence,
         reasons,
         owner: row.owner,
@@ -79,16 +79,10 @@ export function matchOpenHandles (input) {
           ownerCount: row.ownerCount,
           handleClass: className,
           wrapperClass: wrapper.name,
-          notes: notesOf([
-            `${countText(row.ownerCount)} opened since the first snapshot and still open`,
-            location !== null && 'the location is a function handed to them: the call that opens each handle is next to it'
-          ])
+          notes: handleNotes(row.ownerCount, location !== null)
         },
         location: location?.location ?? null,
-        fix: {
-          summary: `keep what opened the handle and call its ${method}() when the work it serves ends (the request, the connection); unref() only stops it keeping the process alive, it stays open.`,
-          snippet: `const handle = /* the call that opens it, next to ${location ? `line ${location.location.line}` : 'the code above'} */\nres.once('close', () => handle.${method}())`
-        }
+        fix: handleFix(wrapper.close ?? 'close', location?.location ?? null)
       }
     })
   }
