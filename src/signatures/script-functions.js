@@ -1,13 +1,14 @@
 // The program's scripts as the heap knows them, for the questions that find a line in a script's
 // text (write sites, the line that hands an object over, an `import(`): the functions of each script
 // the heap has closures of, one per start position, the script's text as the snapshot holds it,
-// and the innermost of those functions around a place in that text.
+// and the innermost of those functions around a place in that text, which names a site found there.
 
 import { scriptSourceOf } from './script-source.js'
-import { readableFunctionName } from './source-location.js'
+import { readableFunctionName, readableScriptName } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
+/** @import {SourceLocation} from './finding.js' */
 
 /**
  * @typedef {object} ScriptFunction
@@ -104,4 +105,25 @@ export function innermostSpan (spans, offset) {
     if (span.start <= offset && offset < span.end && (inner === null || span.start > inner.start)) inner = span
   }
   return inner
+}
+
+/**
+ * The location of offset `at` in a script's text, with the innermost function around it.
+ * @param {HeapAnalysis} analysis
+ * @param {number} scriptId
+ * @param {ScriptSyntax} syntax of the script's text
+ * @param {ScriptFunction[]} functions
+ * @param {number} at
+ * @param {string} cwd
+ * @returns {SourceLocation}
+ */
+export function siteAt (analysis, scriptId, syntax, functions, at, cwd) {
+  const { line, column } = syntax.positionOf(at)
+  const inner = innermostSpan(functionSpans(syntax, functions), at)
+  return {
+    file: readableScriptName(/** @type {string} */ (analysis.locations.scriptName(scriptId)), cwd),
+    line: line + 1,
+    column: column + 1,
+    function: inner === null ? '' : inner.name
+  }
 }

@@ -12,6 +12,10 @@ import { constructorOf, packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 
+// The name a fix's snippet gives such an object is a word of the cards: unbounded-collection.js
+// takes it from here.
+export { variableFor } from './snippet-names.js'
+
 /** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
 export const END_METHODS = [...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
 /** New listeners looked at for the object they close over. */
@@ -158,19 +162,3 @@ function heldBy (analysis, fn) {
   if (context >= 0) values.push(...referencedNodes(graph, context, 'context'))
   return values
 }
-
-/**
- * A variable name for an object of a class in a snippet: `Interface` → `theInterface` (a reserved
- * word), `Stream` → `stream`, `PubSubAsyncIterableIterator` → `iterator`.
- * @param {string} className
- */
-export function variableFor (className) {
-  // The last word of a long class name reads as the variable a person would write.
-  const word = /[A-Z][a-z\d]+$/.exec(className)?.[0]
-  const base = !/^[A-Za-z_$][\w$]*$/.test(className) ? 'handle' : word !== undefined && word.length >= 4 ? word : className
-  const name = base[0].toLowerCase() + base.slice(1)
-  return RESERVED.has(name) ? `the${base[0].toUpperCase()}${base.slice(1)}` : name
-}
-
-const RESERVED = new Set(['interface', 'function', 'class', 'new', 'delete', 'default', 'package', 'private',
-  'public', 'static', 'import', 'export', 'return', 'switch', 'case', 'this', 'var', 'let', 'const'])

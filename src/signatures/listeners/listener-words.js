@@ -3,7 +3,7 @@
 // comes, listeners of library objects never closed, iterators or subscriptions never ended).
 
 import { bytesText, countText, notesOf } from '../evidence-notes.js'
-import { variableFor } from '../unclosed-makers.js'
+import { variableFor } from '../snippet-names.js'
 /** @import {SourceLocation} from '../finding.js' */
 /** @import {UnclosedMaker} from '../unclosed-makers.js' */
 /** @import {ListenerList} from './listener-lists.js' */

@@ -1,0 +1,57 @@
+// A list Node's own code holds (its enabled async hooks) that grows: the program cannot shorten it,
+// only stop adding to it. The card names the records the program makes per call and never ends,
+// and where their callbacks come from, never a bound on Node's own array.
+
+import { holderName } from '../collection-growth.js'
+import { nodeRecords } from '../node-owned/node-records.js'
+import { nodeCollectionFix, nodeRecordsFix } from '../node-owned/node-words.js'
+import { arrayFinding } from './array-finding.js'
+import { CALLBACKS_ROLE, callbacksNote, nodeListNotes, nodeListTitle } from './array-words.js'
+/** @import {CollectionGrowth} from '../collection-growth.js' */
+/** @import {Match, SignatureInput, SourceLocation} from '../finding.js' */
+/** @import {NodeOwner} from '../node-owned.js' */
+
+/**
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {CollectionGrowth} growth
+ * @param {NodeOwner} node
+ * @param {string[]} elementClasses
+ * @returns {Match}
+ */
+export function nodeListMatch (input, g, growth, node, elementClasses) {
+  const last = input.detail.analyses[input.detail.analyses.length - 1]
+  const { owner, path, counts } = growth
+  const name = holderName(path) ?? `${owner.name} @${owner.id}`
+  const records = nodeRecords(last, growth.newValues, input.cwd, input.names)
+  const card = records === null ? nodeCollectionFix(node, name, [], elementClasses) : nodeRecordsFix(node, records)
+  const callbacks = records?.callbacks ?? null
+  return nodeListFinding(g, growth, elementClasses, {
+    module: node.module,
+    title: nodeListTitle(card.subject, counts, records),
+    note: callbacksNote(callbacks),
+    library: records?.library ?? null,
+    location: callbacks,
+    locationRole: callbacks ? CALLBACKS_ROLE : null,
+    fix: card
+  })
+}
+
+/**
+ * A finding on a list Node's own code holds: the program can only stop adding to it.
+ * @param {number} g
+ * @param {CollectionGrowth} growth
+ * @param {string[]} elementClasses
+ * @param {{module: string, title: string, note: string | null | false, library: string | null,
+ *   location: SourceLocation | null, locationRole: string | null, fix: {summary: string, snippet: string}}} card
+ * @returns {Match}
+ */
+export function nodeListFinding (g, growth, elementClasses, { module, title, note, library, location, locationRole, fix }) {
+  return arrayFinding(g, growth, elementClasses, {
+    title,
+    notes: nodeListNotes(growth.freshShare, module, note),
+    evidence: { nodeModule: module, library, holderLocation: null, alsoAt: [], locationRole },
+    location,
+    fix: { summary: fix.summary, snippet: fix.snippet }
+  })
+}
