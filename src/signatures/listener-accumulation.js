@@ -10,8 +10,7 @@ import { collectionOfStore } from '../query/collection-entries.js'
 import { heldClasses, recognisedClasses } from '../query/held-objects.js'
 import { UNSUBSCRIBE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { findReference } from '../query/references.js'
-import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { countText } from './evidence-notes.js'
+import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { packageOf } from './library-handle.js'
 import { takeBackMethod, unclosedMaker } from './unclosed-makers.js'
 import { emitterEntries, isOnceWrapper } from './listeners/event-emitter.js'
@@ -19,7 +18,7 @@ import { findListenerLists, measureList } from './listeners/listener-lists.js'
 import { namedEmitter } from './listeners/listener-names.js'
 import { bufferedGrowth, closerIn, endOfWork } from './listeners/listener-scopes.js'
 import { dominantLocation, programSite } from './listeners/listener-sites.js'
-import { LISTENER_ROLE, listenerFix, listenerNotes, listenerTitle } from './listeners/listener-words.js'
+import { LISTENER_REASONS, LISTENER_ROLE, listenerFix, listenerNotes, listenerTitle } from './listeners/listener-words.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {EdgeCursor} from '../query/references.js' */
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
@@ -134,15 +133,15 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const site = libraryListener ? programSite(last, row.path, list.emitter, cwd, input.names, maker !== null) : null
 
   const facts = []
-  if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: `an ${list.kind} listener list, counted in every snapshot` })
-  else facts.push({ weight: 0.03, reason: 'an array of functions kept under a listener-like name' })
+  if (list.kind !== 'observer list') facts.push({ weight: 0.1, reason: LISTENER_REASONS.list(list.kind) })
+  else facts.push({ weight: 0.03, reason: LISTENER_REASONS.observerList })
   if (fresh.length > 0 && location !== null) {
     const locationShare = fromLocation / fresh.length
-    facts.push({ weight: locationShare >= 0.8 ? 0.1 : 0, reason: `${fromLocation} of ${fresh.length} new listeners (${percent(locationShare)}) come from ${location.file}:${location.line}` })
+    facts.push({ weight: locationShare >= 0.8 ? 0.1 : 0, reason: LISTENER_REASONS.location(fromLocation, fresh.length, location) })
   }
-  facts.push({ weight: 0.09 * share, reason: `the new listeners keep ${percent(share)} of the row's new bytes alive` })
-  if (maker !== null) facts.push({ weight: 0, reason: `${maker.count} of ${maker.sampled} sampled listeners hold a new ${maker.className} (${maker.from}) that offers ${maker.method}()` })
-  if (closer !== null) facts.push({ weight: 0, reason: `the listeners share ${countText(scopes.length)} scopes with ${closer}(), the function that would end them` })
+  facts.push({ weight: 0.09 * share, reason: LISTENER_REASONS.share(share) })
+  if (maker !== null) facts.push({ weight: 0, reason: LISTENER_REASONS.maker(maker) })
+  if (closer !== null) facts.push({ weight: 0, reason: LISTENER_REASONS.closer(scopes.length, closer) })
   const { confidence, reasons } = judgeGrowth(counts, facts)
   /** @type {ListenerCase} */
   const found = {

@@ -1,8 +1,10 @@
 // The words of a listener-accumulation finding: its title, its fix and its notes, for each case the
 // matcher tells apart (listeners added and never removed, once() listeners whose event never
-// comes, listeners of library objects never closed, iterators or subscriptions never ended).
+// comes, listeners of library objects never closed, iterators or subscriptions never ended), and
+// the reasons for its confidence.
 
 import { bytesText, countText, notesOf } from '../evidence-notes.js'
+import { percent } from '../growth-evidence.js'
 import { variableFor } from '../snippet-names.js'
 /** @import {SourceLocation} from '../finding.js' */
 /** @import {UnclosedMaker} from '../unclosed-makers.js' */
@@ -12,6 +14,28 @@ import { variableFor } from '../snippet-names.js'
 export const LISTENER_ROLE = 'listener'
 export const SUBSCRIBE_ROLE = 'subscribes to it'
 export const USE_ROLE = 'hands it to the library'
+
+/** Why the confidence is what it is: one clause per fact the matcher weighs. */
+export const LISTENER_REASONS = Object.freeze({
+  /** @param {ListenerList['kind']} kind  an emitter's kind of list, not an observer list */
+  list: (kind) => `an ${kind} listener list, counted in every snapshot`,
+  observerList: 'an array of functions kept under a listener-like name',
+  /**
+   * @param {number} fromLocation  new listeners from the located function
+   * @param {number} fresh  new listeners
+   * @param {SourceLocation} location
+   */
+  location: (fromLocation, fresh, location) => `${fromLocation} of ${fresh} new listeners (${percent(fromLocation / fresh)}) come from ${location.file}:${location.line}`,
+  /** @param {number} share  of the row's new bytes, what the new listeners keep alive */
+  share: (share) => `the new listeners keep ${percent(share)} of the row's new bytes alive`,
+  /** @param {UnclosedMaker} maker */
+  maker: (maker) => `${maker.count} of ${maker.sampled} sampled listeners hold a new ${maker.className} (${maker.from}) that offers ${maker.method}()`,
+  /**
+   * @param {number} scopes  the new listeners' scopes
+   * @param {string} closer  the function in them that would end the listeners
+   */
+  closer: (scopes, closer) => `the listeners share ${countText(scopes)} scopes with ${closer}(), the function that would end them`
+})
 
 /**
  * What the matcher found out about the listeners, beyond the list.

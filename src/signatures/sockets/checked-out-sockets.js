@@ -9,11 +9,11 @@ import { oddballValue } from '../../query/heap-values.js'
 import { propertyTarget } from '../../query/references.js'
 import { retainerPath } from '../../analysis/retainer-paths.js'
 import { holderName } from '../collection-growth.js'
-import { evidenceOf, judgeGrowth, percent } from '../growth-evidence.js'
+import { evidenceOf, judgeGrowth } from '../growth-evidence.js'
 import { HOLDER_ROLES, holderLocation } from '../holder-location.js'
 import { constructorOf } from '../library-handle.js'
 import { useOffsets, writeSites } from '../write-sites.js'
-import { ID, POOL_CONSTRUCTOR_ROLE, USE_ROLE, checkedOutFix, checkedOutNotes, checkedOutTitle } from './socket-words.js'
+import { ID, POOL_CONSTRUCTOR_ROLE, SOCKET_REASONS, USE_ROLE, checkedOutFix, checkedOutNotes, checkedOutTitle } from './socket-words.js'
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 /** @import {Step} from '../../analysis/retainer-paths.js' */
 /** @import {Match, SignatureInput, SourceLocation} from '../finding.js' */
@@ -48,10 +48,10 @@ export function checkedOutMatch (input, group, tally, fresh, counts, retained) {
   const located = poolLocation(path, uses, holder, constructorAt)
   const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
   const { confidence, reasons } = judgeGrowth(counts, [
-    { weight: 0.1, reason: `the sockets are checked out of ${name}, which takes a socket back only when its response has been read to the end` },
+    { weight: 0.1, reason: SOCKET_REASONS.checkedOut(name) },
     unread > 0
-      ? { weight: 0.05 * unreadShare, reason: `${percent(unreadShare)} of the new ones hold a complete response nobody read` }
-      : { weight: 0, reason: 'their responses have not fully arrived: a slow upstream or a request never ended would look the same' }
+      ? { weight: 0.05 * unreadShare, reason: SOCKET_REASONS.unread(unreadShare) }
+      : { weight: 0, reason: SOCKET_REASONS.waiting }
   ])
   const mostUnread = unread * 2 >= fresh.length
   return {

@@ -11,13 +11,13 @@ import { heldThroughNew, rowsOfOwners } from '../../query/dominator-subtree.js'
 import { unwrapBound } from '../../query/heap-values.js'
 import { propertyTarget, referencedNodes } from '../../query/references.js'
 import { holderName } from '../collection-growth.js'
-import { evidenceOf, growsEveryStep, judgeGrowth, percent, perStepOf } from '../growth-evidence.js'
+import { evidenceOf, growsEveryStep, judgeGrowth, perStepOf } from '../growth-evidence.js'
 import { holderLocation } from '../holder-location.js'
 import { isProgramLocation } from '../program-location.js'
 import { sourceLocation } from '../source-location.js'
 import { addOtherEnds, isMirror } from './other-ends.js'
 import { MIN_NEW_SOCKETS, countSockets, isClosed, isSocketNode, socketClasses } from './socket-nodes.js'
-import { ID, keptFix, keptNotes, keptRole, keptTitle, pileUpIn } from './socket-words.js'
+import { ID, SOCKET_REASONS, keptFix, keptNotes, keptRole, keptTitle, pileUpIn } from './socket-words.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../../analysis/shown-names.js' */
 /** @import {Step} from '../../analysis/retainer-paths.js' */
@@ -80,12 +80,12 @@ export function keptSockets (input, matches) {
     const holder = connectionListener(last, sample, path, cwd, names) ?? holderLocation(last, path, cwd, names)
     const closedShare = closed / newSockets
     const facts = [
-      { weight: 0.1 * share, reason: `the sockets retain ${percent(share)} of the growth row's new objects` },
+      { weight: 0.1 * share, reason: SOCKET_REASONS.share(share) },
       closed > 0
-        ? { weight: 0.08 * closedShare, reason: `${percent(closedShare)} of the new sockets are closed (no handle): nothing but this reference keeps them` }
-        : { weight: 0, reason: 'the new sockets are still open: a connection pool or long-lived clients may explain them' }
+        ? { weight: 0.08 * closedShare, reason: SOCKET_REASONS.closed(closedShare) }
+        : { weight: 0, reason: SOCKET_REASONS.stillOpen }
     ]
-    if (holder !== null) facts.push({ weight: 0.02, reason: `held by code at ${holder.location.file}:${holder.location.line}` })
+    if (holder !== null) facts.push({ weight: 0.02, reason: SOCKET_REASONS.heldAt(holder.location) })
     const { confidence, reasons } = judgeGrowth(counts, facts)
     kept.push({
       group: g,

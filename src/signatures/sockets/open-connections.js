@@ -14,7 +14,7 @@ import { constructorOf, packageOf } from '../library-handle.js'
 import { checkedOutMatch } from './checked-out-sockets.js'
 import { tallyOpenSockets } from './open-sockets.js'
 import { MIN_NEW_SOCKETS } from './socket-nodes.js'
-import { HOLDER_CONSTRUCTOR_ROLE, ID, openFix, openNotes, openTitle } from './socket-words.js'
+import { HOLDER_CONSTRUCTOR_ROLE, ID, SOCKET_REASONS, openFix, openNotes, openTitle } from './socket-words.js'
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 /** @import {Match, SignatureInput} from '../finding.js' */
 
@@ -66,8 +66,8 @@ export function openConnections (input, rowOfOwner) {
     const variable = /^[A-Za-z_$][\w$]*$/.test(lastEdge) && lastEdge !== 'this' ? lastEdge : className.replace(/^[A-Z]/, (c) => c.toLowerCase()).replace(/[^\w$]/g, '') || 'client'
     const perHolder = fresh.length / Math.max(1, freshHolders.size)
     const { confidence, reasons } = judgeGrowth(counts, [
-      { weight: 0.1 * Math.min(1, freshHolders.size / fresh.length), reason: `${freshHolders.size} of the ${className} objects holding them are new, ~${perHolder.toFixed(1)} sockets each: one is made per call` },
-      { weight: 0.05, reason: 'the sockets are open (they have a handle) and nothing in the program holds their owners: only the connection keeps them' }
+      { weight: 0.1 * Math.min(1, freshHolders.size / fresh.length), reason: SOCKET_REASONS.newHolders(freshHolders.size, className, perHolder) },
+      { weight: 0.05, reason: SOCKET_REASONS.openOnly }
     ])
     const bytesPerSocket = (retained[retained.length - 1] - retained[0]) / Math.max(1, counts[counts.length - 1] - counts[0])
     matches.push({

@@ -1,9 +1,12 @@
 // The words of a retained-sockets finding, for each of its shapes: sockets kept in a collection of
 // the program, outgoing connections left open, sockets checked out of a pool and never given back,
-// and the note that claims the other ends of connections this process opened to itself.
+// the note that claims the other ends of connections this process opened to itself, and the reasons
+// for the confidence.
 
 import { HOLDER_ROLES } from '../holder-location.js'
 import { bytesText, countText, notesOf } from '../evidence-notes.js'
+import { percent } from '../growth-evidence.js'
+/** @import {SourceLocation} from '../finding.js' */
 /** @import {HolderLocation} from '../holder-location.js' */
 
 /** The signature's id, never renamed. */
@@ -15,6 +18,29 @@ export const POOL_CONSTRUCTOR_ROLE = 'constructor of the pool'
 export const HOLDER_CONSTRUCTOR_ROLE = 'constructor of the object holding the sockets'
 
 const OTHER_ENDS = 'their other ends, accepted by a server in this process,'
+
+/** Why the confidence is what it is: one clause per fact the matchers weigh. */
+export const SOCKET_REASONS = Object.freeze({
+  /** @param {number} share  of the growth row's new objects, what the sockets retain */
+  share: (share) => `the sockets retain ${percent(share)} of the growth row's new objects`,
+  /** @param {number} share  of the new sockets, the closed ones */
+  closed: (share) => `${percent(share)} of the new sockets are closed (no handle): nothing but this reference keeps them`,
+  stillOpen: 'the new sockets are still open: a connection pool or long-lived clients may explain them',
+  /** @param {SourceLocation} location  the code holding the collection */
+  heldAt: (location) => `held by code at ${location.file}:${location.line}`,
+  /**
+   * @param {number} freshHolders  new objects among those holding the open sockets
+   * @param {string} className  their class
+   * @param {number} perHolder  new open sockets per new holder
+   */
+  newHolders: (freshHolders, className, perHolder) => `${freshHolders} of the ${className} objects holding them are new, ~${perHolder.toFixed(1)} sockets each: one is made per call`,
+  openOnly: 'the sockets are open (they have a handle) and nothing in the program holds their owners: only the connection keeps them',
+  /** @param {string} name  the pool's name */
+  checkedOut: (name) => `the sockets are checked out of ${name}, which takes a socket back only when its response has been read to the end`,
+  /** @param {number} share  of the new sockets, those holding a complete response nobody read */
+  unread: (share) => `${percent(share)} of the new ones hold a complete response nobody read`,
+  waiting: 'their responses have not fully arrived: a slow upstream or a request never ended would look the same'
+})
 
 /**
  * @param {number[]} counts
