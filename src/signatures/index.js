@@ -17,17 +17,24 @@
 // created in a request's AsyncLocalStorage context is what keeps the request's store, the store is
 // most of what leaks and leaving the context is the fix. open-handles comes after retained-sockets,
 // which knows more about a socket than that its handle is open.
+//
+// Adding a signature is a matcher module (`export const name = { id, match }`; a folder beside it
+// for its shapes and its words, as listeners/ and sockets/ are) and two lines here: its import and
+// its place in the list. The imports follow the list's order, so both lines go in at the same place.
+// The order cannot come from the imports themselves: a module's namespace object lists its
+// exports alphabetically, and a list of paths loaded with import() would hide the modules from
+// tsc and eslint.
 
-import { asyncContextRetention } from './async-context-retention.js'
-import { closureRetention } from './closure-retention.js'
-import { forgottenTimer } from './forgotten-timer.js'
-import { growingArray } from './growing-array.js'
-import { listenerAccumulation } from './listener-accumulation.js'
 import { middlewareAccumulation } from './middleware-accumulation.js'
-import { openHandles } from './open-handles.js'
+import { listenerAccumulation } from './listener-accumulation.js'
+import { forgottenTimer } from './forgotten-timer.js'
+import { asyncContextRetention } from './async-context-retention.js'
 import { pendingPromises } from './pending-promises.js'
 import { retainedSockets } from './retained-sockets.js'
+import { openHandles } from './open-handles.js'
+import { closureRetention } from './closure-retention.js'
 import { unboundedCollection } from './unbounded-collection.js'
+import { growingArray } from './growing-array.js'
 /** @import {Signature} from './finding.js' */
 
 /** @type {Signature[]} */
