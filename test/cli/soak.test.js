@@ -4,15 +4,16 @@
 import test from 'ava'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
-import { DEFAULT_GATES, diffSnapshots } from 'leakdiff'
+import { DEFAULT_GATES } from 'leakdiff'
 import { emitReport } from '../../cli/report-output.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { gateArgv, inProcess } from '../helpers/cli-in-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 test('--allow on soak: the listener leak waved through by its signature passes (exit 0), still reported, no HTML report', async (t) => {
   const { files } = await captureFixture('diff/listeners')
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   const html = join(await tempDir('leakdiff-soak-'), 'leakdiff-report.html')
   /** @param {Parameters<typeof gateArgv>[0]} flags */
   const end = (flags) => inProcess(() => emitReport(report, { format: 'text', color: false, ...gateArgv(flags) }, { defaultGates: DEFAULT_GATES, suiteName: 'leakdiff soak', htmlOnFailure: html }))

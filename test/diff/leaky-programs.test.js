@@ -2,6 +2,7 @@ import test from 'ava'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition } from '../helpers/fixture-source.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 /** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
 const reports = new Map()
@@ -13,7 +14,7 @@ const reports = new Map()
 function reportOf (program) {
   let report = reports.get(program)
   if (!report) {
-    report = captureFixture(program).then(({ files }) => diffSnapshots(files, { top: 0 }))
+    report = captureFixture(program).then(({ files }) => sharedDiff(files, { top: 0 }))
     reports.set(program, report)
   }
   return report
@@ -69,7 +70,7 @@ test('diff/map-cache: the class table counts the cache entries as new objects', 
 
 test('diff/map-cache with two snapshots still finds the cache', async (t) => {
   const { files } = await captureFixture('diff/map-cache')
-  const report = await diffSnapshots(files.slice(0, 2))
+  const report = await sharedDiff(files.slice(0, 2))
   t.is(report.verdict, 'leak')
   t.is(report.snapshots.length, 2)
   t.is(report.growth[0].owner.name, 'Map')
@@ -91,7 +92,7 @@ test('snapshots of two processes are compared by class totals only and come out 
     // A second run of the same program: same code, unrelated ids.
     captureFixture('diff/map-cache', { nodeArgs: ['--expose-gc', '--max-old-space-size=512'] })
   ])
-  const report = await diffSnapshots([first.files[0], second.files[2]])
+  const report = await sharedDiff([first.files[0], second.files[2]])
   t.is(report.verdict, 'inconclusive')
   t.is(report.comparison, 'aggregates')
   t.deepEqual(report.growth, [])
@@ -174,7 +175,7 @@ test('diff/file-watchers: watchers held only by their native handles are a row o
 
 test('diff/file-watchers with two snapshots: the new handles count as added to the roots', async (t) => {
   const { files } = await captureFixture('diff/file-watchers')
-  const report = await diffSnapshots(files.slice(0, 2))
+  const report = await sharedDiff(files.slice(0, 2))
   t.is(report.verdict, 'leak', report.reason)
   t.is(report.growth[0].owner.name, 'FSEvent')
   t.is(report.growth[0].ownerCount, 1000)
@@ -185,7 +186,7 @@ test('diff/file-watchers with two snapshots: the new handles count as added to t
 test('diff/file-watchers fixed: watchers closed after each request leave no row and no finding', async (t) => {
   const { files } = await captureFixture('diff/file-watchers', { args: ['fixed'] })
   for (const series of [files, files.slice(0, 2)]) {
-    const report = await diffSnapshots(series, { top: 0 })
+    const report = await sharedDiff(series, { top: 0 })
     t.is(report.verdict, 'clean', report.reason)
     t.deepEqual(report.growth.filter((g) => g.leak), [])
     t.deepEqual(report.findings, [])

@@ -3,9 +3,10 @@
 // and the controls that churn native memory and free it.
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { buildChart } from '../../src/report/html/chart.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 const zlibLeak = captureFixture('memory/zlib-streams')
 const zlibFixed = captureFixture('memory/zlib-streams', { args: ['fixed'] })
@@ -14,7 +15,7 @@ const idleWorkers = captureFixture('memory/idle-workers')
 
 test('a zlib stream per request never ended: called native memory, held by Deflate objects, fixed by ending them, projected at the pace of RSS against the memory limit', async (t) => {
   const { files } = await zlibLeak
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
   t.is(memory.where, 'native')
   const [zlib] = memory.nativeKinds
@@ -64,7 +65,7 @@ test('a zlib stream per request never ended: called native memory, held by Defla
 
 test('the control: streams ended and closed churn native memory and free it, and the report is clean with nothing said about native memory', async (t) => {
   const { files } = await zlibFixed
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'clean', report.reason)
   t.is(report.memory?.summary, null)
   t.deepEqual(report.memory?.nativeKinds, [])
@@ -72,7 +73,7 @@ test('the control: streams ended and closed churn native memory and free it, and
 
 test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer stores, and the Map that holds the views is the finding', async (t) => {
   const { files } = await pooledViews
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
   t.true(memory.growth.backingStores > 5 * memory.growth.jsHeap, JSON.stringify(memory.growth))
   t.regex(/** @type {string} */ (memory.summary), /ArrayBuffer\/Buffer stores \+[\d.]+ MB/)
@@ -83,7 +84,7 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
 
 test('the heap flat, RSS growing in what no snapshot of this thread records: not a bare CLEAN but one line that says what grew and what to try', async (t) => {
   const { files } = await idleWorkers
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'inconclusive', report.reason)
   const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
   t.is(memory.where, 'outside')

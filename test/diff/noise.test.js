@@ -1,10 +1,11 @@
 import test from 'ava'
 import { diffSnapshots } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 test('diff/churn: heavy allocation that keeps nothing plus a one-time lazy init is clean', async (t) => {
   const { files } = await captureFixture('diff/churn')
-  const report = await diffSnapshots(files, { top: 0 })
+  const report = await sharedDiff(files, { top: 0 })
   t.is(report.verdict, 'clean', report.reason)
   t.deepEqual(report.growth.filter((g) => g.leak), [])
   // The lazy table is there, as growth that stopped after the first step.
@@ -18,13 +19,13 @@ test('diff/churn: heavy allocation that keeps nothing plus a one-time lazy init 
 
 test('diff/churn: lowering the thresholds does not turn stopped growth into a leak', async (t) => {
   const { files } = await captureFixture('diff/churn')
-  const report = await diffSnapshots(files, { minBytes: 1024, minObjects: 5 })
+  const report = await sharedDiff(files, { minBytes: 1024, minObjects: 5 })
   t.is(report.verdict, 'clean', report.reason)
 })
 
 test('diff/slowing-cache: a leak whose last step has a twelfth of the traffic still leaks, since that step alone passes the thresholds', async (t) => {
   const { files } = await captureFixture('diff/slowing-cache')
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'leak', report.reason)
   const [row] = report.growth
   t.true(row.leak)

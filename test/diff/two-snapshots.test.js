@@ -2,13 +2,13 @@
 // is `leak` only when the growth has the shape of accumulation (many new entries of one class in a
 // container that existed before); otherwise it says to take a third snapshot.
 import test from 'ava'
-import { diffSnapshots } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 test('diff/lazy-init: a lazily built table between two snapshots is not called a leak', async (t) => {
   const { files } = await captureFixture('diff/lazy-init')
   t.is(files.length, 2)
-  const report = await diffSnapshots(files, { top: 0 })
+  const report = await sharedDiff(files, { top: 0 })
   t.is(report.verdict, 'inconclusive', report.reason)
   t.regex(report.reason, /third snapshot/)
   t.deepEqual(report.growth.filter((g) => g.leak), [])
@@ -21,7 +21,7 @@ test('diff/lazy-init: a lazily built table between two snapshots is not called a
 
 test('diff/churn with its first two snapshots (lazy init plus churn) is inconclusive too', async (t) => {
   const { files } = await captureFixture('diff/churn')
-  const report = await diffSnapshots(files.slice(0, 2))
+  const report = await sharedDiff(files.slice(0, 2))
   t.is(report.verdict, 'inconclusive', report.reason)
 })
 
@@ -30,7 +30,7 @@ const LEAKS = ['diff/map-cache', 'diff/array-log', 'diff/object-cache', 'diff/li
 for (const program of LEAKS) {
   test(`${program} with two snapshots is still a leak, as accumulation`, async (t) => {
     const { files } = await captureFixture(program)
-    const report = await diffSnapshots(files.slice(0, 2))
+    const report = await sharedDiff(files.slice(0, 2))
     t.is(report.verdict, 'leak', report.reason)
     const [top] = report.growth
     t.true(top.leak)

@@ -5,8 +5,9 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 const pool = captureFixture('threads/worker-pool')
 const poolFixed = captureFixture('threads/worker-pool', { args: ['fixed'] })
@@ -24,7 +25,7 @@ async function lineOf (program, text) {
 
 test('a pool worker that keeps a Map entry per task: the leak is found in its thread, with its line and fix', async (t) => {
   const { files, report: printed } = await pool
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'leak', report.reason)
   t.like(report.process?.thread, { id: printed.threadId, main: false, name: 'pool-task' })
   const [finding] = report.findings
@@ -37,7 +38,7 @@ test('a pool worker that keeps a Map entry per task: the leak is found in its th
 
 test('a logger transport in a worker that keeps every record: found in the transport\'s thread', async (t) => {
   const { files } = await logger
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'leak', report.reason)
   t.is(report.process?.thread?.name, 'log-transport')
   const [finding] = report.findings
@@ -47,7 +48,7 @@ test('a logger transport in a worker that keeps every record: found in the trans
 
 test('a pool worker that keeps the last 100 results is clean', async (t) => {
   const { files } = await poolFixed
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'clean', report.reason)
   t.is(report.findings.length, 0)
 })

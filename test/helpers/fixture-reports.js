@@ -3,7 +3,8 @@
 // process to ask for it writes it to the directory all test processes share (ava.config.js) and
 // the others read it, as captureFixture unpacks each case once.
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { createHash } from 'node:crypto'
+import { join, resolve } from 'node:path'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
@@ -36,6 +37,30 @@ export function reportOf (program, { snapshots = 3, args = [] } = {}) {
     const diff = () => captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
     report = SHARED_DIR ? sharedReport(`${[program, ...args].join('+').replace(/[^\w+.-]/g, '_')}-${snapshots}`, diff) : diff()
     reports.set(key, report)
+  }
+  return report
+}
+
+/** @type {Map<string, Promise<DiffReport>>} */
+const diffs = new Map()
+
+/**
+ * diffSnapshots of committed fixture snapshots (files no test changes) with options that are
+ * plain data: made once per AVA run and shared by every test thread asking for the same diff, as
+ * reportOf's reports are. What a test checks of diffSnapshots itself (progress, errors, workers)
+ * calls it directly.
+ * @param {string[]} files
+ * @param {Omit<NonNullable<Parameters<typeof diffSnapshots>[1]>, 'onProgress'>} [options]
+ * @returns {Promise<DiffReport>}
+ */
+export function sharedDiff (files, options = {}) {
+  // The working directory is what the diff's paths are relative to when options name none.
+  const key = JSON.stringify([files, { ...options, cwd: resolve(options.cwd ?? process.cwd()) }])
+  let report = diffs.get(key)
+  if (!report) {
+    const diff = () => diffSnapshots(files, options)
+    report = SHARED_DIR ? sharedReport(`diff-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`, diff) : diff()
+    diffs.set(key, report)
   }
   return report
 }

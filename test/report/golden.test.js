@@ -4,11 +4,12 @@
 // review (`npx ava test/report/golden.test.js --update-snapshots` accepts it).
 import test from 'ava'
 import {
-  DEFAULT_GATES, diffSnapshots, evaluateGates, inspectSnapshot, renderDiffReport, renderGithubAnnotations,
+  DEFAULT_GATES, evaluateGates, inspectSnapshot, renderDiffReport, renderGithubAnnotations,
   renderHtmlReport, renderInspectReport, renderJunitReport
 } from 'leakdiff'
 import { captureFixture, UNPACKED_DIR } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 /**
  * What in a report depends on the machine rather than the heap: where the checkout lives and where
@@ -42,15 +43,15 @@ function portableModel (report) {
  * @type {Record<string, () => Promise<any>>}
  */
 const DIFFS = {
-  'a Map that only grows (diff/map-cache)': async () => diffSnapshots((await captureFixture('diff/map-cache')).files, { cwd: ROOT }),
-  'listeners and a pipe never removed (signatures/abort-listeners)': async () => diffSnapshots((await captureFixture('signatures/abort-listeners')).files, { cwd: ROOT }),
-  'hostile names (report/hostile-names)': async () => diffSnapshots((await captureFixture('report/hostile-names')).files, { cwd: ROOT }),
-  'allocation stacks of library leaks (alloc/library-leaks)': async () => diffSnapshots((await captureFixture('alloc/library-leaks')).files, { cwd: ROOT }),
-  'a clean run (signatures/response-cache-fixed)': async () => diffSnapshots((await captureFixture('signatures/response-cache-fixed')).files, { cwd: ROOT }),
+  'a Map that only grows (diff/map-cache)': async () => sharedDiff((await captureFixture('diff/map-cache')).files, { cwd: ROOT }),
+  'listeners and a pipe never removed (signatures/abort-listeners)': async () => sharedDiff((await captureFixture('signatures/abort-listeners')).files, { cwd: ROOT }),
+  'hostile names (report/hostile-names)': async () => sharedDiff((await captureFixture('report/hostile-names')).files, { cwd: ROOT }),
+  'allocation stacks of library leaks (alloc/library-leaks)': async () => sharedDiff((await captureFixture('alloc/library-leaks')).files, { cwd: ROOT }),
+  'a clean run (signatures/response-cache-fixed)': async () => sharedDiff((await captureFixture('signatures/response-cache-fixed')).files, { cwd: ROOT }),
   'two processes (inconclusive)': async () => {
     const [a] = (await captureFixture('diff/array-log')).files
     const [, b] = (await captureFixture('diff/object-cache')).files
-    return diffSnapshots([a, b], { cwd: ROOT })
+    return sharedDiff([a, b], { cwd: ROOT })
   }
 }
 

@@ -4,7 +4,7 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { assertNoLeak, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { assertNoLeak, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, inspectSnapshot, renderInspectReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { emitReport } from '../../cli/report-output.js'
@@ -12,6 +12,7 @@ import { gateArgv, inProcess, inspect } from '../helpers/cli-in-process.js'
 import { checkGithubOutput, checkMarkdown, CONTROL } from '../helpers/hostile-checks.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { readXml } from '../helpers/xml.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 /** @type {string[]} */
 let files
@@ -24,7 +25,7 @@ test.before(async () => {
   const fixture = await captureFixture('report/hostile-names')
   files = fixture.files
   hostile = fixture.report.hostile
-  report = await diffSnapshots(files, { top: 0, cwd: ROOT })
+  report = await sharedDiff(files, { top: 0, cwd: ROOT })
 })
 
 // SGR colour codes are the renderer's own (chalk); any other control character came from the heap.

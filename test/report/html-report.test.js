@@ -5,14 +5,15 @@
 import test from 'ava'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { diffSnapshots, inspectSnapshot, renderHtmlReport, renderInspectReport } from 'leakdiff'
+import { inspectSnapshot, renderHtmlReport, renderInspectReport } from 'leakdiff'
 import { buildChart } from '../../src/report/html/chart.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { htmlViewOf } from '../helpers/html-view.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 const series = captureFixture('diff/agent-series')
-const seriesReport = series.then(({ files }) => diffSnapshots(files, { cwd: ROOT }))
+const seriesReport = series.then(({ files }) => sharedDiff(files, { cwd: ROOT }))
 
 /** The page's own script, as it ships in every report: it builds the page from the view. */
 const PAGE_SCRIPT = readFileSync(new URL('../../src/report/html/page.js', import.meta.url), 'utf8')
@@ -41,7 +42,7 @@ test('the agent\'s sidecars: process, time span, charts of heap used, RSS and th
 
 test('names from the heap made of HTML and </script> are data, never markup, and the page writes them as text', async (t) => {
   const { files, report: printed } = await captureFixture('report/hostile-names')
-  const report = await diffSnapshots(files, { cwd: ROOT })
+  const report = await sharedDiff(files, { cwd: ROOT })
   const html = renderHtmlReport(report, { cwd: ROOT })
   // In the file itself: no markup from the names, and the data block cannot be closed early.
   t.false(html.includes('<img'))

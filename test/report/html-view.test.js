@@ -1,15 +1,16 @@
 // What the HTML report's page is built from (its view), checked without a browser: the growth rows
 // it lists and the projection its chart draws, on the agent's real series.
 import test from 'ava'
-import { diffSnapshots, renderDiffReport, renderHtmlReport } from 'leakdiff'
+import { renderDiffReport, renderHtmlReport } from 'leakdiff'
 import { buildChart } from '../../src/report/html/chart.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { htmlViewOf } from '../helpers/html-view.js'
 import { ROOT } from '../helpers/fixture-source.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 test('growth by owner folds the small rows that are not leaking, as the text report does, numbered as there', async (t) => {
   const { files } = await captureFixture('diff/agent-series')
-  const report = await diffSnapshots(files, { top: 0, cwd: ROOT })
+  const report = await sharedDiff(files, { top: 0, cwd: ROOT })
   const text = renderDiffReport(report, { color: false, width: 100 })
   const hidden = Number(/and (\d+) small owner rows? that (?:is|are) not leaking/.exec(text)?.[1] ?? 0)
   t.true(hidden > 0, 'the series has small rows that are not leaking')
@@ -23,7 +24,7 @@ test('growth by owner folds the small rows that are not leaking, as the text rep
 test('a heap-used line that fell in the last step gets no projection from that point, and a note says why', async (t) => {
   // ~10 MB live from the first snapshot through the second, freed before the third; the cache grows.
   const { files } = await captureFixture('diff/agent-series', { args: ['spike'] })
-  const report = await diffSnapshots(files, { cwd: ROOT })
+  const report = await sharedDiff(files, { cwd: ROOT })
   t.is(report.verdict, 'leak', report.reason)
   const heapUsed = report.snapshots.map((s) => /** @type {number} */ (s.heapUsed))
   t.true(heapUsed[2] < heapUsed[1], `heap used fell: ${heapUsed.join(' → ')}`)

@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url'
 import { diffSnapshots, inspectSnapshot, renderReport } from 'leakdiff'
 import { CASES } from '../../fixtures/capture/cases.js'
 import { compiledService, compiledCjsService } from '../helpers/compiled-service.js'
-import { reportOf } from '../helpers/fixture-reports.js'
+import { reportOf, sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture, committedCase } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -85,7 +85,7 @@ test('diff reports with the agent\'s sidecars (process, rate), allocation profil
 
   const [a] = (await captureFixture('diff/array-log')).files
   const [, b] = (await captureFixture('diff/object-cache')).files
-  const twoProcesses = await diffSnapshots([a, b], { cwd: ROOT })
+  const twoProcesses = await sharedDiff([a, b], { cwd: ROOT })
   t.is(twoProcesses.verdict, 'inconclusive')
   t.is(twoProcesses.comparison, 'aggregates')
   checkValid(t, printed(twoProcesses), 'two processes')
@@ -143,7 +143,7 @@ for (const [program, args] of /** @type {Array<[string, string[]]>} */ ([
 ])) {
   test.serial(`the diff report of ${[program, ...args].join(' ')}: memory outside the heap, threads`, async (t) => {
     const { files } = await captureFixture(program, { args })
-    const report = await diffSnapshots(files, { cwd: ROOT })
+    const report = await sharedDiff(files, { cwd: ROOT })
     t.not(report.memory, null)
     if (program.startsWith('threads/')) t.like(report.process?.thread, { main: false })
     if (program === 'memory/zlib-streams' && args.length === 0) {
@@ -161,13 +161,13 @@ test('diff reports of compiled and bundled code: locations, paths and names mapp
   const builds = await compiledService({ live })
   let mapped = 0
   for (const [name, options] of /** @type {const} */ ([['tsc', {}], ['inline', {}], ['external', { sourceMaps: builds.maps }]])) {
-    const report = await diffSnapshots(builds[name].files, { top: 0, cwd: ROOT, ...options })
+    const report = await sharedDiff(builds[name].files, { top: 0, cwd: ROOT, ...options })
     mapped += report.findings.filter((finding) => finding.location?.original !== undefined).length
     checkValid(t, printed(report), `the ${name} build`)
   }
   t.true(mapped > 0, 'findings with original locations')
   const cjs = await compiledCjsService({ live: committedCase({ program: 'sources/compiled-service', build: 'cjs' }) === null })
-  checkValid(t, printed(await diffSnapshots(cjs.files, { top: 0, cwd: ROOT })), 'the CommonJS build')
+  checkValid(t, printed(await sharedDiff(cjs.files, { top: 0, cwd: ROOT })), 'the CommonJS build')
 })
 
 test('inspect reports', async (t) => {

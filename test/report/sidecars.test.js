@@ -6,13 +6,14 @@ import { diff } from '../helpers/cli-in-process.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { htmlViewOf } from '../helpers/html-view.js'
 import { copySeries, sidecarOf } from '../helpers/sidecar-series.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 const series = captureFixture('diff/agent-series')
 
 test('sidecars give capture times, the process, the rate and the time to the heap limit', async (t) => {
   const { files, report: printed } = await series
   const metas = await Promise.all(files.map(sidecarOf))
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'leak', report.reason)
   report.snapshots.forEach((snapshot, i) => {
     // takenAt less uptime is when the process started, however long the write took (a restart
@@ -88,7 +89,7 @@ test('two processes: no rate and no time to a limit in any format', async (t) =>
 test('a clean verdict: the rate, but no time to the heap limit in any format, and no projection drawn', async (t) => {
   // The cache fills after the first snapshot only: a warm-up, so the heap grew and nothing leaks.
   const { files } = await captureFixture('diff/agent-series', { args: ['once'] })
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'clean', report.reason)
   t.true(/** @type {NonNullable<typeof report.rate>} */ (report.rate).bytesPerMinute > 0, 'the heap grew')
   const { text, markdown, json, html, projections, notes } = rateTexts(report)

@@ -6,26 +6,27 @@
 import test from 'ava'
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
-import { DEFAULT_GATES, diffSnapshots, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport } from 'leakdiff'
+import { DEFAULT_GATES, evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport } from 'leakdiff'
 import { compiledService } from '../helpers/compiled-service.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition, ROOT } from '../helpers/fixture-source.js'
 import { assertMapped, findingOf, HANDLERS, LEAKS, lineOf } from '../helpers/service-leaks.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
 import { caseName } from '../../fixtures/capture/cases.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 /** @type {Map<string, ReturnType<typeof diffSnapshots>>} */
 const reports = new Map()
 
 /**
  * @param {'tsc' | 'inline' | 'external'} name
- * @param {Parameters<typeof diffSnapshots>[1]} [options]
+ * @param {Parameters<typeof import('leakdiff').diffSnapshots>[1]} [options]
  */
 function reportOf (name, options = {}) {
   const key = JSON.stringify([name, options])
   let report = reports.get(key)
   if (!report) {
-    report = compiledService().then((builds) => diffSnapshots(builds[name].files, { top: 0, cwd: ROOT, ...options }))
+    report = compiledService().then((builds) => sharedDiff(builds[name].files, { top: 0, cwd: ROOT, ...options }))
     reports.set(key, report)
   }
   return report
@@ -110,7 +111,7 @@ test('an esbuild bundle, minified, with an inline map', async (t) => {
 test('an external-map bundle moved since it ran, its map kept apart: sourceRoots and sourceMaps find them, without them a note says how', async (t) => {
   const { external, maps } = await compiledService()
   // What --source-root and --source-maps pass (source-maps.e2e.test.js runs the CLI with them).
-  const report = await diffSnapshots(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: maps })
+  const report = await sharedDiff(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: maps })
   t.is(report.verdict, 'leak')
   assertMapped(t, report, 'checkout/server.js')
   await assertOriginalNames(t, report)
@@ -131,7 +132,7 @@ test('a map without names (stripped from a copy of the real one): locations are 
   const { names, ...nameless } = JSON.parse(readFileSync(join(maps, 'server.js.map'), 'utf8'))
   t.true(names.length > 0)
   writeFileSync(join(bare, 'server.js.map'), JSON.stringify(nameless))
-  const report = await diffSnapshots(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: bare })
+  const report = await sharedDiff(external.files, { top: 0, cwd: ROOT, sourceRoots: [`${external.root}=${external.local}`], sourceMaps: bare })
   const named = await reportOf('inline')
   for (const { signature, marker } of LEAKS) {
     const finding = findingOf(report, signature)
@@ -170,7 +171,7 @@ test('a long plain-JS module cut at 1,024 characters in the snapshot: the lines 
   const { files } = await captureFixture(program)
   // The first and the last snapshot are enough to name the leaks, at two thirds of the parsing.
   const pair = [files[0], files[files.length - 1]]
-  const report = await diffSnapshots(pair, { top: 0, cwd: ROOT })
+  const report = await sharedDiff(pair, { top: 0, cwd: ROOT })
   for (const { signature, marker } of LEAKS) {
     const { location } = findingOf(report, signature)
     const { file, line } = markedPosition(program, marker)
@@ -178,7 +179,7 @@ test('a long plain-JS module cut at 1,024 characters in the snapshot: the lines 
     t.is(location?.original, undefined)
   }
   // Without the file the Map's write is past the snapshot's copy: only the function that holds it is known.
-  const blind = await diffSnapshots(pair, { top: 0, cwd: ROOT, readSources: false })
+  const blind = await sharedDiff(pair, { top: 0, cwd: ROOT, readSources: false })
   t.not(findingOf(blind, 'unbounded-collection').location?.line, markedPosition(program, '// leak: map').line)
 })
 
@@ -233,7 +234,7 @@ test('allocation stacks in a minified bundle: "allocated at" names the .ts line 
   const sampled = { program: 'sources/sampled-bundle', build: /** @type {const} */ ('sampled') }
   const bundle = join(ROOT, 'fixtures', 'snapshots', caseName(sampled), 'app', 'app.js')
   const { files } = await captureFixture(sampled.program, sampled)
-  const report = await diffSnapshots(files, { top: 0, cwd: ROOT })
+  const report = await sharedDiff(files, { top: 0, cwd: ROOT })
   const finding = report.findings.find((f) => f.signature === 'unbounded-collection')
   if (finding === undefined) return t.fail(report.findings.map((f) => f.signature).join(', '))
   t.like(finding.location, { file: 'fixtures/sources/sampled/app.ts', line: lineOf('// leak: cache', source) })
