@@ -1,6 +1,8 @@
 // The methods an object offers, read from the heap: function-valued properties of the object and
 // of its prototypes. A finding uses them to speak the library's own words ("call eject()", "call
-// unsubscribe()") instead of a generic remedy, when the heap shows which of them exist.
+// unsubscribe()", "call removeSchema()") instead of a generic remedy, when the heap shows which of
+// them exist. A package's own release call is told by its name alone (releaseMethod,
+// clearMethod), whatever the package: no list of packages is kept anywhere.
 
 import { EdgeCursor, reference } from './references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -57,4 +59,65 @@ export function offeredMethod (graph, ordinal, wanted) {
   if (ordinal < 0) return null
   const names = methodNames(graph, ordinal)
   return wanted.find((name) => names.has(name)) ?? null
+}
+
+/**
+ * Names of methods that take one entry, or the resource an object is, back: `delete`, `remove`,
+ * `removeSchema`, `deleteEntry`, `unregister`, `release`, `close`, `destroy`, `dispose`, `end`.
+ * Ranked: a verb that only removes beats one that also ends (a container's `close(name)` closes
+ * the entry it names; a client's `close()` closes itself).
+ */
+const ONE_RELEASE = [
+  /^(?:delete|del|remove|unset|evict|invalidate)$/,
+  /^(?:remove|delete|evict|invalidate|unregister|drop|forget)[A-Z]\w*$/,
+  /^(?:release|unregister|detach)(?:[A-Z]\w*)?$/,
+  /^(?:close|destroy|dispose|end|free|terminate)(?:[A-Z]\w*)?$/
+]
+/** Names of methods that drop every entry at once: `clear`, `clearCache`, `removeAll`, `flushAll`, `purge`. */
+const ALL_RELEASE = [
+  /^(?:clear|reset|prune|purge|flushAll|removeAll|deleteAll)$/,
+  /^(?:clear|flush|purge|removeAll|deleteAll)[A-Z]\w*$/
+]
+/** Names a release method never has: private by convention, or about listeners and all entries. */
+const NOT_RELEASE = /^[_#]|Listener|^(?:remove|delete)All/
+
+/**
+ * The method an object (or its prototypes) offers to take one entry, or the object itself, back,
+ * found by its name as the package wrote it (ONE_RELEASE); null when it offers none.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {string | null}
+ */
+export function releaseMethod (graph, ordinal) {
+  return rankedMethod(graph, ordinal, ONE_RELEASE)
+}
+
+/**
+ * The method an object (or its prototypes) offers to drop every entry at once, or null.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @returns {string | null}
+ */
+export function clearMethod (graph, ordinal) {
+  if (ordinal < 0) return null
+  for (const pattern of ALL_RELEASE) {
+    for (const name of methodNames(graph, ordinal)) if (pattern.test(name) && !/Listener/.test(name)) return name
+  }
+  return null
+}
+
+/**
+ * The first method whose name the earliest pattern accepts, or null.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {RegExp[]} patterns  most specific first
+ */
+function rankedMethod (graph, ordinal, patterns) {
+  if (ordinal < 0) return null
+  const names = [...methodNames(graph, ordinal)].filter((name) => !NOT_RELEASE.test(name))
+  for (const pattern of patterns) {
+    const found = names.find((name) => pattern.test(name))
+    if (found !== undefined) return found
+  }
+  return null
 }

@@ -1,8 +1,8 @@
 // Small reads of JS values as V8 lays them out in a snapshot (heapsnapshot-format.md 7): the
-// value of an oddball (true, false, null, undefined), the function a bound function wraps, and the
-// variable that holds an object.
+// value of an oddball (true, false, null, undefined), the function a bound function wraps, the
+// variable that holds an object, and what a WeakRef points at.
 
-import { findReference, propertyTarget, retainers } from './references.js'
+import { findReference, propertyTarget, reference, retainers } from './references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {EdgeCursor} from './references.js' */
 
@@ -57,4 +57,26 @@ export function unwrapBound (graph, closure) {
     current = target
   }
   return current
+}
+
+/**
+ * Whether a node is a WeakRef: an object of that class whose prototype has `deref` (the
+ * prototype itself, also named WeakRef, has it as its own).
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ */
+export function isWeakRef (graph, ordinal) {
+  if (ordinal < 0 || graph.nodeTypes[ordinal] !== graph.nodeType.object || graph.nodeName(ordinal) !== 'WeakRef') return false
+  return propertyTarget(graph, ordinal, 'deref') < 0 && propertyTarget(graph, propertyTarget(graph, ordinal, '__proto__'), 'deref') >= 0
+}
+
+/**
+ * What a WeakRef points at, or -1 once its target is collected: a live WeakRef has a weak edge
+ * `target` (which never retains); a cleared one has none, or one to undefined.
+ * @param {HeapGraph} graph
+ * @param {number} weakRef
+ */
+export function weakRefTarget (graph, weakRef) {
+  const target = reference(graph, weakRef, 'target', 'weak')
+  return target < 0 || oddballValue(graph, target) !== null ? -1 : target
 }

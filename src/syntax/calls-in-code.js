@@ -1,6 +1,7 @@
 // Calls in a stretch of code: the call of a named function or class in the function a stack
-// frame is in (the frame's calling line), and the method calls on a line with the call each is
-// an argument of.
+// frame is in (the frame's calling line), the method calls on a line with the call each is
+// an argument of, and the parts of the call at a position (what it is called on, its arguments,
+// the variable it is assigned to).
 import { calleeName, lowerBound, propertyName } from './syntax-nodes.js'
 /** @import {Node} from 'acorn' */
 
@@ -47,4 +48,54 @@ export function methodCallsBetween (calls, parents, from, to, methods) {
     found.push({ start: call.start, end: call.end, argumentOf: name === null ? null : outer.type === 'NewExpression' ? `new ${name}` : name })
   }
   return found
+}
+
+/**
+ * The parts of a call as written (ScriptSyntax#callAt).
+ * @typedef {object} CallParts
+ * @property {number} start
+ * @property {number} end
+ * @property {string} name         the function's or method's own name (`add` of `winston.loggers.add(`)
+ * @property {string | null} receiver  what a method is called on (`winston.loggers`), null for a plain call
+ * @property {boolean} constructs  a `new` expression
+ * @property {string[]} args       the arguments as written
+ * @property {string | null} assignedTo  the variable the call's value is declared as or assigned to (`log`)
+ */
+
+/**
+ * The call whose name (a method's property, a function's or a class's identifier) or `new` starts
+ * at `offset`, as firstCallOf gives it and as a profile's call column points at, or null.
+ * @param {Node[]} calls  as for firstCallOf
+ * @param {Array<Node | undefined>} parents  the parent of each of `calls`
+ * @param {number} offset
+ * @param {string} text  the script's
+ * @returns {CallParts | null}
+ */
+export function callAt (calls, parents, offset, text) {
+  // The call starts at or before its name: look back from the first call that starts after it.
+  for (let i = lowerBound(calls, offset + 1) - 1; i >= 0; i--) {
+    const call = /** @type {any} */ (calls[i])
+    if (call.end <= offset || call.type === 'ImportExpression') continue
+    const callee = call.callee
+    const member = callee.type === 'MemberExpression'
+    const at = member ? callee.property.start : callee.start
+    // A profile's call column points at a construction's class name; callIn gives its `new`.
+    if (at !== offset && !(call.type === 'NewExpression' && call.start === offset)) continue
+    const name = calleeName(callee)
+    if (name === null) return null
+    const parent = /** @type {any} */ (parents[i])
+    const assignedTo = parent?.type === 'VariableDeclarator' && parent.init === call && parent.id.type === 'Identifier'
+      ? parent.id.name
+      : parent?.type === 'AssignmentExpression' && parent.right === call && parent.left.type === 'Identifier' ? parent.left.name : null
+    return {
+      start: call.start,
+      end: call.end,
+      name,
+      receiver: member && call.type === 'CallExpression' ? text.slice(callee.object.start, callee.object.end) : null,
+      constructs: call.type === 'NewExpression',
+      args: call.arguments.map((/** @type {any} */ argument) => text.slice(argument.start, argument.end)),
+      assignedTo
+    }
+  }
+  return null
 }

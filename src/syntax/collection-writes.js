@@ -1,5 +1,6 @@
 // The statements that add entries to a collection, found in the syntax tree rather than in the
-// text, so that comments, strings, regular expressions and other names never count.
+// text, so that comments, strings, regular expressions and other names never count; and the parts
+// of one of them (the key and the value as written), for a fix written in the program's own terms.
 import { isNamed, propertyName } from './syntax-nodes.js'
 /** @import {Occurrence} from './occurrences.js' */
 
@@ -34,4 +35,44 @@ export function collectionWrites (occurrences) {
  */
 function isObjectAssign (callee) {
   return callee.type === 'MemberExpression' && isNamed(callee.object, 'Object') && propertyName(callee) === 'assign'
+}
+
+/**
+ * The parts of a write (ScriptSyntax#writeAt).
+ * @typedef {object} WriteParts
+ * @property {number} start   the write expression's start (the collection's)
+ * @property {number} end
+ * @property {string} target  the collection as written (`tokens`, `this.#byUrl`)
+ * @property {string | null} method  `set`, `add`, `push`, ...; null for a store through a key
+ * @property {string | null} key    the key as written (`id`), null when the write has none
+ * @property {string | null} value  the value as written (`body.subarray(0, 16)`)
+ * @property {number} valueStart  where the value starts, -1 when it has none
+ */
+
+/**
+ * The write among the occurrences of a collection that starts at `offset`, or null.
+ * @param {Occurrence[]} occurrences  of the collection's variable or property
+ * @param {number} offset  as ScriptSyntax#writesTo gives it
+ * @param {string} text    the script's
+ * @returns {WriteParts | null}
+ */
+export function writeParts (occurrences, offset, text) {
+  const span = (/** @type {any} */ node) => node === undefined ? null : text.slice(node.start, node.end)
+  for (const { node, parent, grand } of occurrences) {
+    if (node.start !== offset || parent?.type !== 'MemberExpression' || /** @type {any} */ (parent).object !== node) continue
+    const p = /** @type {any} */ (parent)
+    const g = /** @type {any} */ (grand)
+    const target = text.slice(node.start, node.end)
+    if (!p.computed && g?.type === 'CallExpression' && g.callee === p) {
+      const method = propertyName(p)
+      const [first, second] = g.arguments
+      const keyed = method === 'set'
+      const value = keyed ? second : first
+      return { start: node.start, end: g.end, target, method, key: keyed ? span(first) : null, value: span(value), valueStart: value === undefined ? -1 : value.start }
+    }
+    if (p.computed && g?.type === 'AssignmentExpression' && g.left === p) {
+      return { start: node.start, end: g.end, target, method: null, key: span(p.property), value: span(g.right), valueStart: g.right.start }
+    }
+  }
+  return null
 }

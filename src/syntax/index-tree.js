@@ -6,6 +6,9 @@
 //   names      each variable occurrence with its parent and grandparent node, in text order
 //   members    each `<object>.name` read, with its parent and grandparent
 //   calls      calls, `new` and `import()`, with their parents, in text order
+//   tries      try statements, in text order
+//   branches   code that runs only when a condition holds: an if's or a ternary's branches, the
+//              right side of && ?? ||, a switch case; in text order
 
 import { fullAncestor } from 'acorn-walk'
 import { FunctionScopes } from './function-scopes.js'
@@ -22,6 +25,8 @@ import { v8Start } from './v8-start.js'
  * @property {Node[]} calls          CallExpression, NewExpression and ImportExpression nodes, by start
  * @property {Array<Node | undefined>} callParents  the parent of each of `calls`
  * @property {Node[]} deletes        `delete` expressions
+ * @property {Node[]} tries          try statements, by start
+ * @property {Node[]} branches       conditional branches, by start
  * @property {Array<{name: string, at: number}>} declared  declared names, and a position inside
  *   the scope each belongs to
  */
@@ -43,6 +48,10 @@ export function indexTree (program, text) {
   const members = new Occurrences(propertyName)
   /** @type {Node[]} */
   const deletes = []
+  /** @type {Node[]} */
+  const tries = []
+  /** @type {Node[]} */
+  const branches = []
   /** @type {Array<{name: string, at: number}>} */
   const declared = []
 
@@ -86,6 +95,22 @@ export function indexTree (program, text) {
         case 'UnaryExpression':
           if (/** @type {any} */ (node).operator === 'delete') deletes.push(node)
           break
+        case 'TryStatement':
+          tries.push(node)
+          break
+        case 'IfStatement':
+        case 'ConditionalExpression': {
+          const { consequent, alternate } = /** @type {any} */ (node)
+          branches.push(consequent)
+          if (alternate) branches.push(alternate)
+          break
+        }
+        case 'LogicalExpression':
+          branches.push(/** @type {any} */ (node).right)
+          break
+        case 'SwitchCase':
+          branches.push(node)
+          break
         case 'ImportDeclaration':
           for (const specifier of /** @type {any} */ (node).specifiers) {
             addName(specifier.local, [...ancestors, specifier, specifier.local], true)
@@ -102,6 +127,8 @@ export function indexTree (program, text) {
   }
   calls.sort((a, b) => a.node.start - b.node.start)
   names.sortByStart()
+  tries.sort((a, b) => a.start - b.start)
+  branches.sort((a, b) => a.start - b.start)
   return {
     scopes: new FunctionScopes(functions, functions.map((node) => v8Start(node, text)), classes, text.length),
     names,
@@ -109,6 +136,8 @@ export function indexTree (program, text) {
     calls: calls.map((call) => call.node),
     callParents: calls.map((call) => call.parent),
     deletes,
+    tries,
+    branches,
     declared
   }
 }

@@ -9,8 +9,9 @@
 // parser reads answers every question with nothing.
 
 import { LRUCache } from 'lru-cache'
-import { firstCallOf, methodCallsBetween } from './calls-in-code.js'
-import { collectionWrites } from './collection-writes.js'
+import { callAt, firstCallOf, methodCallsBetween } from './calls-in-code.js'
+import { collectionWrites, writeParts } from './collection-writes.js'
+import { entryRemovals } from './entry-removals.js'
 import { indexTree } from './index-tree.js'
 import { dynamicImportsIn, requireCacheDeletesIn, requireCallsIn, requiredSpecifier } from './module-loads.js'
 import { parseText } from './parse-text.js'
@@ -18,6 +19,9 @@ import { ScopeBindings } from './scope-bindings.js'
 import { lineStarts, positionOf } from './text-positions.js'
 import { valueUses } from './value-uses.js'
 /** @import {TreeIndex} from './index-tree.js' */
+/** @import {CallParts} from './calls-in-code.js' */
+/** @import {WriteParts} from './collection-writes.js' */
+/** @import {EntryRemoval} from './entry-removals.js' */
 
 export { PROGRAM } from './function-scopes.js'
 
@@ -182,6 +186,55 @@ export class ScriptSyntax {
    */
   writesTo (name, member) {
     return collectionWrites(this.#occurrences(name, member))
+  }
+
+  /**
+   * The parts of the write to collection `name` that starts at `offset` (one of writesTo's): the
+   * collection, the method, the key and the value as written; null when none starts there.
+   * @param {string} name
+   * @param {boolean} member
+   * @param {number} offset
+   * @returns {WriteParts | null}
+   */
+  writeAt (name, member, offset) {
+    return writeParts(this.#occurrences(name, member), offset, this.text)
+  }
+
+  /**
+   * The statements that take an entry out of collection `name` (`name.delete(key)`,
+   * `name.remove(key)`, `delete name[key]`), with the key as written and whether each runs on
+   * every path out of the code around it (entry-removals.js).
+   * @param {string} name
+   * @param {boolean} member
+   * @returns {EntryRemoval[]}
+   */
+  removalsFrom (name, member) {
+    return entryRemovals(this.#occurrences(name, member), { tries: this.#tree.tries, calls: this.#tree.calls, text: this.text })
+  }
+
+  /**
+   * Whether the code at `at` runs only when a condition holds that the code at `from` does not
+   * depend on: a branch (of an if, a ternary, `&&`, a switch case) holds `at` but not `from`.
+   * @param {number} from
+   * @param {number} at
+   */
+  branchesApart (from, at) {
+    for (const branch of this.#tree.branches) {
+      if (branch.start > at) break
+      if (branch.end > at && !(branch.start <= from && from < branch.end)) return true
+    }
+    return false
+  }
+
+  /**
+   * The call whose name (or `new`) starts at `offset`, as a stack frame's call column and
+   * callIn point at: its name, what it is called on, its arguments as written and the variable
+   * it is assigned to; or null.
+   * @param {number} offset
+   * @returns {CallParts | null}
+   */
+  callAt (offset) {
+    return callAt(this.#tree.calls, this.#tree.callParents, offset, this.text)
   }
 
   /**

@@ -4,6 +4,7 @@ import test from 'ava'
 import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { collectionKind, collectionOfStore, forEachEntry } from '../../src/query/collection-entries.js'
+import { isWeakRef, weakRefTarget } from '../../src/query/heap-values.js'
 import { findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
@@ -68,4 +69,26 @@ test('collection entries: a Map, a Set, an array and a plain object, and a store
   const table = reference(graph, cache, 'table', 'internal')
   t.is(collectionOfStore(graph, table), cache)
   t.is(collectionOfStore(graph, cache), cache)
+})
+
+test('a WeakRef and what it points at: its object while it lives, nothing once it is collected; its prototype is no WeakRef', async (t) => {
+  const graph = await graphPromise
+  const live = reference(graph, mixedHeap(graph), 'weakCycle')
+  t.true(isWeakRef(graph, live))
+  const target = weakRefTarget(graph, live)
+  t.is(graph.nodeName(reference(graph, target, 'cycle')), 'first')
+  t.false(isWeakRef(graph, propertyTarget(graph, live, '__proto__')))
+  t.false(isWeakRef(graph, reference(graph, mixedHeap(graph), 'cache')))
+  // A registry whose sessions were dropped: every WeakRef in it points at nothing.
+  const { files } = await captureFixture('signatures/weak-registry')
+  const registry = new HeapGraph(await parseSnapshot(files[files.length - 1]))
+  let weakRefs = 0
+  let cleared = 0
+  for (let o = 0; o < registry.nodeCount; o++) {
+    if (!isWeakRef(registry, o)) continue
+    weakRefs++
+    if (weakRefTarget(registry, o) < 0) cleared++
+  }
+  t.true(weakRefs >= 4000, String(weakRefs))
+  t.is(cleared, weakRefs)
 })

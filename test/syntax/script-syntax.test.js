@@ -102,3 +102,74 @@ test('a text is parsed once while the cache keeps it; CommonJS that returns at i
   t.deepEqual(lines(syntax.writesTo('cache', false), source), ['3:34'])
   t.true(syntax.bindings(-1).has('cache') && syntax.bindings(-1).has('module'))
 })
+
+// The parts of a write and the removals of the same entry, for fixes written in the program's terms.
+
+const REGISTRY = [
+  'const inFlight = new Map()',
+  'async function quote (id) {',
+  '  inFlight.set(id, { id })',
+  '  const price = await priceOf(id)',
+  '  inFlight.delete(id)',
+  '  return price',
+  '}',
+  'async function settled (id) {',
+  '  inFlight.set(id, 1)',
+  '  try { return await priceOf(id) } finally { inFlight.delete(id) }',
+  '}',
+  'function twice (id) {',
+  '  sessions[id] = new WeakRef(session)',
+  '  try { work(); delete sessions[id] } catch (error) { delete sessions[id]; throw error }',
+  '  res.once(\'close\', () => inFlight.delete(id))',
+  '  res.once(\'finish\', () => inFlight.delete(id))',
+  '  job.finally(() => { inFlight.delete(id) })',
+  '  if (done) inFlight.delete(id)',
+  '  const log = winston.loggers.add(name, { level: \'info\' })',
+  '  const client = new Client(origin)',
+  '}'
+].join('\n')
+
+test('writeAt: the collection, the method, the key and the value of a write as written', (t) => {
+  const syntax = scriptSyntax(REGISTRY)
+  const [first] = syntax.writesTo('inFlight', false)
+  t.like(syntax.writeAt('inFlight', false, first), { target: 'inFlight', method: 'set', key: 'id', value: '{ id }' })
+  const [store] = syntax.writesTo('sessions', false)
+  const parts = syntax.writeAt('sessions', false, store)
+  t.like(parts, { method: null, key: 'id', value: 'new WeakRef(session)' })
+  t.is(REGISTRY.slice(parts?.valueStart, parts?.valueStart === undefined ? 0 : parts.valueStart + 3), 'new')
+  t.is(syntax.writeAt('inFlight', false, first + 1), null, 'no write starts there')
+})
+
+test('removalsFrom: a delete after an await runs on one path; a finally, a catch beside its try and a close listener or .finally() on every path', (t) => {
+  const syntax = scriptSyntax(REGISTRY)
+  const removals = syntax.removalsFrom('inFlight', false)
+  t.deepEqual(removals.map((removal) => [lines([removal.start], REGISTRY)[0], removal.key, removal.everyPath]), [
+    ['5:3', 'id', null],
+    ['10:46', 'id', 'finally'],
+    ['15:27', 'id', 'callback'],
+    ['16:28', 'id', null],
+    ['17:23', 'id', 'callback'],
+    ['18:13', 'id', null]
+  ])
+  t.deepEqual(syntax.removalsFrom('sessions', false).map((removal) => removal.everyPath), ['catch and try', 'catch and try'])
+  const write = REGISTRY.indexOf('inFlight.set(id, { id })')
+  t.false(syntax.branchesApart(write, REGISTRY.indexOf('inFlight.delete(id)\n  return')))
+  t.true(syntax.branchesApart(REGISTRY.indexOf('sessions[id] ='), REGISTRY.indexOf('inFlight.delete(id)\n  const log')), 'under an if the write is not under')
+})
+
+test('callAt: the call at its name (or a construction at `new` or its class), what it is called on, its arguments and the variable it is assigned to', (t) => {
+  const syntax = scriptSyntax(REGISTRY)
+  t.deepEqual(syntax.callAt(REGISTRY.indexOf('add(')), {
+    start: REGISTRY.indexOf('winston.'),
+    end: REGISTRY.indexOf(' })\n  const client') + 3,
+    name: 'add',
+    receiver: 'winston.loggers',
+    constructs: false,
+    args: ['name', '{ level: \'info\' }'],
+    assignedTo: 'log'
+  })
+  const made = syntax.callAt(REGISTRY.indexOf('Client('))
+  t.like(made, { name: 'Client', receiver: null, constructs: true, args: ['origin'], assignedTo: 'client' })
+  t.deepEqual(syntax.callAt(REGISTRY.indexOf('new Client')), made)
+  t.is(syntax.callAt(REGISTRY.indexOf('loggers.add')), null, 'a receiver is not a call')
+})
