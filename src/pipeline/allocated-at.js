@@ -9,6 +9,8 @@ import { dirname, isAbsolute, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { classScripts, findCallLines, findFunctionEnds, findGrowingStacks, tieStacks } from '../diff/alloc-stacks.js'
 import { readableScriptName } from '../signatures/source-location.js'
+import { callSnippet } from '../signatures/call-words.js'
+import { scriptSyntax } from '../syntax/script-syntax.js'
 import { callerLocation, findUserLine } from './user-line.js'
 /** @import {AllocationsReport, AllocationStack, FrameLocation, GrowingStack, SamplingProfile, StackFrame, TieTarget} from '../diff/alloc-stacks.js' */
 /** @import {Finding} from '../signatures/finding.js' */
@@ -178,7 +180,7 @@ export async function attachAllocations (profiles, paths, findings, growth, { cw
       stacks: shown.map((stack) => stackReport(stack, cwd, mapPosition))
     }
     const line = findUserLine(finding, shown, { analysis, cwd })
-    if (line !== null) moveToUserLine(finding, line, cwd, mapPosition)
+    if (line !== null) moveToUserLine(finding, line, cwd, mapPosition, sourceOf)
   }
   const growing = (top === 0 ? stacks : stacks.slice(0, top)).map((stack) => {
     const copy = { ...stack, frames: stack.frames.map((frame) => ({ ...frame })) }
@@ -240,13 +242,15 @@ export function frameLocation (frame, cwd, mapPosition) {
 /**
  * Puts a finding's location on the program's line that called into the package which made its
  * growth, with the package's frame beside it; the line stays in the code that ran, for the sources
- * layer to map as it maps every location.
+ * layer to map as it maps every location. A fix given in the package's terms (`fix.atCall`) is
+ * written again at that call, in the program's own words: its receiver, its key argument.
  * @param {Finding} finding  changed in place
  * @param {UserLine} line
  * @param {string} cwd
- * @param {MapPosition} [mapPosition]
+ * @param {MapPosition | undefined} mapPosition
+ * @param {(url: string) => string | null} sourceOf  the texts of the stacks' scripts
  */
-function moveToUserLine (finding, line, cwd, mapPosition) {
+function moveToUserLine (finding, line, cwd, mapPosition, sourceOf) {
   const entry = frameLocation(line.entry, cwd, mapPosition)
   // A frame's call line read from the script that ran has column 1; the call's own column is known.
   const { callLine, callColumn } = line.entry
@@ -256,6 +260,12 @@ function moveToUserLine (finding, line, cwd, mapPosition) {
     inside: { package: line.package, file: entry.file, line: entry.line, column, function: entry.function }
   }
   finding.evidence = { ...finding.evidence, locationRole: `calls into ${line.package}` }
+  const { atCall, ...fix } = finding.fix
+  const text = atCall === undefined || line.caller.callLine === null ? null : sourceOf(line.caller.url)
+  if (atCall === undefined || text === null) return
+  const syntax = scriptSyntax(text)
+  const call = syntax.callAt(syntax.offsetOf(/** @type {number} */ (line.caller.callLine), line.caller.callColumn ?? 0))
+  if (call !== null) finding.fix = { ...fix, snippet: callSnippet(atCall, call) }
 }
 
 /**

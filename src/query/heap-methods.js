@@ -67,11 +67,12 @@ export function offeredMethod (graph, ordinal, wanted) {
  * Ranked: a verb that only removes beats one that also ends (a container's `close(name)` closes
  * the entry it names; a client's `close()` closes itself).
  */
+const ENDS_ITSELF = /^(?:close|destroy|dispose|end|free|terminate)(?:[A-Z]\w*)?$/
 const ONE_RELEASE = [
   /^(?:delete|del|remove|unset|evict|invalidate)$/,
   /^(?:remove|delete|evict|invalidate|unregister|drop|forget)[A-Z]\w*$/,
   /^(?:release|unregister|detach)(?:[A-Z]\w*)?$/,
-  /^(?:close|destroy|dispose|end|free|terminate)(?:[A-Z]\w*)?$/
+  ENDS_ITSELF
 ]
 /** Names of methods that drop every entry at once: `clear`, `clearCache`, `removeAll`, `flushAll`, `purge`. */
 const ALL_RELEASE = [
@@ -90,6 +91,16 @@ const NOT_RELEASE = /^[_#]|Listener|^(?:remove|delete)All/
  */
 export function releaseMethod (graph, ordinal) {
   return rankedMethod(graph, ordinal, ONE_RELEASE)
+}
+
+/**
+ * Whether a release method's name is one that ends what it is called on (`close`, `destroy`,
+ * `dispose`, `end`): on a container of named entries it may take the name of one (winston's
+ * `loggers.close(name)`), on anything else it ends the object itself.
+ * @param {string} name
+ */
+export function endsItself (name) {
+  return ENDS_ITSELF.test(name)
 }
 
 /**

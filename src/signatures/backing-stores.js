@@ -9,9 +9,12 @@
 // The snapshot records the store's (or parent's) size but not what part the view covers, so it
 // shows a small object holding a big store, never the slice itself: a write site whose text takes a
 // `subarray(`/`slice(`/`substring(` is what shows that.
+// A store may be shared by a few views: Node cuts `Buffer.from()` of a short string and small
+// `Buffer.alloc*Unsafe()` from 8 KiB pool slabs, so two 3.5 kB bodies share one slab and each view
+// of one keeps the whole slab. Each entry is then charged its share of the store; a slab cut into
+// hundreds of tiny buffers leaves each a share no bigger than the view, which is no leak of views.
+// The words (notes and fixes) are in backing-store-words.js.
 
-import { bytesText } from './evidence-notes.js'
-import { percent } from './growth-evidence.js'
 import { scriptFunctions, scriptText } from './script-functions.js'
 import { scriptSyntax } from '../syntax/script-syntax.js'
 import { reference } from '../query/references.js'
@@ -40,14 +43,17 @@ const COPIED = /^(?:from|copyBytesFrom|new \w*Array|structuredClone)$/
  * @property {number} views          sampled values that are views with a store of their own
  * @property {number} viewBytes      the views' average self size
  * @property {number} storeBytes     their stores' (or parent strings') average size
- * @property {number} share          the stores' share of the bytes each new entry keeps (0..1)
+ * @property {number} sharedBy       sampled views per store: 1 when each view has a store of its
+ *                                   own, 2 when two bodies cut from one pool slab share it
+ * @property {number} share          the stores' share of the bytes each new entry keeps (0..1),
+ *                                   a shared store counted once, split among its views
  */
 
 /**
- * Whether the new values are small views each keeping a store of its own (or slices each keeping a
- * string of its own) that makes most of an entry's retained size; null when they are not (plain
- * objects, pooled small Buffers sharing one store, slices of one shared string, stores about the
- * size of their views).
+ * Whether the new values are small views each keeping a store (or slices each keeping a string),
+ * whole or shared with a few others, that makes most of an entry's retained size; null when they
+ * are not (plain objects, tiny pooled Buffers sharing one store, many slices of one string, stores
+ * about the size of their views).
  * @param {HeapAnalysis} analysis
  * @param {number[]} values  new values (ordinals, last snapshot)
  * @param {number} bytesPerEntry  what each new entry keeps, from the counts and retained sizes
@@ -67,7 +73,8 @@ export function backingStores (analysis, values, bytesPerEntry) {
     if (type !== graph.nodeType.object) return -1
     return reference(graph, reference(graph, o, 'buffer', 'internal'), 'backing_store', 'internal')
   }
-  const seen = new Set()
+  /** @type {Map<number, number>} the sampled views of each store */
+  const viewsOf = new Map()
   let views = 0
   let viewBytes = 0
   let storeBytes = 0
@@ -77,78 +84,27 @@ export function backingStores (analysis, values, bytesPerEntry) {
   for (const o of values) {
     const type = graph.nodeTypes[o]
     if (type !== graph.nodeType.object && type !== sliced) continue
-    if (++sampled > SAMPLE) break
+    if (sampled === SAMPLE) break
+    sampled++
     const store = storeOf(o)
-    // A store shared by several views (Buffer's pool, one string cut in many pieces) is not one entry's.
-    if (store < 0 || seen.has(store)) continue
-    seen.add(store)
+    if (store < 0) continue
     views++
     viewBytes += graph.selfSize(o)
-    storeBytes += graph.selfSize(store)
+    const shared = viewsOf.get(store)
+    viewsOf.set(store, (shared ?? 0) + 1)
+    if (shared === undefined) storeBytes += graph.selfSize(store)
     if (viewClass === '') {
       viewClass = analysis.classes.names[analysis.classOf[o]]
       kind = type === sliced ? 'string' : 'buffer'
     }
   }
   if (views === 0 || views < sampled / 2) return null
+  // What one entry keeps: its store, or its share of a store several new views hold.
   const store = storeBytes / views
   const view = viewBytes / views
   const share = Math.min(1, store / bytesPerEntry)
   if (share < MIN_STORE_SHARE || store < MIN_STORE_TO_VIEW * view) return null
-  return { kind, viewClass, views, viewBytes: Math.round(view), storeBytes: Math.round(store), share }
-}
-
-/**
- * The evidence notes: what each entry's store is, and the write that keeps a view, when its text shows one.
- * @param {BackingStores} stores
- * @param {{site: SourceLocation, expression: string} | null} view
- * @param {string} unit  'entry', 'element'
- * @param {number} bytesPerUnit
- * @returns {string[]}
- */
-export function storeNotes (stores, view, unit, bytesPerUnit) {
-  const share = `${percent(stores.share)} of each ${unit}'s ${bytesText(bytesPerUnit)}`
-  const notes = [stores.kind === 'string'
-    ? `${share} is one string of ${bytesText(stores.storeBytes)}, which a ${stores.viewClass} of ${bytesText(stores.viewBytes)} was cut from`
-    : `${share} is one ArrayBuffer store of ${bytesText(stores.storeBytes)}, held by a ${stores.viewClass} of ${bytesText(stores.viewBytes)}`]
-  if (view !== null) {
-    notes.push(stores.kind === 'string'
-      ? `${view.site.file}:${view.site.line} stores ${view.expression}: a slice that keeps the whole string it was cut from`
-      : `${view.site.file}:${view.site.line} stores ${view.expression}: a view that shares the whole buffer it was cut from`)
-  }
-  return notes
-}
-
-/**
- * The remedy when each entry is a small view keeping a big store: copy what is kept, and bound the
- * collection as well.
- * @param {BackingStores} stores
- * @param {{site: SourceLocation, expression: string} | null} view the write that takes a view, when its text shows one
- * @param {{unit: string, variable: string, bound: string, store: (copy: string) => string}} how
- *   unit: 'entry', 'element'; bound: how to bound the collection, in words; store: the line that
- *   keeps a copy
- * @returns {{summary: string, snippet: string}}
- */
-export function storeFix (stores, view, { unit, variable, bound, store }) {
-  const size = bytesText(stores.storeBytes)
-  if (stores.kind === 'string') {
-    const cause = view !== null
-      ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, and V8 keeps the whole ${size} string a slice was cut from`
-      : 'a slice of a string (slice(), substring(), a regular expression\'s match) keeps the whole string it was cut from in V8'
-    const copy = `structuredClone(${view === null ? 'piece' : view.expression})`
-    return {
-      summary: `each ${unit} keeps a ${stores.viewClass} whose parent string is ${size} (${percent(stores.share)} of the ${unit}): ${cause}. Copy the characters you keep (${copy}), so the big string can go; and bound ${variable} too (${bound}).`,
-      snippet: `// a copy of the characters, not a slice of the whole string\n${store(copy)}`
-    }
-  }
-  const cause = view !== null
-    ? `the write at ${view.site.file}:${view.site.line} keeps ${view.expression}, a view that shares the whole ${size} buffer it was cut from`
-    : `if that ${stores.viewClass} is a subarray() or slice() of a bigger buffer, it keeps all ${size} of it (the heap shows the store, not how much of it the view covers)`
-  const copy = `Buffer.from(${view === null ? 'view' : view.expression})`
-  return {
-    summary: `each ${unit} keeps a ${bytesText(stores.viewBytes)} ${stores.viewClass} whose ArrayBuffer store is ${size} (${percent(stores.share)} of the ${unit}): ${cause}. Copy the part you keep (${copy}), so the big buffer can go; and bound ${variable} too (${bound}).`,
-    snippet: `// a copy of the bytes, not a view of the whole buffer\n${store(copy)}`
-  }
+  return { kind, viewClass, views, viewBytes: Math.round(view), storeBytes: Math.round(storeBytes / viewsOf.size), sharedBy: views / viewsOf.size, share }
 }
 
 /**

@@ -7,7 +7,10 @@
 //     `last = { prev: last, ... }`): the growth owner is the Context itself.
 // The first shape is also a growing collection; it is claimed here (before unbounded-collection and
 // growing-array) only when the closures' captured variables hold most of the row's growth, because
-// then what the closure captures is the fix, not only the list's bound.
+// then what the closure captures is the fix, not only the list's bound; and only when the closures'
+// code is the program's: what a package's closure captures (a child logger's metadata, a wrapper's
+// handler) is not the program's to change, so the collection that keeps adding them is the leak,
+// and its matcher's finding (package-closures.js). The words are in closure-words.js.
 
 import { AGE_OLD } from '../query/ages.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
@@ -15,9 +18,10 @@ import { isProgramLocation } from './program-location.js'
 import { EdgeCursor, propertyTarget, references, retainers } from '../query/references.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
 import { holderName } from './collection-growth.js'
-import { growsEveryStep, judgeGrowth, percent, perStepOf } from './growth-evidence.js'
-import { bytesText, namedBytes, notesOf } from './evidence-notes.js'
+import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
+import { closureReasons, closuresFix, closuresNotes, closuresTitle, scopeFix, scopeNotes, scopeReasons, scopeTitle } from './closure-words.js'
 import { holderLocation } from './holder-location.js'
+import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -149,9 +153,10 @@ function closuresOfOneFunction (input, g, byFunction) {
   // is the leak (the collection matchers').
   if (functionsOnly) return null
   // Built-in closures (a promise's resolve functions, bound wrappers) keep engine slots, not
-  // variables a program chose to capture; their own signatures or the collection ones explain them.
+  // variables a program chose to capture, and a package's closures capture what the package chose:
+  // their own signatures or the collection ones explain them.
   const location = sourceLocation(last, closures[0], cwd, input.names)
-  if (!isProgramLocation(location)) return null
+  if (!isProgramLocation(location) || packageOf(location.file) !== null) return null
 
   // Closures of this function under the row's owners in every snapshot (found by id).
   const sharedId = graph.nodeIds[best]
@@ -163,18 +168,11 @@ function closuresOfOneFunction (input, g, byFunction) {
     : [row.retainedBefore, row.retainedAfter]
 
   const names = variables.map((v) => v.name)
-  const facts = [
-    { weight: 0.1 * rowShare, reason: `closures of this one function retain ${percent(rowShare)} of the growth row's new objects` },
-    { weight: 0.08 * capturedShare, reason: `${percent(capturedShare)} of that is held by captured variables (${names.join(', ')})` },
-    { weight: 0.04 * (bestBytes / allBytes), reason: `${percent(bestBytes / allBytes)} of the bytes new closures of the row retain come from this function` }
-  ]
-  const { confidence, reasons } = judgeGrowth(counts, facts)
-  const where = location.function === '' ? 'one anonymous function' : location.function
-  const kept = names.join(', ')
+  const { confidence, reasons } = judgeGrowth(counts, closureReasons(rowShare, capturedShare, bestBytes / allBytes, names))
   const holder = holderName(row.path)
   return {
     signature: ID,
-    title: `Closures created by ${where} capture ${kept} and are kept by ${holder === null ? row.owner.name : `${holder} (${row.owner.name})`}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} closures.`,
+    title: closuresTitle(location, names, holder === null ? row.owner.name : `${holder} (${row.owner.name})`, counts),
     confidence,
     reasons,
     owner: row.owner,
@@ -188,16 +186,10 @@ function closuresOfOneFunction (input, g, byFunction) {
       bytesPerClosure: Math.round(bestBytes / closures.length),
       capturedVariables: variables,
       rowShare,
-      notes: notesOf([
-        `captures ${namedBytes(variables)} (all closures together)`,
-        `~${bytesText(bestBytes / closures.length)} per closure`
-      ])
+      notes: closuresNotes(variables, bestBytes / closures.length)
     },
     location,
-    fix: {
-      summary: `capture only what the callback uses: copy the fields it reads into locals (primitives) before creating it, so it no longer keeps ${kept} alive; and bound or drain the list that holds the callbacks.`,
-      snippet: snippetFor(names)
-    }
+    fix: closuresFix(names)
   }
 }
 
@@ -243,13 +235,10 @@ function growingScope (input, g, context) {
   const holder = holderLocation(last, [...row.path, { edge: '', edgeType: 'context', node: '', nodeType: '', id: 0 }], cwd, input.names)
   const location = holder?.location ?? sourceLocation(last, context, cwd, input.names)
   const names = top.map((v) => v.name)
-  const { confidence, reasons } = judgeGrowth(counts, [
-    { weight: 0.1 * share, reason: `the scope's variable${names.length === 1 ? '' : 's'} ${names.join(', ')} hold${names.length === 1 ? 's' : ''} ${percent(share)} of the row's new objects` },
-    { weight: 0, reason: 'one long-lived scope: the variable is reassigned to a bigger value each time' }
-  ])
+  const { confidence, reasons } = judgeGrowth(counts, scopeReasons(share, names))
   return {
     signature: ID,
-    title: `The scope of ${location === null || location.function === '' ? 'a long-lived closure' : location.function} keeps growing through ${names.join(', ')}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} objects.`,
+    title: scopeTitle(location, names, counts),
     confidence,
     reasons,
     owner: row.owner,
@@ -262,13 +251,10 @@ function growingScope (input, g, context) {
       ownerCount: row.ownerCount,
       capturedVariables: top,
       rowShare: share,
-      notes: notesOf([`the scope holds ${namedBytes(top)} of new objects`])
+      notes: scopeNotes(top)
     },
     location,
-    fix: {
-      summary: `stop accumulating in ${names.join(', ')}: keep only what is still needed (a bounded window, an aggregate), or reset the variable when its work is done.`,
-      snippet: `${names[0]} = null // when done; or keep a bounded window instead of the whole history`
-    }
+    fix: scopeFix(names)
   }
 }
 
@@ -336,13 +322,4 @@ function countClosures (analysis, sharedId, ownerIds) {
     if (graph.nodeTypes[source] === graph.nodeType.closure && inside[source] === DOMINATED && edge.is('internal', 'shared')) count++
   }
   return count
-}
-
-/**
- * @param {string[]} names captured variables, largest first
- */
-function snippetFor (names) {
-  const captured = names.length > 0 ? names : ['req']
-  const first = captured[0]
-  return `// before: () => use(${captured.join(', ')}) keeps ${captured.join(', ')} alive\nconst value = ${first}.field // copy what the callback reads\nconst callback = () => use(value)`
 }

@@ -4,6 +4,7 @@
 /** @import {DiffResult, DiffDetail} from '../diff/diff-heaps.js' */
 /** @import {AllocatedAt} from '../diff/alloc-stacks.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {CallFix} from './call-words.js' */
 
 /**
  * Where the code involved in a finding starts, for people: 1-based, the file relative to the
@@ -60,7 +61,9 @@
  * @property {Step[]} path           the owner's retainer path from the GC roots
  * @property {FindingEvidence & Record<string, unknown>} evidence
  * @property {SourceLocation | null} location
- * @property {{summary: string, snippet: string}} fix
+ * @property {{summary: string, snippet: string, atCall?: CallFix}} fix  atCall: the fix in a
+ *   package's terms, written again at the program's call into the package once the allocation
+ *   stacks find that call (pipeline/allocated-at.js); the report keeps summary and snippet only
  * @property {AllocatedAt | null} [allocatedAt]  the allocation stacks tied to it, when the agent's
  *   allocation profiles are beside the snapshots (null: profiles there, nothing tied)
  * @property {SourceLines | null} [source]  the lines around the location in the script that ran,

@@ -4,7 +4,6 @@
 // of its own variables; the retainer path shows which, and a closure over that variable's scope
 // shows where in the program it lives.
 
-import { offeredMethod } from '../query/heap-methods.js'
 import { propertyTarget } from '../query/references.js'
 import { closureOverContext } from './holder-location.js'
 import { sourceLocation } from './source-location.js'
@@ -51,11 +50,12 @@ export function packageOf (file) {
  * @param {SourceLocation | null} holder where the heap places the collection's holder
  * @param {string} cwd
  * @param {NameResolver} names
- * @param {string[]} [methods] removal methods the fix would call: the handle is moved down the path
- *   to the first object that offers one
+ * @param {(graph: import('../graph/heap-graph.js').HeapGraph, ordinal: number) => boolean} [offers]
+ *   whether an object offers the removal methods the fix would call: the handle is moved down the
+ *   path to the first object that does
  * @returns {LibraryHandle | null}
  */
-export function libraryHandle (analysis, path, holder, cwd, names, methods = []) {
+export function libraryHandle (analysis, path, holder, cwd, names, offers) {
   const library = holder === null ? null : packageOf(holder.file)
   if (library === null || path.length < 2) return null
   const { graph } = analysis
@@ -92,12 +92,12 @@ export function libraryHandle (analysis, path, holder, cwd, names, methods = [])
   let accessor = path[start].edge
   let ordinal = graph.findOrdinalById(path[start].id)
   if (ordinal < 0) return null
-  if (methods.length > 0 && offeredMethod(graph, ordinal, methods) === null) {
+  if (offers !== undefined && !offers(graph, ordinal)) {
     let reach = accessor
     for (let i = start + 1; i < path.length - 1 && path[i].edgeType === 'property' && IDENTIFIER.test(path[i].edge); i++) {
       reach = `${reach}.${path[i].edge}`
       const o = graph.findOrdinalById(path[i].id)
-      if (o >= 0 && offeredMethod(graph, o, methods) !== null) {
+      if (o >= 0 && offers(graph, o)) {
         accessor = reach
         ordinal = o
         break

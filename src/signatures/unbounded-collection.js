@@ -1,22 +1,42 @@
 // unbounded-collection: a Map, Set or plain object used as a dictionary gains entries in every
 // snapshot and keeps them: a cache without eviction, a registry nothing unregisters from.
+//
+// The fix follows the mechanism the heap (and the program's text at the write) shows, not the
+// category: entries that are small views keeping big buffers are copied; WeakRefs whose objects are
+// gone are deleted with their objects; an entry the program deletes on one path only is deleted
+// where every path ends; closures a package made are the collection's to stop keeping; a package's
+// collection is emptied with the package's own release call, found on its prototype chain. Only
+// when none of these shows is the fix a bound. The words are in collection-words.js.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, percent, retainedById } from './growth-evidence.js'
-import { bytesText, countText, notesOf } from './evidence-notes.js'
+import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
-import { CLEAR_METHODS, REMOVAL_METHODS, methodNames, offeredMethod } from '../query/heap-methods.js'
+import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
-import { variableFor } from './unclosed-makers.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleCacheFix, moduleSpecifier, nodeCollectionFix, nodeOwner } from './node-owned.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
 import { readableScriptName } from './source-location.js'
-import { backingStores, storeFix, storeNotes, viewWriteSites } from './backing-stores.js'
+import { backingStores, viewWriteSites } from './backing-stores.js'
+import { storeNotes } from './backing-store-words.js'
+import { entryWrite } from './entry-writes.js'
+import { weakEntries } from './weak-entries.js'
+import { packageClosures } from './package-closures.js'
+import {
+  NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionTitle, everyPathFix, libraryFix, newKeysNote, nodeOwnedNote,
+  nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, sharedHolderNote, summedNote, viewFix,
+  weakEntriesNote, weakRefFix
+} from './collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
-/** @import {LibraryHandle} from './library-handle.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
+/** @import {CollectionKind} from '../query/collection-entries.js' */
+/** @import {BackingStores} from './backing-stores.js' */
+/** @import {EntryWrite} from './entry-writes.js' */
+/** @import {WeakEntries} from './weak-entries.js' */
+/** @import {PackageClosures} from './package-closures.js' */
+/** @import {SourceLocation} from './finding.js' */
 
 export const ID = 'unbounded-collection'
 /** A holder whose retained growth is this many times its collection's keeps the entries' objects too. */
@@ -60,7 +80,7 @@ export function matchUnboundedCollection (input) {
       matches.push(match)
       continue
     }
-    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd, names) : holder.location, cwd, names, [...REMOVAL_METHODS, ...CLEAR_METHODS])
+    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd, names) : holder.location, cwd, names, offersRemoval)
     // A library's collection is changed through the program's handle on it, not where the library writes.
     let sites = handle === null ? writeSites(last, path, holder, { cwd, names }) : null
     const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
@@ -70,19 +90,22 @@ export function matchUnboundedCollection (input) {
       const site = views[0].site
       sites = { ...sites, location: site, also: [sites.location, ...sites.also].filter((other) => other !== site) }
     }
+    const write = sites === null || holder === null ? null : entryWrite(last, holder, sites.location, path[path.length - 1], names)
     const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
     const what = kind === 'object' ? 'object used as a dictionary' : kind
     const subject = handle === null ? `${name} (${what})` : `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
+    const mechanism = handle !== null ? null : mechanismOf(input, growth, stores, write)
     const fresh = growth.freshShare
     const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
+    const fix = handle !== null
+      ? libraryFix(handle, packageRelease(last.graph, handle.ordinal, path), growth.sampleKeys, keyClasses, valueClasses)
+      : fixOf(kind, name, keyClasses, mechanism, views[0] ?? null, write)
     /** @type {Match} */
     const match = {
       group: g,
       finding: {
         signature: ID,
-        title: growth.ownerCount > 1
-          ? `${growth.ownerCount} collections like ${subject} gain entries that are never removed: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])} in all.`
-          : `${subject} gains entries that are never removed: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])}.`,
+        title: collectionTitle(subject, counts, growth.ownerCount, mechanism?.kind === 'one path'),
         confidence,
         reasons,
         owner,
@@ -95,9 +118,10 @@ export function matchUnboundedCollection (input) {
           valueClasses,
           notes: notesOf([
             `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
-            growth.ownerCount > 1 && `${countText(growth.ownerCount)} collections of one shape, summed`,
-            shared !== null && `retained is that of ${shared.name}: its other ${shared.parts} hold the new entries' objects too, so the ${kind} alone dominates only ${bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])} of the growth`,
+            growth.ownerCount > 1 && summedNote(growth.ownerCount),
+            shared !== null && sharedHolderNote(shared, kind, bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])),
             ...(stores === null ? [] : storeNotes(stores, views[0] ?? null, 'entry', bytesPerEntry)),
+            ...mechanismNotes(mechanism, name),
             ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
           ]),
           backingStore: stores,
@@ -109,9 +133,7 @@ export function matchUnboundedCollection (input) {
           locationRole: handle?.location ? 'holds the library object' : sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
         },
         location: handle?.location ?? sites?.location ?? (holder === null ? null : holder.location),
-        fix: handle !== null
-          ? libraryFix(last.graph, handle, growth.sampleKeys, keyClasses, valueClasses)
-          : stores !== null ? viewFix(kind, name, stores, views[0] ?? null) : fixFor(kind, name, keyClasses)
+        fix
       }
     }
     matches.push(match)
@@ -169,7 +191,7 @@ function mergeLibraryCollections (handles) {
       const { counts } = finding.evidence
       const from = finding.path.findIndex((step) => step.id === primary.id)
       const at = finding.path.slice(from).map((step) => step.edge).filter((edge) => /^[#\w$]+$/.test(edge) && !/^\d+$/.test(edge))
-      noteOn(primary.match.finding, `the same calls grow ${from < 0 || at.length === 0 ? finding.owner.name : at.join('.')} (${finding.owner.name}) too: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])} ${finding.evidence.unit}`)
+      noteOn(primary.match.finding, alsoGrowsNote('calls', from < 0 || at.length === 0 ? finding.owner.name : at.join('.'), finding.owner.name, counts, finding.evidence.unit))
     }
   }
   return merged
@@ -194,14 +216,11 @@ function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
   const fresh = growth.freshShare
   const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
   const card = moduleCache ? moduleCacheFix(keyTexts, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
-  const range = `${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])}`
   return {
     group: g,
     finding: {
       signature: ID,
-      title: moduleCache
-        ? `The program imports a module under a new URL each time, and Node's module loader keeps every one: ${name} ${range} entries.`
-        : `${card.subject} gains entries that are never removed: ${range}.`,
+      title: nodeOwnedTitle(card.subject, name, counts, moduleCache),
       confidence,
       reasons,
       owner,
@@ -214,8 +233,8 @@ function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
         valueClasses,
         notes: notesOf([
           `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
-          `held by Node's own ${node.className} (${node.module}): the program cannot bound it, only stop adding to it`,
-          sampleKeys.length > 0 && `new keys: ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}`
+          nodeOwnedNote(node.className, node.module),
+          newKeysNote(sampleKeys)
         ]),
         sampleKeys,
         nodeModule: node.module,
@@ -255,7 +274,7 @@ function mergeNodeOwned (nodeMatches, input) {
       const { finding } = other.match
       const { counts } = finding.evidence
       const name = other.importer === null ? holderName(finding.path) ?? finding.owner.name : `${namedStep(finding.path)}'s entry for ${other.importer}`
-      noteOn(primary.match.finding, `the same cause grows ${name} (${finding.owner.name}) too: ${formatInt(counts[0])} → ${formatInt(counts[counts.length - 1])} ${finding.evidence.unit}`)
+      noteOn(primary.match.finding, alsoGrowsNote('cause', name, finding.owner.name, counts, finding.evidence.unit))
     }
     if (!primary.moduleCache) continue
     const specifiers = keys.map((key) => moduleSpecifier(key)).filter((s) => s !== null)
@@ -266,7 +285,7 @@ function mergeNodeOwned (nodeMatches, input) {
       primary.match.finding.location = site
       primary.match.finding.evidence.locationRole = 'imports it'
     } else {
-      noteOn(primary.match.finding, 'the heap does not show which code imports it: look for an import() whose specifier changes per call')
+      noteOn(primary.match.finding, NO_IMPORTER_NOTE)
     }
   }
   return merged
@@ -299,107 +318,89 @@ function noteOn (finding, note) {
 }
 
 /**
- * @param {string} kind
+ * What the heap and the program's write show about why entries stay, most specific first: views
+ * of big buffers or strings, WeakRefs whose objects are gone, a removal on one path only, closures
+ * a package made; null when none shows (a bound is then the fix).
+ * @typedef {{kind: 'views', stores: BackingStores} | {kind: 'weak refs', weak: WeakEntries} |
+ *   {kind: 'one path', write: EntryWrite, removal: NonNullable<EntryWrite['removal']>} |
+ *   {kind: 'package closures', closures: PackageClosures} | null} Mechanism
+ */
+
+/**
+ * @param {SignatureInput} input
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {BackingStores | null} stores
+ * @param {EntryWrite | null} write
+ * @returns {Mechanism}
+ */
+function mechanismOf ({ detail, cwd, names }, growth, stores, write) {
+  if (stores !== null) return { kind: 'views', stores }
+  const last = detail.analyses[detail.analyses.length - 1]
+  const weak = weakEntries(last.graph, growth.newValues)
+  if (weak !== null) return { kind: 'weak refs', weak }
+  if (write !== null && write.removal !== null) return { kind: 'one path', write, removal: write.removal }
+  const closures = packageClosures(last, growth.newValues, detail.ages, cwd, names)
+  return closures === null ? null : { kind: 'package closures', closures }
+}
+
+/**
+ * @param {CollectionKind} kind
  * @param {string} name
- * @param {string[]} keyClasses  most common first
+ * @param {string[]} keyClasses
+ * @param {Mechanism} mechanism
+ * @param {{site: SourceLocation, expression: string} | null} view
+ * @param {EntryWrite | null} write
  * @returns {{summary: string, snippet: string}}
  */
-function fixFor (kind, name, keyClasses) {
-  const variable = /^#?[A-Za-z_$][\w$]*$/.test(name) ? (name.startsWith('#') ? `this.${name}` : name) : /^[A-Za-z_$][\w$]*\.[A-Za-z_$][\w$]*$/.test(name) ? name : 'cache'
-  // A private field is declared in the class body, not with const; `Registry.entries` and
-  // `globalThis.cache` are assigned.
-  const declare = (name.startsWith('#') || name.includes('.')) && variable !== 'cache' ? `${name} =` : `const ${variable} =`
-  // Strings, numbers and symbols show as (string), (number), ...; anything else is an object.
-  const objectKeys = keyClasses.length > 0 && !keyClasses[0].startsWith('(')
-  if (kind === 'Set') {
-    return objectKeys
-      ? { summary: 'hold the members in a WeakSet, so they go when nothing else uses them, or delete them when done.', snippet: `${declare} new WeakSet()` }
-      : { summary: `delete members when they are done (${variable}.delete(value)), or bound the set.`, snippet: `${variable}.add(value)\nres.once('close', () => ${variable}.delete(value))` }
-  }
-  if (objectKeys) {
-    return {
-      summary: 'key by the object in a WeakMap, so an entry goes when its key does; or delete entries when they are done.',
-      snippet: `${declare} new WeakMap()`
-    }
-  }
-  return {
-    summary: 'bound it: an LRU cache with a size limit and a time to live, or delete entries when they are done.',
-    snippet: `import { LRUCache } from 'lru-cache'\n${declare} new LRUCache({ max: 1000, ttl: 10 * 60_000 })`
+function fixOf (kind, name, keyClasses, mechanism, view, write) {
+  switch (mechanism?.kind) {
+    case 'views': return viewFix(kind, name, mechanism.stores, view, write)
+    case 'weak refs': return weakRefFix(kind, name, mechanism.weak, write)
+    case 'one path': return everyPathFix(kind, name, mechanism.write, mechanism.removal)
+    case 'package closures': return packageClosuresFix(kind, name, mechanism.closures, write)
+    default: return boundFix(kind, name, keyClasses)
   }
 }
 
 /**
- * The remedy when each entry is a small view keeping a big buffer or string: copy what is kept, and
- * bound the collection as well.
- * @param {string} kind
+ * The notes a mechanism adds (the views' are storeNotes, given with the stores).
+ * @param {Mechanism} mechanism
  * @param {string} name
- * @param {import('./backing-stores.js').BackingStores} stores
- * @param {{site: import('./finding.js').SourceLocation, expression: string} | null} view the write that takes a view, when its text shows one
- * @returns {{summary: string, snippet: string}}
+ * @returns {string[]}
  */
-function viewFix (kind, name, stores, view) {
-  const variable = /^[A-Za-z_$][\w$]*$/.test(name) ? name : 'cache'
-  const store = (/** @type {string} */ copy) => kind === 'Map' ? `${variable}.set(key, ${copy})` : kind === 'Set' ? `${variable}.add(${copy})` : `${variable}[key] = ${copy}`
-  return storeFix(stores, view, { unit: 'entry', variable, bound: 'a size limit, or delete entries when done', store })
+function mechanismNotes (mechanism, name) {
+  switch (mechanism?.kind) {
+    case 'weak refs': return [weakEntriesNote(mechanism.weak)]
+    case 'one path': return [onePathNote(mechanism.removal)]
+    case 'package closures': return [packageClosuresNote(mechanism.closures, name)]
+    default: return []
+  }
 }
 
 /**
- * The remedy when the collection belongs to a library object the program holds: the program cannot
- * swap the library's map for an LRU, but it chooses the keys it passes in and can call the
- * object's own removal methods, named as the heap shows them.
- * @param {HeapGraph} graph
- * @param {LibraryHandle} handle
- * @param {string[]} sampleKeys
- * @param {string[]} keyClasses  most common first
- * @param {string[]} valueClasses  most common first
- * @returns {{summary: string, snippet: string}}
- */
-function libraryFix (graph, handle, sampleKeys, keyClasses, valueClasses) {
-  const variable = /^[A-Za-z_$][\w$.]*$/.test(handle.accessor) ? handle.accessor : 'instance'
-  const remove = offeredMethod(graph, handle.ordinal, REMOVAL_METHODS) ?? prefixedMethod(graph, handle.ordinal, ONE_REMOVAL)
-  const clear = offeredMethod(graph, handle.ordinal, CLEAR_METHODS) ?? prefixedMethod(graph, handle.ordinal, ALL_REMOVAL)
-  const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
-  const methods = [remove, clear].filter((m) => m !== null).map((m) => `${variable}.${m}()`)
-  const drop = methods.length > 0 ? ` or drop entries when they are done (${methods.join(', ')})` : ' or drop entries when they are done'
-  // Promises as values make it a cache of loads (a batching loader, a memoized async call): those
-  // are meant to live for one request, and a shared one keeps every result for good.
-  if (valueClasses[0] === 'Promise' && handle.className !== 'Function' && handle.className !== 'Object') {
-    return {
-      summary: `${handle.className} from ${handle.library} keeps every load it was asked for (its values are promises), and one shared by all requests keeps them for good.${keys} Make a new ${handle.className} per request, so its cache lives as long as the request, or give it a bounded cache of its own,${drop}.`,
-      snippet: `// per request, not at start-up\nconst ${variableFor(handle.className)} = new ${handle.className}(/* ... */)`
-    }
-  }
-  // Object keys are compared by identity: an object built per call is a new key every time, however
-  // equal its contents (a schema literal, an options object).
-  const keyClass = keyClasses[0] ?? '('
-  if (!keyClass.startsWith('(')) {
-    const literal = /^\{[\w$, ]*\}$/.test(keyClass) ? `${keyClass.replace(/\s*\}$/, ' }').replace(/^\{/, '{ ')} // made once at start-up` : `new ${keyClass}(/* ... */) // made once at start-up`
-    return {
-      summary: `${handle.className} from ${handle.library} keeps one entry per key object, and compares keys by identity: the program passes a new ${keyClass} each time, so every call adds an entry. Build that object once and pass the same one every time (or call the step that uses it once, at start-up),${drop}.`,
-      snippet: `const key = ${literal}\n// per request: pass this same key to ${variable}, never a fresh copy`
-    }
-  }
-  return {
-    summary: `${handle.className} from ${handle.library} keeps one entry per distinct key it is given.${keys} Give it keys from a small, fixed set (a route pattern, not the raw URL or an id), use its own size limit or expiry if it has one,${drop}.`,
-    snippet: remove !== null
-      ? `// key by something bounded, e.g. the route pattern\n${variable}.${remove}(key) // when the entry is no longer needed`
-      : '// key by something bounded, e.g. the route pattern\nconst key = req.route?.path ?? \'other\''
-  }
-}
-
-/** Removal methods named with what they remove: `removeSchema`, `deleteEntry`; `clearAll`, `flushCache`. */
-const ONE_REMOVAL = /^(?:remove|delete|evict|invalidate)[A-Z]\w*$/
-const ALL_REMOVAL = /^(?:clear|flush|purge)[A-Z]\w*$/
-
-/**
- * The first method of an object whose name matches, leaving out listener removal, or null.
+ * Whether an object on a package collection's path offers to remove entries (the handle moves down
+ * the path to the first that does): a memoized function's `.cache` with its `delete`.
  * @param {HeapGraph} graph
  * @param {number} ordinal
- * @param {RegExp} pattern
  */
-function prefixedMethod (graph, ordinal, pattern) {
-  for (const name of methodNames(graph, ordinal)) if (pattern.test(name) && !/Listener/.test(name)) return name
-  return null
+function offersRemoval (graph, ordinal) {
+  return offeredMethod(graph, ordinal, [...REMOVAL_METHODS, ...CLEAR_METHODS]) !== null
+}
+
+/**
+ * The package's own calls that take one entry, or all of them, out of the collection the program
+ * reaches through `handle`, as the heap shows them on its prototype chain. A method that ends what
+ * it is called on (`close`) takes an entry out only when the object is the collection's own
+ * holder (a container of named loggers); on an object further up (a client that keeps a cache)
+ * it would end the object.
+ * @param {HeapGraph} graph
+ * @param {number} handle
+ * @param {import('../analysis/retainer-paths.js').Step[]} path ends at the collection
+ */
+function packageRelease (graph, handle, path) {
+  const release = releaseMethod(graph, handle)
+  const holder = path.length >= 2 ? graph.findOrdinalById(path[path.length - 2].id) : -1
+  return { release: release !== null && endsItself(release) && holder !== handle ? null : release, clear: clearMethod(graph, handle) }
 }
 
 /**
@@ -418,9 +419,4 @@ function libraryAncestor (analysis, path, cwd, names) {
     if (location !== null && packageOf(location.file) !== null) return location
   }
   return null
-}
-
-/** @param {number} n */
-function formatInt (n) {
-  return n.toLocaleString('en-US')
 }

@@ -80,6 +80,17 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
   const finding = report.findings[0]
   t.is(finding.signature, 'unbounded-collection')
   t.regex(finding.path.map((step) => step.edge).join(' '), /tokens/)
+  // Two ~3.5 kB bodies share each 8 KiB pool slab: each view keeps its share of a slab, and the fix
+  // copies the bytes, written into the program's own write, rather than bounding a cache.
+  const stores = /** @type {{viewClass: string, storeBytes: number, sharedBy: number, share: number}} */ (finding.evidence.backingStore)
+  t.like(stores, { viewClass: 'Buffer', storeBytes: 8192, sharedBy: 2 })
+  t.true(stores.share > 0.9, String(stores.share))
+  t.true(finding.evidence.notes.some((note) => note.startsWith('an 8 KiB store shared by a few views is one of the slabs Node cuts small buffers from')), finding.evidence.notes.join('\n'))
+  const source = await readFile(new URL('../../fixtures/programs/memory/pooled-views.js', import.meta.url), 'utf8')
+  t.is(/** @type {any} */ (finding).location.line, source.split('\n').findIndex((line) => line.includes('tokens.set(')) + 1)
+  t.regex(finding.fix.summary, /shared by 2 entries' views .* Copy the part you keep \(Buffer\.from\(body\.subarray\(0, 16\)\)\)/)
+  t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(id, Buffer.from(body.subarray(0, 16)))')
+  t.notRegex(finding.fix.snippet, /LRUCache/)
 })
 
 test('the heap flat, RSS growing in what no snapshot of this thread records: not a bare CLEAN but one line that says what grew and what to try', async (t) => {

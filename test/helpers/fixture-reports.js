@@ -155,6 +155,17 @@ export function roundCounts (perRound = PER_ROUND, snapshots = 3) {
 }
 
 /**
+ * Checks that a fixed twin comes out clean: no finding, and no owner that kept growth.
+ * @param {import('ava').ExecutionContext} t
+ * @param {string} program
+ */
+export async function checkCleanTwin (t, program) {
+  const report = await reportOf(program)
+  t.deepEqual(report.findings, [])
+  t.deepEqual(report.growth.filter((row) => row.leak), [])
+}
+
+/**
  * Checks that the finding of `id` made from two snapshots of `program` is the three-snapshot one
  * with lower confidence and a reason saying that two snapshots cannot tell a one-time fill apart.
  * @param {import('ava').ExecutionContext} t

@@ -7,6 +7,7 @@ import { renderDiffReport, renderGithubAnnotations, DEFAULT_GATES, evaluateGates
 import { markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
 import { markedPosition } from '../helpers/fixture-source.js'
 import { findUserLine } from '../../src/pipeline/user-line.js'
+import { callSnippet } from '../../src/signatures/call-words.js'
 
 const PROGRAM = 'alloc/package-leaks'
 const FILE = `fixtures/programs/${PROGRAM}.js`
@@ -79,6 +80,27 @@ test('every format shows the program\'s line first and the package beside it', a
   t.regex(annotations, new RegExp(`::error file=${FILE},line=${line},col=${column},title=leakdiff%3A unbounded-collection::_cache .* Made inside ajv: compile at node_modules/ajv/lib/core\\.ts:\\d+:\\d+\\. Fix:`))
   const json = JSON.parse(renderDiffReport(report, { format: 'json' }))
   t.like(json.findings.find((/** @type {any} */ f) => f.location?.inside?.package === 'ajv').location, { file: FILE, line, column, inside: { package: 'ajv' } })
+})
+
+test('each package\'s own release call, read from the holder\'s prototype chain in the heap, is written at the program\'s call with its own receiver and key', async (t) => {
+  const report = await reportOf(PROGRAM)
+  const fixOf = (/** @type {string} */ name) => findingInside(report, name)?.fix ?? { summary: '', snippet: '' }
+  // winston's Container keeps a logger per name until its close(name).
+  const winston = fixOf('winston')
+  t.regex(winston.summary, /^Container from winston keeps every entry it is given until its own close\(key\) takes it out\. New keys look like "job-\d+"/)
+  t.is(winston.snippet, 'const log = winston.loggers.add(name, /* ... */)\ntry {\n  // ... the work, as before\n} finally {\n  winston.loggers.close(name)\n}')
+  // Ajv keys by the schema object: compile once; one made per call comes out with removeSchema.
+  const ajv = fixOf('ajv')
+  t.regex(ajv.summary, /compares keys by identity: .* \(ajv\.removeSchema\(\)\)\.$/)
+  t.is(ajv.snippet, [
+    '// once, at start-up, not per call: ajv keeps an entry per key object',
+    'const validate = ajv.compile({ ...ORDER_SCHEMA })',
+    '// or, per call: const key = { ...ORDER_SCHEMA }, pass key, and take it out when done: ajv.removeSchema(key)'
+  ].join('\n'))
+  // undici's Client holds its connection until close().
+  const undici = fixOf('undici')
+  t.regex(undici.summary, /until close\(\) is called/)
+  t.is(undici.snippet, 'const client = new Client(origin) // once, at start-up, shared by every call\n// or per call: try { /* ... */ } finally { await client.close() }')
 })
 
 test('the fixed twin (the schema compiled once, each logger closed, each client closed): no finding, no owner that kept growth', async (t) => {
@@ -171,4 +193,24 @@ test('findUserLine: Node\'s own code counts as not the program\'s, and a scoped 
   t.is(findUserLine(finding({ location: { file: 'node:timers', line: 1, column: 1, function: '' } }), [timers], { cwd: '/srv' })?.package, 'node')
   const scoped = stack([frame('add', 'file:///srv/node_modules/@acme/registry/index.js', 3, 4), frame('arm', APP, 5, 7)])
   t.is(findUserLine(finding({ location: { file: 'node_modules/@acme/registry/index.js', line: 4, column: 1, function: 'add' } }), [scoped], { cwd: '/srv' })?.package, '@acme/registry')
+})
+
+// A fix in a package's terms, written at the program's call (signatures/call-words.js).
+
+/**
+ * @param {Partial<import('../../src/syntax/calls-in-code.js').CallParts>} parts
+ * @returns {import('../../src/syntax/calls-in-code.js').CallParts}
+ */
+function call (parts) {
+  return { start: 0, end: 0, name: 'add', receiver: 'registry', constructs: false, args: ['id'], assignedTo: null, ...parts }
+}
+
+test('callSnippet: the package\'s release on the receiver with the call\'s key; the call alone when the heap shows no release', (t) => {
+  t.is(callSnippet({ kind: 'distinct keys', release: 'unregister' }, call({ args: ['id', '{ ttl: 5 }'] })),
+    'registry.add(id, /* ... */)\ntry {\n  // ... the work, as before\n} finally {\n  registry.unregister(id)\n}')
+  t.is(callSnippet({ kind: 'distinct keys', release: null }, call({ assignedTo: 'entry' })), 'const entry = registry.add(id)')
+  t.is(callSnippet({ kind: 'key object', release: 'removeSchema' }, call({ name: 'compile', receiver: 'validator', args: ['schema'], assignedTo: 'check' })),
+    '// once, at start-up, not per call: validator keeps an entry per key object\nconst check = validator.compile(schema)\n// or, per call, take it out when done: validator.removeSchema(schema)')
+  t.is(callSnippet({ kind: 'made per call', release: 'destroy' }, call({ name: 'Pool', receiver: null, constructs: true, args: ['url'], assignedTo: 'pool' })),
+    'const pool = new Pool(url) // once, at start-up, shared by every call\n// or per call: try { /* ... */ } finally { await pool.destroy() }')
 })

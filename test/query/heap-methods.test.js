@@ -5,7 +5,7 @@
 import test from 'ava'
 import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
-import { clearMethod, releaseMethod } from '../../src/query/heap-methods.js'
+import { clearMethod, endsItself, releaseMethod } from '../../src/query/heap-methods.js'
 import { propertyTarget } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
@@ -43,4 +43,9 @@ test('no object offers nothing', async (t) => {
   const graph = await graphPromise
   t.is(releaseMethod(graph, -1), null)
   t.is(clearMethod(graph, -1), null)
+})
+
+test('a release that ends what it is called on is told apart from one that removes an entry', (t) => {
+  t.true(endsItself('close') && endsItself('destroy') && endsItself('dispose') && endsItself('end'))
+  t.false(endsItself('removeSchema') || endsItself('delete') || endsItself('release') || endsItself('endpoint'))
 })

@@ -1,5 +1,5 @@
 import test from 'ava'
-import { PER_ROUND, isRising, markedLocation, perRoundOf, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
+import { PER_ROUND, checkCleanTwin, isRising, markedLocation, perRoundOf, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
 
 const ID = 'closure-retention'
 
@@ -38,6 +38,27 @@ test('callbacks that capture only a function (a promise\'s resolve) kept in a se
   t.deepEqual(finding.location, markedLocation('signatures/closure-retention', '// leak: fired timers stay in the set', 'waiting.add(', 'pause'))
   t.false(report.findings.some((f) => f.signature === ID && f.path.at(-1)?.edge === 'waiting'))
 })
+
+// Closures a package made (winston's child logger: `write` over the metadata it was handed): what
+// they capture is not the program's to change, so the Map that keeps one per call is the finding.
+test('a package\'s closures kept in a Map, one per request: the Map is the finding, named with the package\'s closure, not "capture only what the callback uses"', async (t) => {
+  const report = await reportOf('signatures/package-closures')
+  t.deepEqual(report.findings.map((f) => f.signature), ['unbounded-collection'])
+  const [finding] = report.findings
+  t.is(finding.path.at(-1)?.edge, 'requestLogs')
+  t.deepEqual(finding.location, markedLocation('signatures/package-closures', '// leak: child logger per request', 'requestLogs.set('))
+  const perRound = await perRoundOf('signatures/package-closures')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.deepEqual(finding.evidence.valueClasses, ['DerivedLogger'])
+  const note = finding.evidence.notes.find((n) => n.startsWith('each entry (DerivedLogger) holds a closure of winston\'s code'))
+  if (note === undefined) return t.fail(finding.evidence.notes.join('\n'))
+  t.regex(note, /\(value at node_modules\/winston\/lib\/winston\/logger\.js:\d+\) that keeps defaultRequestMetadata: /)
+  t.regex(finding.fix.summary, /^the entries are DerivedLogger objects from winston, .* requestLogs keeps one per call: take each out when its work is done/)
+  t.notRegex(finding.fix.summary, /capture only|LRU/)
+  t.is(finding.fix.snippet, 'requestLogs.set(meta.requestId, log)\ntry {\n  // ... the work, as before\n} finally {\n  requestLogs.delete(meta.requestId)\n}')
+})
+
+test('the package closures\' fixed twin takes each entry out in a finally: no finding', (t) => checkCleanTwin(t, 'signatures/package-closures-fixed'))
 
 test('the fixed twin captures only a number: no finding', async (t) => {
   const report = await reportOf('signatures/closure-retention-fixed')

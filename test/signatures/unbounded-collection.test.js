@@ -1,5 +1,7 @@
 import test from 'ava'
-import { isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
+import { checkCleanTwin, isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
+import { markedPosition } from '../helpers/fixture-source.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 const ID = 'unbounded-collection'
 
@@ -76,7 +78,8 @@ test('signatures/node-owned: a cache of small views names the big buffer each on
   t.true(stores.viewBytes < 200, String(stores.viewBytes))
   t.true(stores.share > 0.9, String(stores.share))
   t.true(finding.evidence.notes.some((note) => note.includes('stores body.subarray(0, 16)')), finding.evidence.notes.join('\n'))
-  t.is(finding.fix.snippet.split('\n').at(-1), 'fingerprints.set(key, Buffer.from(body.subarray(0, 16)))')
+  // The copy is written into the program's own write, with its key.
+  t.is(finding.fix.snippet.split('\n').at(-1), 'fingerprints.set(req.url, Buffer.from(body.subarray(0, 16)))')
 })
 
 test('signatures/node-owned-fixed: one import, one require, one hook and copies in a bounded map: no finding', async (t) => {
@@ -97,7 +100,7 @@ test('signatures/string-slices: a Map of short slices of big strings names the s
   t.true(stores.viewBytes < 100, String(stores.viewBytes))
   t.true(stores.share > 0.9, String(stores.share))
   t.true(finding.evidence.notes.some((note) => note.includes('stores body.slice(8, 40): a slice that keeps the whole string')), finding.evidence.notes.join('\n'))
-  t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(key, structuredClone(body.slice(8, 40)))')
+  t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(req.url, structuredClone(body.slice(8, 40)))')
   t.notRegex(finding.fix.snippet, /LRUCache/)
 })
 
@@ -127,3 +130,50 @@ test('signatures/shared-leaks: a registry Set and a listener keeping the same ob
   t.true(finding.evidence.notes.some((note) => note.startsWith('retained is that of the module scope of fixtures/programs/signatures/shared-leaks.js: its other variables')), finding.evidence.notes.join('\n'))
   t.regex(report.reason, /unbounded-collection in Connection\.open \(Set\)/)
 })
+
+// The fix follows the mechanism the heap and the program's write show, not the category: none of
+// these is a cache to bound with an LRU.
+
+test('signatures/weak-registry: a Map of WeakRefs never pruned names the WeakRefs that point at nothing and deletes each entry with its object', async (t) => {
+  const report = await reportOf('signatures/weak-registry')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.path.at(-1)?.edge, 'liveSessions')
+  t.deepEqual(finding.location, markedLocation('signatures/weak-registry', '// leak: weak entry', 'liveSessions.set('))
+  t.deepEqual(stepsOf(finding.evidence.counts), [await perRoundOf('signatures/weak-registry'), await perRoundOf('signatures/weak-registry')])
+  t.deepEqual(finding.evidence.valueClasses, ['WeakRef'])
+  // The sessions were dropped: every sampled WeakRef points at nothing.
+  t.true(finding.evidence.notes.some((note) => /^500 of 500 new entries sampled hold a WeakRef, 500 of them pointing at nothing/.test(note)), finding.evidence.notes.join('\n'))
+  t.regex(finding.fix.summary, /keeps an entry for every WeakRef after its object is collected/)
+  t.regex(finding.fix.summary, /FinalizationRegistry, or prune on read/)
+  t.is(finding.fix.snippet, [
+    'const forgetLiveSessions = new FinalizationRegistry((key) => {',
+    '  if (liveSessions.get(key)?.deref() === undefined) liveSessions.delete(key)',
+    '})',
+    'liveSessions.set(session.id, new WeakRef(session))',
+    'forgetLiveSessions.register(session, session.id)'
+  ].join('\n'))
+  t.notRegex(finding.fix.summary, /LRU/)
+})
+
+test('signatures/in-flight: an entry deleted on the success path only is named with its delete, and the fix deletes it in a finally', async (t) => {
+  const report = await reportOf('signatures/in-flight')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.path.at(-1)?.edge, 'inFlight')
+  t.regex(finding.title, /^inFlight \(Map\) gains entries that are removed on one path only: /)
+  t.deepEqual(finding.location, markedLocation('signatures/in-flight', '// leak: entry removed on success only', 'inFlight.set(', 'quote'))
+  // One request in four fails: its entry is what each step adds.
+  const { report: printed } = await captureFixture('signatures/in-flight')
+  t.deepEqual(stepsOf(finding.evidence.counts), [printed.failing, printed.failing])
+  const removal = markedPosition('signatures/in-flight', '  inFlight.delete(id)', 'inFlight')
+  t.true(finding.evidence.notes.includes(`the program takes the entry out at fixtures/programs/signatures/in-flight.js:${removal.line} (inFlight.delete(id)), on the paths that reach that line only: a throw, a rejected await or a return before it leaves the entry in`), finding.evidence.notes.join('\n'))
+  t.regex(finding.fix.summary, /^inFlight loses an entry only where the code reaches inFlight\.delete\(id\) /)
+  t.regex(finding.fix.summary, /in a finally, or in the framework's response or error hook/)
+  t.is(finding.fix.snippet, 'inFlight.set(id, request)\ntry {\n  // ... the work, as before\n} finally {\n  inFlight.delete(id)\n}')
+  t.notRegex(finding.fix.summary, /LRU/)
+})
+
+for (const [program, how] of [['signatures/weak-registry-fixed', 'a FinalizationRegistry deletes each entry with its session'], ['signatures/in-flight-fixed', 'the entry deleted in a finally']]) {
+  test(`${program}: ${how}: no finding`, (t) => checkCleanTwin(t, program))
+}

@@ -4,7 +4,7 @@
 
 import { countText, notesOf } from '../evidence-notes.js'
 import { percent } from '../growth-evidence.js'
-import { storeFix, storeNotes } from '../backing-stores.js'
+import { storeFix, storeNotes } from '../backing-store-words.js'
 import { variableFor } from '../snippet-names.js'
 import { writeSiteNotes } from '../write-sites.js'
 import { joinVerb } from '../node-owned/node-words.js'

@@ -92,7 +92,8 @@ export function openConnections (input, rowOfOwner) {
         location: constructorAt,
         members: fresh,
         holders: [...freshHolders],
-        fix: openFix(className, close, variable)
+        // Written again at the program's `new` once the allocation stacks find it.
+        fix: { ...openFix(className, close, variable), atCall: { kind: 'made per call', release: close } }
       }
     })
   }
