@@ -11,6 +11,7 @@
 import { storeFix } from './backing-store-words.js'
 import { everyPathSnippet } from './call-words.js'
 import { countText } from './evidence-notes.js'
+import { percent } from './growth-evidence.js'
 import { variableFor } from './unclosed-makers.js'
 /** @import {BackingStores} from './backing-stores.js' */
 /** @import {EntryWrite} from './entry-writes.js' */
@@ -20,6 +21,40 @@ import { variableFor } from './unclosed-makers.js'
 /** @import {SourceLocation} from './finding.js' */
 /** @import {CallFix} from './call-words.js' */
 /** @import {CollectionKind} from '../query/collection-entries.js' */
+
+/**
+ * The collection as the card names it: `tokens (Map)`, `sessions (object used as a dictionary)`,
+ * `_cache of ajv (Ajv, from ajv)` for a package's collection the program reaches through a variable.
+ * @param {string} name
+ * @param {CollectionKind} kind
+ * @param {LibraryHandle | null} handle
+ */
+export function collectionSubject (name, kind, handle) {
+  if (handle !== null) return `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
+  return `${name} (${kind === 'object' ? 'object used as a dictionary' : kind})`
+}
+
+/** @param {number} fresh  the share of new entries whose key or value is new */
+export function freshNote (fresh) {
+  return `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`
+}
+
+/**
+ * A scope that keeps a collection's entries' objects, named for a note.
+ * @param {string | null} module  its module, when it is one's
+ */
+export function scopeName (module) {
+  return module === null ? 'the scope around it' : `the module scope of ${module}`
+}
+
+/**
+ * A per-importer entry of one of Node's module caches.
+ * @param {string} cache
+ * @param {string} importer
+ */
+export function importerEntryName (cache, importer) {
+  return `${cache}'s entry for ${importer}`
+}
 
 /**
  * @param {string} subject  the collection as the card names it: `tokens (Map)`

@@ -9,7 +9,7 @@
 // when none of these shows is the fix a bound. The words are in collection-words.js.
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { evidenceOf, judgeCollection, percent, retainedById } from './growth-evidence.js'
+import { evidenceOf, judgeCollection, retainedById } from './growth-evidence.js'
 import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
@@ -24,9 +24,9 @@ import { entryWrite } from './entry-writes.js'
 import { weakEntries } from './weak-entries.js'
 import { packageClosures } from './package-closures.js'
 import {
-  NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionTitle, everyPathFix, libraryFix, newKeysNote, nodeOwnedNote,
-  nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, sharedHolderNote, summedNote, viewFix,
-  weakEntriesNote, weakRefFix
+  NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
+  libraryFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
+  sharedHolderNote, summedNote, viewFix, weakEntriesNote, weakRefFix
 } from './collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
@@ -92,8 +92,7 @@ export function matchUnboundedCollection (input) {
     }
     const write = sites === null || holder === null ? null : entryWrite(last, holder, sites.location, path[path.length - 1], names)
     const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
-    const what = kind === 'object' ? 'object used as a dictionary' : kind
-    const subject = handle === null ? `${name} (${what})` : `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
+    const subject = collectionSubject(name, kind, handle)
     const mechanism = handle !== null ? null : mechanismOf(input, growth, stores, write)
     const fresh = growth.freshShare
     const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
@@ -117,7 +116,7 @@ export function matchUnboundedCollection (input) {
           keyClasses,
           valueClasses,
           notes: notesOf([
-            `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
+            freshNote(fresh),
             growth.ownerCount > 1 && summedNote(growth.ownerCount),
             shared !== null && sharedHolderNote(shared, kind, bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0])),
             ...(stores === null ? [] : storeNotes(stores, views[0] ?? null, 'entry', bytesPerEntry)),
@@ -164,7 +163,7 @@ function sharedHolder ({ result, detail, cwd }, g, growth) {
   const step = growth.path.find((s) => s.id === row.owner.id)
   if (step?.node === 'system / Context') {
     const module = typeof step.module === 'string' ? step.originalModule ?? readableScriptName(step.module, cwd) : null
-    return { name: module === null ? 'the scope around it' : `the module scope of ${module}`, parts: 'variables', retained }
+    return { name: scopeName(module), parts: 'variables', retained }
   }
   return { name: step !== undefined && step.edge !== '' && !/^\d+$/.test(step.edge) ? `${step.edge} (${row.owner.name})` : row.owner.name, parts: 'fields', retained }
 }
@@ -232,7 +231,7 @@ function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
         keyClasses,
         valueClasses,
         notes: notesOf([
-          `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`,
+          freshNote(fresh),
           nodeOwnedNote(node.className, node.module),
           newKeysNote(sampleKeys)
         ]),
@@ -273,7 +272,7 @@ function mergeNodeOwned (nodeMatches, input) {
       keys.push(...other.keys)
       const { finding } = other.match
       const { counts } = finding.evidence
-      const name = other.importer === null ? holderName(finding.path) ?? finding.owner.name : `${namedStep(finding.path)}'s entry for ${other.importer}`
+      const name = other.importer === null ? holderName(finding.path) ?? finding.owner.name : importerEntryName(namedStep(finding.path), other.importer)
       noteOn(primary.match.finding, alsoGrowsNote('cause', name, finding.owner.name, counts, finding.evidence.unit))
     }
     if (!primary.moduleCache) continue
