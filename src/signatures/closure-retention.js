@@ -10,7 +10,8 @@
 // then what the closure captures is the fix, not only the list's bound; and only when the closures'
 // code is the program's: what a package's closure captures (a child logger's metadata, a wrapper's
 // handler) is not the program's to change, so the collection that keeps adding them is the leak,
-// and its matcher's finding (package-closures.js). The words are in closure-words.js.
+// and its matcher's finding (collections/package-closures.js). The words are in
+// closures/closure-words.js.
 
 import { AGE_OLD } from '../query/ages.js'
 import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
@@ -19,7 +20,7 @@ import { EdgeCursor, propertyTarget, references, retainers } from '../query/refe
 import { shownEdgeName } from '../analysis/shown-names.js'
 import { holderName } from './collection-growth.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
-import { closureReasons, closuresFix, closuresNotes, closuresTitle, scopeFix, scopeNotes, scopeReasons, scopeTitle } from './closure-words.js'
+import { CLOSURE_REASONS, closuresFix, closuresNotes, closuresTitle, scopeFix, scopeNotes, scopeTitle } from './closures/closure-words.js'
 import { holderLocation } from './holder-location.js'
 import { packageOf } from './library-handle.js'
 import { sourceLocation } from './source-location.js'
@@ -168,7 +169,11 @@ function closuresOfOneFunction (input, g, byFunction) {
     : [row.retainedBefore, row.retainedAfter]
 
   const names = variables.map((v) => v.name)
-  const { confidence, reasons } = judgeGrowth(counts, closureReasons(rowShare, capturedShare, bestBytes / allBytes, names))
+  const { confidence, reasons } = judgeGrowth(counts, [
+    { weight: 0.1 * rowShare, reason: CLOSURE_REASONS.rowShare(rowShare) },
+    { weight: 0.08 * capturedShare, reason: CLOSURE_REASONS.captured(capturedShare, names) },
+    { weight: 0.04 * (bestBytes / allBytes), reason: CLOSURE_REASONS.oneFunction(bestBytes / allBytes) }
+  ])
   const holder = holderName(row.path)
   return {
     signature: ID,
@@ -235,7 +240,10 @@ function growingScope (input, g, context) {
   const holder = holderLocation(last, [...row.path, { edge: '', edgeType: 'context', node: '', nodeType: '', id: 0 }], cwd, input.names)
   const location = holder?.location ?? sourceLocation(last, context, cwd, input.names)
   const names = top.map((v) => v.name)
-  const { confidence, reasons } = judgeGrowth(counts, scopeReasons(share, names))
+  const { confidence, reasons } = judgeGrowth(counts, [
+    { weight: 0.1 * share, reason: CLOSURE_REASONS.scopeVariables(share, names) },
+    { weight: 0, reason: CLOSURE_REASONS.oneScope }
+  ])
   return {
     signature: ID,
     title: scopeTitle(location, names, counts),

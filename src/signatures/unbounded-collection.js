@@ -6,7 +6,8 @@
 // gone are deleted with their objects; an entry the program deletes on one path only is deleted
 // where every path ends; closures a package made are the collection's to stop keeping; a package's
 // collection is emptied with the package's own release call, found on its prototype chain. Only
-// when none of these shows is the fix a bound. The words are in collection-words.js.
+// when none of these shows is the fix a bound. collections/ holds what reads each mechanism
+// (entry-writes.js, weak-entries.js, package-closures.js) and the words (collection-words.js).
 
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, retainedById } from './growth-evidence.js'
@@ -20,22 +21,22 @@ import { writeSiteNotes, writeSites } from './write-sites.js'
 import { readableScriptName } from './source-location.js'
 import { backingStores, viewWriteSites } from './backing-stores.js'
 import { storeNotes } from './backing-store-words.js'
-import { entryWrite } from './entry-writes.js'
-import { weakEntries } from './weak-entries.js'
-import { packageClosures } from './package-closures.js'
+import { entryWrite } from './collections/entry-writes.js'
+import { weakEntries } from './collections/weak-entries.js'
+import { packageClosures } from './collections/package-closures.js'
 import {
   NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
   libraryFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
   sharedHolderNote, summedNote, viewFix, weakEntriesNote, weakRefFix
-} from './collection-words.js'
+} from './collections/collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {CollectionKind} from '../query/collection-entries.js' */
 /** @import {BackingStores} from './backing-stores.js' */
-/** @import {EntryWrite} from './entry-writes.js' */
-/** @import {WeakEntries} from './weak-entries.js' */
-/** @import {PackageClosures} from './package-closures.js' */
+/** @import {EntryWrite} from './collections/entry-writes.js' */
+/** @import {WeakEntries} from './collections/weak-entries.js' */
+/** @import {PackageClosures} from './collections/package-closures.js' */
 /** @import {SourceLocation} from './finding.js' */
 
 export const ID = 'unbounded-collection'

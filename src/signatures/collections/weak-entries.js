@@ -2,8 +2,8 @@
 // entry (its key and the WeakRef itself) stays until something deletes it. A collection of them
 // that only grows is pruned by nothing; the heap shows how many of the WeakRefs point at nothing.
 
-import { isWeakRef, weakRefTarget } from '../query/heap-values.js'
-/** @import {HeapGraph} from '../graph/heap-graph.js' */
+import { isWeakRef, weakRefTarget } from '../../query/heap-values.js'
+/** @import {HeapGraph} from '../../graph/heap-graph.js' */
 
 /** New values looked at. */
 const SAMPLE = 500

@@ -2,24 +2,28 @@
 // of the program that capture per-call objects (copy what the callback reads), and one long-lived
 // scope whose variable keeps growing (keep a bounded window, or reset it).
 
-import { percent } from './growth-evidence.js'
-import { bytesText, countText, namedBytes, notesOf } from './evidence-notes.js'
-/** @import {SourceLocation} from './finding.js' */
+import { percent } from '../growth-evidence.js'
+import { bytesText, countText, namedBytes, notesOf } from '../evidence-notes.js'
+/** @import {SourceLocation} from '../finding.js' */
 
-/**
- * Why the closures of one function are the leak, each fact with its weight.
- * @param {number} rowShare       the closures' share of the row's growth
- * @param {number} capturedShare  their captured variables' share of what they retain
- * @param {number} functionShare  this function's share of what the row's new closures retain
- * @param {string[]} names        the captured variables, largest first
- */
-export function closureReasons (rowShare, capturedShare, functionShare, names) {
-  return [
-    { weight: 0.1 * rowShare, reason: `closures of this one function retain ${percent(rowShare)} of the growth row's new objects` },
-    { weight: 0.08 * capturedShare, reason: `${percent(capturedShare)} of that is held by captured variables (${names.join(', ')})` },
-    { weight: 0.04 * functionShare, reason: `${percent(functionShare)} of the bytes new closures of the row retain come from this function` }
-  ]
-}
+/** The facts behind a closure-retention finding's confidence, one clause each (the matcher weighs them). */
+export const CLOSURE_REASONS = Object.freeze({
+  /** @param {number} share  of the row's new objects, what the closures of one function retain */
+  rowShare: (share) => `closures of this one function retain ${percent(share)} of the growth row's new objects`,
+  /**
+   * @param {number} share  of what the closures retain, what their captured variables hold
+   * @param {string[]} names
+   */
+  captured: (share, names) => `${percent(share)} of that is held by captured variables (${names.join(', ')})`,
+  /** @param {number} share  of what the row's new closures retain, this function's */
+  oneFunction: (share) => `${percent(share)} of the bytes new closures of the row retain come from this function`,
+  /**
+   * @param {number} share  of the row's new objects, what the scope's variables hold
+   * @param {string[]} names
+   */
+  scopeVariables: (share, names) => `the scope's variable${names.length === 1 ? '' : 's'} ${names.join(', ')} hold${names.length === 1 ? 's' : ''} ${percent(share)} of the row's new objects`,
+  oneScope: 'one long-lived scope: the variable is reassigned to a bigger value each time'
+})
 
 /**
  * @param {SourceLocation} location  the closures' function
@@ -54,18 +58,6 @@ export function closuresFix (names) {
     summary: `capture only what the callback uses: copy the fields it reads into locals (primitives) before creating it, so it no longer keeps ${names.join(', ')} alive; and bound or drain the list that holds the callbacks.`,
     snippet: `// before: () => use(${captured.join(', ')}) keeps ${captured.join(', ')} alive\nconst value = ${first}.field // copy what the callback reads\nconst callback = () => use(value)`
   }
-}
-
-/**
- * Why one scope's variables are the leak.
- * @param {number} share  the variables' share of the row's growth
- * @param {string[]} names
- */
-export function scopeReasons (share, names) {
-  return [
-    { weight: 0.1 * share, reason: `the scope's variable${names.length === 1 ? '' : 's'} ${names.join(', ')} hold${names.length === 1 ? 's' : ''} ${percent(share)} of the row's new objects` },
-    { weight: 0, reason: 'one long-lived scope: the variable is reassigned to a bigger value each time' }
-  ]
 }
 
 /**

@@ -1,6 +1,6 @@
 // The words of an unbounded-collection finding: its title, its notes and its fix, for each
 // mechanism the matcher tells apart from what the heap shows (unbounded-collection.js):
-//   - entries that are small views of big buffers or strings: copy what is kept (backing-store-words.js)
+//   - entries that are small views of big buffers or strings: copy what is kept (../backing-store-words.js)
 //   - entries that hold WeakRefs whose objects are gone: delete the entry when its object goes
 //   - entries the program deletes, but on one path only: delete where every path ends
 //   - entries that are a package's closures: the collection that keeps one per call is the leak
@@ -8,19 +8,19 @@
 //     release call, written at the program's call into the package once the stacks find it
 //   - anything else: a bound, or a WeakMap / WeakSet for object keys
 
-import { storeFix } from './backing-store-words.js'
-import { everyPathSnippet } from './call-words.js'
-import { countText } from './evidence-notes.js'
-import { percent } from './growth-evidence.js'
-import { variableFor } from './unclosed-makers.js'
-/** @import {BackingStores} from './backing-stores.js' */
+import { storeFix } from '../backing-store-words.js'
+import { everyPathSnippet } from '../call-words.js'
+import { countText } from '../evidence-notes.js'
+import { percent } from '../growth-evidence.js'
+import { variableFor } from '../snippet-names.js'
+/** @import {BackingStores} from '../backing-stores.js' */
 /** @import {EntryWrite} from './entry-writes.js' */
-/** @import {LibraryHandle} from './library-handle.js' */
+/** @import {LibraryHandle} from '../library-handle.js' */
 /** @import {PackageClosures} from './package-closures.js' */
 /** @import {WeakEntries} from './weak-entries.js' */
-/** @import {SourceLocation} from './finding.js' */
-/** @import {CallFix} from './call-words.js' */
-/** @import {CollectionKind} from '../query/collection-entries.js' */
+/** @import {SourceLocation} from '../finding.js' */
+/** @import {CallFix} from '../call-words.js' */
+/** @import {CollectionKind} from '../../query/collection-entries.js' */
 
 /**
  * The collection as the card names it: `tokens (Map)`, `sessions (object used as a dictionary)`,

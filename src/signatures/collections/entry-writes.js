@@ -5,16 +5,16 @@
 // skips) explains why entries stay although the program deletes them: the entries the heap keeps
 // are those whose removal never ran: a throw, a rejected await or a return before it.
 
-import { codeName } from './write-sites.js'
-import { scriptFunctions, scriptText } from './script-functions.js'
-import { scriptSyntax } from '../syntax/script-syntax.js'
-/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {NameResolver} from '../analysis/shown-names.js' */
-/** @import {Step} from '../analysis/retainer-paths.js' */
-/** @import {SourceLocation} from './finding.js' */
-/** @import {HolderLocation} from './holder-location.js' */
-/** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
-/** @import {WriteParts} from '../syntax/collection-writes.js' */
+import { codeName } from '../write-sites.js'
+import { scriptFunctions, scriptText } from '../script-functions.js'
+import { scriptSyntax } from '../../syntax/script-syntax.js'
+/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../../analysis/shown-names.js' */
+/** @import {Step} from '../../analysis/retainer-paths.js' */
+/** @import {SourceLocation} from '../finding.js' */
+/** @import {HolderLocation} from '../holder-location.js' */
+/** @import {ScriptSyntax} from '../../syntax/script-syntax.js' */
+/** @import {WriteParts} from '../../syntax/collection-writes.js' */
 
 /**
  * @typedef {object} EntryWrite

@@ -4,15 +4,15 @@
 // change: when a collection keeps adding them, the collection is the leak (closure-retention leaves
 // these rows to the collection matchers).
 
-import { AGE_OLD } from '../query/ages.js'
-import { EdgeCursor, propertyTarget } from '../query/references.js'
-import { shownEdgeName } from '../analysis/shown-names.js'
-import { packageOf } from './library-handle.js'
-import { locationKey } from './program-location.js'
-import { sourceLocation } from './source-location.js'
-/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {NameResolver} from '../analysis/shown-names.js' */
-/** @import {SourceLocation} from './finding.js' */
+import { AGE_OLD } from '../../query/ages.js'
+import { EdgeCursor, propertyTarget } from '../../query/references.js'
+import { shownEdgeName } from '../../analysis/shown-names.js'
+import { packageOf } from '../library-handle.js'
+import { locationKey } from '../program-location.js'
+import { sourceLocation } from '../source-location.js'
+/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../../analysis/shown-names.js' */
+/** @import {SourceLocation} from '../finding.js' */
 
 /** New values looked at. */
 const SAMPLE = 200
