@@ -22,10 +22,6 @@ import { sourceLocation } from './source-location.js'
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 
-// unbounded-collection.js asks the module cache's questions and takes its words from here.
-export { enclosingMapKey, importSite, isModuleCache, moduleSpecifier } from './node-owned/module-cache.js'
-export { moduleCacheFix, nodeCollectionFix } from './node-owned/node-words.js'
-
 /** Path steps looked back from the collection for the code that owns it. */
 const MAX_STEPS = 6
 

@@ -14,7 +14,6 @@ import { constructorOf, packageOf } from './library-handle.js'
 
 // The name a fix's snippet gives such an object is a word of the cards: unbounded-collection.js
 // takes it from here.
-export { variableFor } from './snippet-names.js'
 
 /** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
 export const END_METHODS = [...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']

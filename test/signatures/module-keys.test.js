@@ -1,7 +1,8 @@
 // Module loader keys as long paths make them: what tells two apart is at their end, and the
 // snapshot cuts a string at 1,024 characters, so a key may have lost its end altogether.
 import test from 'ava'
-import { isModuleCache, moduleCacheFix, moduleSpecifier } from '../../src/signatures/node-owned.js'
+import { isModuleCache, moduleSpecifier } from '../../src/signatures/node-owned/module-cache.js'
+import { moduleCacheFix } from '../../src/signatures/node-owned/node-words.js'
 import { SNAPSHOT_STRING_LIMIT } from '../../src/cut-text.js'
 
 const LOADER = { module: 'node:internal/modules/esm/module_map', className: 'LoadCache', ids: [] }
