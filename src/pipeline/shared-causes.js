@@ -9,7 +9,8 @@
 //
 // So a finding more than half of whose new objects another finding's objects (what it counts, the
 // program's objects holding those, its owner) hold, by a property or an element of one of them or
-// with one of them as their only way to the roots (a dominator), is that finding's evidence: one
+// of an object they alone own (undici's socket holds its idle timer through the socket's parser),
+// or with one of them as their only way to the roots (a dominator), is that finding's evidence: one
 // card, the other listed under it. Held is asked of the objects, never of signature names. When
 // each holds most of the other's (the same objects counted twice), the larger share decides, then
 // the rank.
@@ -54,6 +55,7 @@ export function sharedCauses (findings, detail, names) {
   const last = detail.analyses[detail.analyses.length - 1]
   const members = findings.map((finding) => membersOf(finding, last, detail))
   const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, a))
+  if (process.env.DBG) console.error(findings.map((f, a) => [f.signature, members[a].length, holds[a].map((h) => h.count)]))
   for (let b = 0; b < findings.length; b++) {
     /** @type {{a: number, count: number, share: number, holders: Map<number, number>} | null} */
     let best = null
@@ -164,9 +166,10 @@ function ownerOrdinal (last, finding) {
 
 /**
  * How many of each other finding's members one finding's objects (its members, their holders and
- * its owner) hold: by a property or an element of one of them (not one of the members themselves:
- * the links of a list hold each other), else with one of them as their only way to the roots, else
- * by being one of them (the same object counted by both).
+ * its owner) hold: by a property or an element of one of them or of an object they alone own (a
+ * socket's parser holds the socket's idle timer; not one of the held members themselves: the links
+ * of a list hold each other), else with one of them as their only way to the roots, else by being
+ * one of them (the same object counted by both).
  * @param {HeapAnalysis} last
  * @param {number[]} own  the finding's members and their holders
  * @param {number} owner  its owner's ordinal, -1 when the snapshot has none
@@ -181,7 +184,13 @@ function heldBy (last, own, owner, members, self) {
   const isObject = new Uint8Array(graph.nodeCount)
   for (const o of objects) isObject[o] = 1
   const dominated = markDominatedBy(last, objects)
+  const owned = markOwned(last, objects, dominated)
   const edge = new EdgeCursor(graph)
+  // The finding's object that alone owns `o`: itself, or the nearest up its dominators.
+  const ownerIn = (/** @type {number} */ o) => {
+    while (isObject[o] !== 1) o = dominators[o]
+    return o
+  }
   return members.map((list, b) => {
     /** @type {Map<number, number>} */
     const holders = new Map()
@@ -191,9 +200,9 @@ function heldBy (last, own, owner, members, self) {
     for (const m of list) {
       let holder = -1
       for (edge.retainers(m); holder < 0 && edge.next();) {
-        if ((edge.is('property') || edge.is('element')) && isObject[edge.source] === 1 && !isMember.has(edge.source)) holder = edge.source
+        if ((edge.is('property') || edge.is('element')) && owned[edge.source] === 1 && !isMember.has(edge.source)) holder = ownerIn(edge.source)
       }
-      if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) for (holder = dominators[m]; isObject[holder] !== 1;) holder = dominators[holder]
+      if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) holder = ownerIn(dominators[m])
       if (holder < 0 && isObject[m] === 1) holder = m
       if (holder < 0) continue
       count++
@@ -201,6 +210,39 @@ function heldBy (last, own, owner, members, self) {
     }
     return { count, holders }
   })
+}
+
+/**
+ * The objects `objects` own: themselves, and what they alone keep alive (dominate) that they reach
+ * by properties, elements and internal fields, the parser a socket keeps under a symbol. Not through
+ * a closure: what a callback captures is not its holder's (an interval around a client it never
+ * closes does not own the client's socket).
+ * @param {HeapAnalysis} last
+ * @param {number[]} objects
+ * @param {Uint8Array} dominated  markDominatedBy(last, objects)
+ * @returns {Uint8Array} 1 per owned ordinal
+ */
+function markOwned (last, objects, dominated) {
+  const { graph } = last
+  const owned = new Uint8Array(graph.nodeCount)
+  const context = graph.strings.indexOf('context')
+  const { closure, code } = graph.nodeType
+  const edge = new EdgeCursor(graph)
+  const stack = [...objects]
+  for (const o of objects) owned[o] = 1
+  while (stack.length > 0) {
+    const o = /** @type {number} */ (stack.pop())
+    for (edge.references(o); edge.next();) {
+      const target = edge.target
+      if (owned[target] === 1 || dominated[target] !== DOMINATED) continue
+      const kept = edge.is('property') || edge.is('element') || edge.is('hidden') || (edge.is('internal') && edge.nameIndex !== context)
+      const type = graph.nodeTypes[target]
+      if (!kept || type === closure || type === code) continue
+      owned[target] = 1
+      stack.push(target)
+    }
+  }
+  return owned
 }
 
 /**

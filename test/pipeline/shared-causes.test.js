@@ -106,3 +106,18 @@ test('folding: a chain goes under the finding that holds it all, in rank order, 
   const into = foldSharedCauses([a, b, c, d], [held(1), held(2), held(1), null])
   t.deepEqual(into.map((f) => [f.signature, f.also?.map((x) => x.signature)]), [['b', ['a', 'c']], ['d', undefined]])
 })
+
+test('a client made per call inside a package (undici): the idle timers its sockets\' parsers hold are on the sockets\' card', async (t) => {
+  const report = await reportOf('alloc/package-leaks')
+  const perRound = await perRoundOf('alloc/package-leaks')
+  t.false(report.findings.some((f) => f.signature === 'forgotten-timer'), report.findings.map((f) => f.title).join('\n'))
+  const card = report.findings.find((f) => f.signature === 'retained-sockets')
+  if (!card) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(card.location?.inside?.package, 'undici')
+  const [held, ...more] = card.also ?? []
+  t.deepEqual(more, [])
+  t.is(held?.signature, 'forgotten-timer')
+  // Each socket's parser holds its timer (`socket[kParser].timeout`); the parser is the socket's alone.
+  t.deepEqual(held?.heldBy, { count: 2 * perRound, share: 1, holderClass: 'Socket' })
+  t.is(held?.location?.file, 'node_modules/undici/lib/dispatcher/client-h1.js')
+})
