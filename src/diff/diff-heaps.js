@@ -9,6 +9,7 @@ import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {ClassDelta} from './class-deltas.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
 /** @import {GrowthThresholds} from './growth-thresholds.js' */
@@ -156,12 +157,26 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
  * @param {HeapAnalysis[]} analyses
  */
 function checkTimeOrder (analyses) {
-  const maxIds = analyses.map(({ graph }) => graph.nodeIds.reduce((max, id) => ((id & 1) === 1 && id > max ? id : max), 0))
+  const maxIds = analyses.map(({ graph }) => newestObjectId(graph))
   for (let i = 1; i < analyses.length; i++) {
     if (maxIds[i] < maxIds[i - 1]) {
       throw new SnapshotMismatchError(`Expected snapshots oldest first, but ${analyses[i].graph.label} (newest object @${maxIds[i]}) was taken before ${analyses[i - 1].graph.label} (newest object @${maxIds[i - 1]}); give them in the order they were taken`)
     }
   }
+}
+
+/**
+ * The largest odd id of a snapshot, 0 when it has none: from the top of its ids in order.
+ * @param {HeapGraph} graph
+ */
+function newestObjectId (graph) {
+  const { nodeIds } = graph
+  const byId = graph.ordinalsById()
+  for (let k = byId.length - 1; k >= 0; k--) {
+    const id = nodeIds[byId[k]]
+    if ((id & 1) === 1) return id
+  }
+  return 0
 }
 
 /**

@@ -59,7 +59,7 @@ export function addTopClasses (last, ages, noise, owners, groups) {
   for (let o = 0; o < groupOf.length; o++) {
     const owner = owners[o]
     const g = groupOf[owner]
-    if (g < 0 || noise[o] === 1 || !(last.shallowSizes.at(o) > 0) || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    if (g < 0 || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT) || !(last.shallowSizes.at(o) > 0)) continue
     const c = last.classOf[o]
     let tally = tallies[g].get(c)
     if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))

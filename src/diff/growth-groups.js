@@ -79,8 +79,10 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   let leakedBytes = 0
   for (let o = 0; o < n; o++) {
     const age = ages[o]
+    // Most nodes are old: their sizes (found on demand, shallow-sizes.js) are not asked.
+    if ((age !== AGE_LEAKED && age !== AGE_RECENT) || noise[o] === 1 || noiseOwner[owners[o]] === 1) continue
     const size = shallowSizes.at(o)
-    if (noise[o] === 1 || !(size > 0) || noiseOwner[owners[o]] === 1) continue
+    if (!(size > 0)) continue
     if (age === AGE_LEAKED) {
       leakedCount[owners[o]]++
       leakedSize[owners[o]] += size

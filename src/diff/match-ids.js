@@ -3,6 +3,8 @@
 // once per snapshot (HeapGraph#ordinalsById): linear after the sort, no Map (a Map holds at most
 // 16.7 M entries).
 
+/** @import {StringTable} from '../parse/string-table.js' */
+
 /**
  * For every node of a snapshot, whether its id occurs in another snapshot: a merge walk over both
  * snapshots' ordinals sorted by id. (V8 writes nodes nearly in id order, so the walk over the other
@@ -40,8 +42,8 @@ const SAMPLE = 50_000
 /**
  * How well the ids of two snapshots line up. Within one process a surviving id keeps its type and
  * name; across processes ids are reused for unrelated objects (heapsnapshot-format.md section 5).
- * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: {get(i: number): string}}} a
- * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: {get(i: number): string}}} b
+ * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} a
+ * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} b
  * @param {Uint32Array} aById a's ordinals sorted by id
  * @param {Uint32Array} bById b's ordinals sorted by id
  * @returns {IdAgreement}
@@ -62,7 +64,7 @@ export function compareIds (a, b, aById, bById) {
     if (b.nodeIds[bo] !== id) continue
     if (shared++ % step !== 0) continue
     checked++
-    if (a.nodeTypes[ao] === b.nodeTypes[bo] && a.strings.get(a.nodeNames[ao]) === b.strings.get(b.nodeNames[bo])) same++
+    if (a.nodeTypes[ao] === b.nodeTypes[bo] && a.strings.sameText(a.nodeNames[ao], b.strings, b.nodeNames[bo])) same++
   }
   return { shared, checked, ratio: checked === 0 ? 0 : same / checked }
 }

@@ -78,6 +78,29 @@ export class NodeLocations {
   }
 
   /**
+   * Every located node once, in ascending ordinal order, with its record (the last of several, as
+   * recordOf gives): one pass over the records, for questions asked of all located nodes.
+   * @param {(ordinal: number, record: number) => void} visit
+   */
+  forEachLocated (visit) {
+    const sorted = this.#sorted
+    const ordinals = this.#recordOrdinals
+    for (let k = 0; k < sorted.length; k++) {
+      const ordinal = ordinals[sorted[k]]
+      if (k + 1 < sorted.length && ordinals[sorted[k + 1]] === ordinal) continue
+      visit(ordinal, sorted[k])
+    }
+  }
+
+  /**
+   * The script id of record `record`.
+   * @param {number} record
+   */
+  recordScriptId (record) {
+    return this.#graph.locations[record * LOCATION_FIELDS + 1]
+  }
+
+  /**
    * The node record `record` belongs to.
    * @param {number} record
    */

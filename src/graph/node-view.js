@@ -192,8 +192,8 @@ export class EdgeCursor {
   get index () {
     const { graph, number } = this
     if (!graph.edgeHasStringName(number)) return this.#names[number]
-    const name = graph.edgeName(number)
-    return /^\d+$/.test(name) ? Number(name) : NaN
+    const value = graph.strings.digits(this.#names[number])
+    return value < 0 ? NaN : value
   }
 
   /** The node the edge leads to. */

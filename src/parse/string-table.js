@@ -82,6 +82,49 @@ export class StringTable {
   }
 
   /**
+   * The number string `index` spells in decimal digits (a hash table's slot names an internal edge
+   * by), -1 when it is not one: read from the bytes, without decoding the string.
+   * @param {number} index
+   * @returns {number}
+   */
+  digits (index) {
+    if (!(index >= 0 && index < this.#length)) return -1
+    const start = this.#starts[index]
+    const end = this.#starts[index + 1]
+    // Nine digits stay below 2^31; longer ones are not slot numbers.
+    if (end === start || end - start > 9) return -1
+    const bytes = this.#bytes
+    let value = 0
+    for (let i = start; i < end; i++) {
+      const digit = bytes[i] - 0x30
+      if (digit < 0 || digit > 9) return -1
+      value = value * 10 + digit
+    }
+    return value
+  }
+
+  /**
+   * Whether string `index` has the same text as string `otherIndex` of `other`. Compares the
+   * bodies as written, without decoding them, when both tables were written alike (one writer
+   * escapes a text one way).
+   * @param {number} index
+   * @param {StringTable} other
+   * @param {number} otherIndex
+   */
+  sameText (index, other, otherIndex) {
+    if (this.#encoding !== other.#encoding) return this.get(index) === other.get(otherIndex)
+    if (!(index >= 0 && index < this.#length) || !(otherIndex >= 0 && otherIndex < other.#length)) return this.get(index) === other.get(otherIndex)
+    const start = this.#starts[index]
+    const length = this.#starts[index + 1] - start
+    const otherStart = other.#starts[otherIndex]
+    if (other.#starts[otherIndex + 1] - otherStart !== length) return false
+    const bytes = this.#bytes
+    const otherBytes = other.#bytes
+    for (let i = 0; i < length; i++) if (bytes[start + i] !== otherBytes[otherStart + i]) return false
+    return true
+  }
+
+  /**
    * Length of the escaped body of string `index`, in bytes (an upper bound of its length in chars).
    * @param {number} index
    */

@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, markDominatedBy } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, dominates, markDominatedBy } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -54,7 +54,12 @@ export function sharedCauses (findings, detail, names) {
   if (detail === null || findings.length < 2) return causes
   const last = detail.analyses[detail.analyses.length - 1]
   const members = findings.map((finding) => membersOf(finding, last, detail))
-  const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, a))
+  const memberMarks = members.map((list) => {
+    const marks = new Uint8Array(last.graph.nodeCount)
+    for (const m of list) marks[m] = 1
+    return marks
+  })
+  const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, memberMarks, a))
   if (process.env.DBG) console.error(findings.map((f, a) => [f.signature, members[a].length, holds[a].map((h) => h.count)]))
   for (let b = 0; b < findings.length; b++) {
     /** @type {{a: number, count: number, share: number, holders: Map<number, number>} | null} */
@@ -132,27 +137,31 @@ function membersOf (finding, last, detail) {
   const { graph } = last
   const { ages, noise } = detail
   const isNew = (/** @type {number} */ o) => ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
-  const inside = markDominatedBy(last, [owner])
   const member = new Uint8Array(graph.nodeCount)
+  /** @type {number[]} */
+  const members = []
+  const add = (/** @type {number} */ o) => {
+    if (member[o] === 1) return
+    member[o] = 1
+    members.push(o)
+  }
   const edge = new EdgeCursor(graph)
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
   const holders = [owner]
-  for (edge.references(owner); edge.next();) if (edge.is('internal') && inside[edge.target] === DOMINATED) holders.push(edge.target)
-  for (let o = 0; o < inside.length; o++) {
-    if (inside[o] !== DOMINATED || !isNew(o)) continue
-    member[o] = 1
+  for (edge.references(owner); edge.next();) if (edge.is('internal') && dominates(last, owner, edge.target)) holders.push(edge.target)
+  for (const o of dominatedNodes(last, owner)) {
+    if (!isNew(o)) continue
+    add(o)
     holders.push(o)
   }
   const context = graph.strings.indexOf('context')
   for (const o of holders) {
     for (edge.references(o); edge.next();) {
       const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
-      if (owned && isNew(edge.target)) member[edge.target] = 1
+      if (owned && isNew(edge.target)) add(edge.target)
     }
   }
-  /** @type {number[]} */
-  const members = []
-  for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
+  members.sort((a, b) => a - b)
   return members
 }
 
@@ -174,11 +183,12 @@ function ownerOrdinal (last, finding) {
  * @param {number[]} own  the finding's members and their holders
  * @param {number} owner  its owner's ordinal, -1 when the snapshot has none
  * @param {number[][]} members  every finding's
+ * @param {Uint8Array[]} memberMarks  every finding's members, 1 by ordinal
  * @param {number} self  the finding's index
  * @returns {Array<{count: number, holders: Map<number, number>}>} per finding, the members held and
  *   how many each holder holds
  */
-function heldBy (last, own, owner, members, self) {
+function heldBy (last, own, owner, members, memberMarks, self) {
   const { graph, dominators } = last
   const objects = owner < 0 ? own : [...own, owner]
   const isObject = new Uint8Array(graph.nodeCount)
@@ -186,25 +196,47 @@ function heldBy (last, own, owner, members, self) {
   const dominated = markDominatedBy(last, objects)
   const owned = markOwned(last, objects, dominated)
   const edge = new EdgeCursor(graph)
-  // The finding's object that alone owns `o`: itself, or the nearest up its dominators.
+  // The finding's object that alone owns `o`: itself, or the nearest up its dominators. Remembered
+  // along the way: the links of a long list each dominate the next.
+  /** @type {Int32Array | null} made at the first question: most findings hold nothing of another's */
+  let ownerOf = null
+  /** @type {number[]} */
+  const climbed = []
   const ownerIn = (/** @type {number} */ o) => {
-    while (isObject[o] !== 1) o = dominators[o]
-    return o
+    if (ownerOf === null) {
+      ownerOf = new Int32Array(graph.nodeCount).fill(-1)
+      for (const object of objects) ownerOf[object] = object
+    }
+    while (ownerOf[o] < 0) {
+      climbed.push(o)
+      o = dominators[o]
+    }
+    const found = ownerOf[o]
+    for (const c of climbed) ownerOf[c] = found
+    climbed.length = 0
+    return found
   }
   return members.map((list, b) => {
     /** @type {Map<number, number>} */
     const holders = new Map()
     let count = 0
     if (b === self) return { count, holders }
-    const isMember = new Set(list)
+    const isMember = memberMarks[b]
+    // Once more than this many are not held, the share cannot pass MIN_SHARE: the count is left
+    // short, which decides nothing either way (sharedCauses compares shares above MIN_SHARE).
+    const maxMisses = (1 - MIN_SHARE) * list.length
+    let misses = 0
     for (const m of list) {
       let holder = -1
       for (edge.retainers(m); holder < 0 && edge.next();) {
-        if ((edge.is('property') || edge.is('element')) && owned[edge.source] === 1 && !isMember.has(edge.source)) holder = ownerIn(edge.source)
+        if ((edge.is('property') || edge.is('element')) && owned[edge.source] === 1 && isMember[edge.source] !== 1) holder = ownerIn(edge.source)
       }
       if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) holder = ownerIn(dominators[m])
       if (holder < 0 && isObject[m] === 1) holder = m
-      if (holder < 0) continue
+      if (holder < 0) {
+        if (++misses > maxMisses) break
+        continue
+      }
       count++
       holders.set(holder, (holders.get(holder) ?? 0) + 1)
     }

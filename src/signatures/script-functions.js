@@ -28,36 +28,63 @@ import { readableFunctionName, readableScriptName } from './source-location.js'
  * @property {number} column  1-based
  */
 
+/** @type {WeakMap<HeapAnalysis, Map<number, number[]>>} per analysis, its closures' location records by script id */
+const closureRecords = new WeakMap()
+
 /**
- * The functions of the scripts `wanted` accepts, by V8 script id: one pass over the closures,
- * one entry per function (not per closure).
+ * The location records of an analysis's closures by script id, found in one pass over the records
+ * the first time the analysis is asked (several signatures ask of the same scripts).
+ * @param {HeapAnalysis} analysis
+ */
+function closureRecordsOf (analysis) {
+  let byScript = closureRecords.get(analysis)
+  if (byScript !== undefined) return byScript
+  byScript = new Map()
+  const { graph, locations } = analysis
+  const { nodeTypes } = graph
+  const closure = graph.nodeType.closure
+  let list = /** @type {number[]} */ ([])
+  let listId = -1
+  locations.forEachLocated((ordinal, record) => {
+    if (nodeTypes[ordinal] !== closure) return
+    const id = locations.recordScriptId(record)
+    if (id !== listId) {
+      const known = byScript.get(id)
+      if (known === undefined) byScript.set(id, (list = []))
+      else list = known
+      listId = id
+    }
+    list.push(record)
+  })
+  closureRecords.set(analysis, byScript)
+  return byScript
+}
+
+/**
+ * The functions of the scripts `wanted` accepts, by V8 script id: one entry per function (not per
+ * closure), in the order of their closures' ordinals.
  * @param {HeapAnalysis} analysis
  * @param {(scriptId: number) => boolean} wanted
  * @returns {Map<number, ScriptFunction[]>}
  */
 export function scriptFunctions (analysis, wanted) {
-  const { graph, locations } = analysis
-  const { nodeTypes } = graph
-  const closure = graph.nodeType.closure
-  const recordOf = locations.ascendingRecordLookup()
-  /** @type {Map<number, Map<string, ScriptFunction>>} few entries: one per wanted script */
-  const byScript = new Map()
-  /** @type {Map<number, boolean>} one entry per script */
-  const decided = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (nodeTypes[o] !== closure) continue
-    const record = recordOf(o)
-    if (record < 0) continue
-    const [id, line, column] = locations.recordFields(record)
-    let take = decided.get(id)
-    if (take === undefined) decided.set(id, (take = wanted(id)))
-    if (!take) continue
-    let byStart = byScript.get(id)
-    if (!byStart) byScript.set(id, (byStart = new Map()))
-    const key = `${line}:${column}`
-    if (!byStart.has(key)) byStart.set(key, { ordinal: o, line, column, name: readableFunctionName(locations.functionName(o)) })
+  const { locations } = analysis
+  /** @type {Map<number, ScriptFunction[]>} */
+  const functions = new Map()
+  for (const [id, records] of closureRecordsOf(analysis)) {
+    if (!wanted(id)) continue
+    /** @type {Map<string, ScriptFunction>} */
+    const byStart = new Map()
+    for (const record of records) {
+      const [, line, column] = locations.recordFields(record)
+      const key = `${line}:${column}`
+      if (byStart.has(key)) continue
+      const ordinal = locations.recordOrdinal(record)
+      byStart.set(key, { ordinal, line, column, name: readableFunctionName(locations.functionName(ordinal)) })
+    }
+    functions.set(id, [...byStart.values()])
   }
-  return new Map([...byScript].map(([id, byStart]) => [id, [...byStart.values()]]))
+  return functions
 }
 
 /**
