@@ -23,7 +23,8 @@
 // into others, from which shallow sizes are found on demand (shallow-sizes.js). When the DFS from
 // the root misses nodes, a bit per node marks those nothing holds (unheld-nodes.js). On the rare
 // heap whose dominators need Lengauer–Tarjan (dominators.js), the dominator stage takes 16 B per
-// node and 4 B per listed retainer more (lengauer-tarjan.js).
+// node and 4 B per listed retainer more (lengauer-tarjan.js). A diff's earlier snapshots are
+// analysed without distances (nothing of theirs is shown on a path): B then stays unused.
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -55,7 +56,9 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {ShallowSizes} shallowSizes   self sizes as DevTools shows them (4.5), bytes, by `at(ordinal)`
  * @property {Uint32Array} dominators      immediate dominator ordinal (the root's is itself)
  * @property {SizeColumn} retainedSizes    bytes, by `at(ordinal)`
- * @property {Int32Array} distances        from the roots; NO_DISTANCE (-5) when unreached
+ * @property {Int32Array | null} distances from the roots; NO_DISTANCE (-5) when unreached; null when
+ *                                         asked without them (a diff's earlier snapshots: nothing
+ *                                         there is a path or a distance)
  * @property {Uint16Array | Uint32Array} classOf  class index into `classes`
  * @property {ClassSummary} classes        per class: name, key, count, self and retained size
  * @property {InterfaceDefinition[]} interfaceDefinitions  applied to plain Objects
@@ -78,16 +81,25 @@ import { describeUnheldNodes } from './unheld-nodes.js'
 const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'shallow sizes', 'retained sizes']
 
 /**
+ * @typedef {object} AnalysisOptions
+ * @property {(progress: AnalysisProgress) => void} [onProgress]
+ * @property {InterfaceDefinition[]} [interfaceDefinitions]  replaces the plain-object interfaces
+ *   inferred from this snapshot
+ * @property {boolean} [rootSteps]  adds the first edges of the shortest retainer paths, in memory
+ *   the stages are done with, for a caller that wants paths without a retainer index (inspect)
+ * @property {boolean} [distances]  false leaves out the distances from the roots (null), and with
+ *   them the Summary's smallest distance per class: for a snapshot whose objects are only counted,
+ *   sized and matched by id, never shown on a path (a diff's earlier snapshots)
+ */
+
+/**
  * Analyze one parsed snapshot.
  * @param {SnapshotData | HeapGraph} data the parser's output (its columns are taken over, not
  *   copied), or a graph already built from it
- * @param {{onProgress?: (progress: AnalysisProgress) => void, interfaceDefinitions?: InterfaceDefinition[], rootSteps?: boolean}} [options]
- *   `interfaceDefinitions` replaces the plain-object interfaces inferred from this snapshot;
- *   `rootSteps` adds the first edges of the shortest retainer paths, in memory the stages are done
- *   with, for a caller that wants paths without a retainer index (inspect)
+ * @param {AnalysisOptions} [options]
  * @returns {HeapAnalysis}
  */
-export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false } = {}) {
+export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false, distances: withDistances = true } = {}) {
   let step = 0
   const stage = (/** @type {string} */ name) => onProgress?.({ stage: name, step: ++step, steps: STAGES.length })
   /** @type {string[]} */
@@ -111,7 +123,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
   const { dominators, unheld } = buildDominators(graph, essential, { storage: [A, B, C], scratch: bitMemory.subarray(essential.length) })
 
   stage('distances')
-  const distances = computeDistances(graph, userRoots, { scratch: C, storage: B })
+  const distances = withDistances || rootSteps ? computeDistances(graph, userRoots, { scratch: C, storage: B }) : null
 
   stage('class names')
   const locations = new NodeLocations(graph)
@@ -128,7 +140,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
   classes.retainedSizes = computeRetainedSizes(dominators, graph.rootOrdinal, retainedSizes, classOf, classes.names.length, { scratch: free })
   const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallow.sizes, retainedSizes.at(graph.rootOrdinal))
   if (unheldWarning) warnings.push(unheldWarning)
-  const steps = rootSteps ? computeRootSteps(graph, distances, { storage: free }) : undefined
+  const steps = rootSteps && distances !== null ? computeRootSteps(graph, distances, { storage: free }) : undefined
 
   return {
     graph,

@@ -31,7 +31,7 @@
  * The retained sizes are zero until computeRetainedSizes gives them.
  * @param {ClassNames} classNames
  * @param {SizeColumn} shallowSizes every node's shallow size
- * @param {Int32Array} distances
+ * @param {Int32Array | null} distances  null: no smallest distances (they stay 0x7fffffff)
  * @returns {ClassSummary}
  */
 export function summarizeClasses (classNames, shallowSizes, distances) {
@@ -47,7 +47,7 @@ export function summarizeClasses (classNames, shallowSizes, distances) {
     const c = classOf[o]
     counts[c]++
     selfSizes[c] += size
-    if (distances[o] < minDistances[c]) minDistances[c] = distances[o]
+    if (distances !== null && distances[o] < minDistances[c]) minDistances[c] = distances[o]
   }
   return { names, keys, counts, selfSizes, retainedSizes: new Float64Array(classCount), minDistances }
 }

@@ -129,3 +129,14 @@ class DistanceFilter {
     return false
   }
 }
+
+/**
+ * An analysis's distances, for code that shows paths or distances: only a diff's earlier
+ * snapshots are analysed without them, and nothing of theirs is shown on a path.
+ * @param {{distances: Int32Array | null}} analysis
+ * @returns {Int32Array}
+ */
+export function distancesOf (analysis) {
+  if (analysis.distances === null) throw new Error('Expected an analysis made with distances (analyzeHeap without distances: false)')
+  return analysis.distances
+}

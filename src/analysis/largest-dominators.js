@@ -1,6 +1,6 @@
 // The objects that retain the most, for inspect's dominators table.
 
-import { BASE_SYSTEM_DISTANCE } from './distances.js'
+import { BASE_SYSTEM_DISTANCE, distancesOf } from './distances.js'
 /** @import {HeapAnalysis} from './analyze-heap.js' */
 
 // States of largestDominators' walk, two bits per node.
@@ -17,7 +17,8 @@ const OPEN = 2
  * @returns {number[]} ordinals, largest first
  */
 export function largestDominators (analysis, limit) {
-  const { graph, retainedSizes, distances, dominators } = analysis
+  const { graph, retainedSizes, dominators } = analysis
+  const distances = distancesOf(analysis)
   const { nodeTypes, nodeType, nodeCount, rootOrdinal } = graph
   const wanted = new Uint8Array(graph.nodeTypeNames.length)
   for (const type of [nodeType.object, nodeType.closure, nodeType.native, nodeType.string, nodeType.concatenatedString, nodeType.regexp]) {

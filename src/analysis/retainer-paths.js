@@ -26,7 +26,7 @@
 // The choice per node is the one a scan of its retainers makes (retainer slots are in edge order),
 // so paths do not depend on whether the graph has a retainer index.
 
-import { NO_DISTANCE } from './distances.js'
+import { NO_DISTANCE, distancesOf } from './distances.js'
 import { computeRootSteps, NO_STEP } from './root-steps.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
 import { HEAP_NAMES, shownClassName, shownEdgeName } from './shown-names.js'
@@ -60,7 +60,7 @@ import { HEAP_NAMES, shownClassName, shownEdgeName } from './shown-names.js'
  * What a path needs from an analysis (HeapAnalysis has it all).
  * @typedef {object} PathSource
  * @property {HeapGraph} graph
- * @property {Int32Array} distances
+ * @property {Int32Array | null} distances  null: analysed without them, and then with no paths
  * @property {Uint16Array | Uint32Array} classOf
  * @property {{names: string[]}} classes
  * @property {NodeLocations} [locations]  needed for readable paths (module scopes)
@@ -115,7 +115,7 @@ function pathSteps (analysis) {
  */
 export function retainerPath (analysis, ordinal, { maxLength = MAX_PATH_STEPS, readable = false, names = HEAP_NAMES } = {}) {
   const { graph, distances } = analysis
-  if (ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
+  if (distances === null || ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
   /** @type {number[]} */
   let edges
   /** @type {ModuleScopes | undefined} */
@@ -142,6 +142,7 @@ export function retainerPath (analysis, ordinal, { maxLength = MAX_PATH_STEPS, r
  * @param {PathSource} analysis
  */
 export function preparePaths (analysis) {
+  if (analysis.distances === null) return
   rootSteps(analysis)
   if (!analysis.locations || !analysis.userRoots) return
   const cached = pathSteps(analysis)
@@ -200,7 +201,7 @@ function walkFromAnchor (analysis, anchor) {
  */
 function walkToRoot (analysis, ordinal) {
   const { graph, distances } = analysis
-  if (distances[ordinal] < 0) return null
+  if (distances === null || distances[ordinal] < 0) return null
   const steps = rootSteps(analysis)
   /** @type {number[]} */
   const edges = []
@@ -222,7 +223,7 @@ function walkToRoot (analysis, ordinal) {
 function rootSteps (analysis) {
   if (analysis.rootSteps) return analysis.rootSteps
   const cached = pathSteps(analysis)
-  return cached.rootSteps ?? (cached.rootSteps = computeRootSteps(analysis.graph, analysis.distances))
+  return cached.rootSteps ?? (cached.rootSteps = computeRootSteps(analysis.graph, distancesOf(analysis)))
 }
 
 /**

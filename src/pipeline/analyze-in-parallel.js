@@ -26,13 +26,16 @@ const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
  * waiting for a core would only add its peak memory to the others'. Streams cannot move to another
  * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
- * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void}} [options]
+ * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void,
+ *   distances?: (index: number) => boolean}} [options]
  *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
  *   when the files add up to 64 MiB or more; prepare: runs on this thread for each analysis as it
- *   is here (one of its own once made, a worker's once it arrives), while the workers go on
+ *   is here (one of its own once made, a worker's once it arrives), while the workers go on;
+ *   distances: whether input `index` needs its distances from the roots (analyzeHeap; all do by
+ *   default)
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare } = {}) {
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, distances = () => true } = {}) {
   const sizes = await fileSizes(sources)
   if (parallel === 'auto') parallel = sum(sizes) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
@@ -46,7 +49,7 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   const results = new Array(sources.length)
   const here = async (/** @type {number[]} */ indexes) => {
     for (const i of indexes) {
-      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }))
+      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }), { distances: distances(i) })
       prepare?.(results[i], i)
     }
   }
@@ -57,7 +60,7 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
   const [own, ...workerLanes] = assignLanes(files, sizes, Math.max(1, Math.min(files.length, availableParallelism())))
   const streams = [...sources.keys()].filter((i) => typeof sources[i] !== 'string')
-  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => /** @type {string} */ (sources[i])), {
+  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => ({ path: /** @type {string} */ (sources[i]), distances: distances(i) })), {
     onAnalysis: (k, analysis) => {
       results[lane[k]] = analysis
       prepare?.(analysis, lane[k])
@@ -107,19 +110,19 @@ function sum (values) {
   return values.reduce((a, b) => a + b, 0)
 }
 
-/** One worker thread analysing `paths` one after the other. */
+/** One worker thread analysing `files` one after the other. */
 class LaneWorker {
   /** @type {Promise<void>} resolved once every analysis arrived; rejected with the first failure */
   done
   #worker
 
   /**
-   * @param {string[]} paths
+   * @param {Array<{path: string, distances: boolean}>} files  and whether each needs its distances
    * @param {{onAnalysis: (k: number, analysis: HeapAnalysis) => void, progressOf: (k: number) => (((progress: ParseProgress) => void) | undefined)}} handlers
-   *   onAnalysis: the analysis of paths[k], as it arrives
+   *   onAnalysis: the analysis of files[k], as it arrives
    */
-  constructor (paths, { onAnalysis, progressOf }) {
-    const worker = new Worker(WORKER, { workerData: { paths } })
+  constructor (files, { onAnalysis, progressOf }) {
+    const worker = new Worker(WORKER, { workerData: { files } })
     this.#worker = worker
     this.done = new Promise((resolve, reject) => {
       let received = 0
@@ -137,7 +140,7 @@ class LaneWorker {
             reject(error)
             return
           }
-          if (++received < paths.length) return
+          if (++received < files.length) return
           settled = true
           resolve()
           return
@@ -150,7 +153,7 @@ class LaneWorker {
         reject(error)
       })
       worker.on('exit', (code) => {
-        if (!settled) reject(new LeakdiffError(`The analysis thread for ${paths[received]} exited with code ${code} before it finished`))
+        if (!settled) reject(new LeakdiffError(`The analysis thread for ${files[received].path} exited with code ${code} before it finished`))
       })
     })
   }

@@ -4,6 +4,7 @@
 // a property of a class instance (then the constructor), or a property of a function (a class's
 // static field, a memoized function's cache: then that function).
 
+import { distancesOf } from '../analysis/distances.js'
 import { findRetainer, reference, references, retainers } from '../query/references.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -65,7 +66,8 @@ export function holderLocation (analysis, path, cwd, names) {
  * @param {number} preferredId
  */
 export function closureOverContext (analysis, context, preferredId) {
-  const { graph, locations, distances } = analysis
+  const { graph, locations } = analysis
+  const distances = distancesOf(analysis)
   const body = moduleBodyOf(graph, context)
   let best = -1
   /** @type {number[]} */
