@@ -1,0 +1,42 @@
+// Positions sorted by key, as the id index and the location records use them: the same order as a
+// stable sort by key, whether the keys come in a few ascending runs (merged, as V8's node ids do)
+// or in no order at all (radix sorted).
+import test from 'ava'
+import fc from 'fast-check'
+import { searchSortedPositions, sortPositionsByKey } from '../../src/graph/sorted-index.js'
+
+/** @param {Uint32Array} keys */
+function stableOrder (keys) {
+  return [...keys.keys()].sort((a, b) => keys[a] - keys[b] || a - b)
+}
+
+const key = fc.integer({ min: 0, max: 0xffffffff })
+
+test('keys in no order: the order of a stable sort', (t) => {
+  fc.assert(fc.property(fc.array(key, { maxLength: 300 }), (values) => {
+    const keys = Uint32Array.from(values)
+    t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+  }), { numRuns: 200 })
+})
+
+test('keys in a few ascending runs, with equal keys across runs: the order of a stable sort', (t) => {
+  const run = fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 40 }).map((values) => values.sort((a, b) => a - b))
+  fc.assert(fc.property(fc.array(run, { maxLength: 9 }), (runs) => {
+    const keys = Uint32Array.from(runs.flat())
+    t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+  }), { numRuns: 300 })
+})
+
+test('more runs than are merged go to the radix sort, with the same answer', (t) => {
+  const keys = Uint32Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? i : 1000 - i))
+  t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+  t.deepEqual([...sortPositionsByKey(new Uint32Array(0))], [])
+})
+
+test('a search finds the last of equal keys, and -1 for a key not there', (t) => {
+  const keys = Uint32Array.from([5, 7, 9, 1, 5, 8])
+  const sorted = sortPositionsByKey(keys)
+  t.is(searchSortedPositions(sorted, keys, 5), 4)
+  t.is(searchSortedPositions(sorted, keys, 9), 2)
+  t.is(searchSortedPositions(sorted, keys, 6), -1)
+})
