@@ -138,30 +138,26 @@ function membersOf (finding, last, detail) {
   const { ages, noise } = detail
   const isNew = (/** @type {number} */ o) => ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
   const member = new Uint8Array(graph.nodeCount)
-  /** @type {number[]} */
-  const members = []
-  const add = (/** @type {number} */ o) => {
-    if (member[o] === 1) return
-    member[o] = 1
-    members.push(o)
-  }
   const edge = new EdgeCursor(graph)
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
   const holders = [owner]
   for (edge.references(owner); edge.next();) if (edge.is('internal') && dominates(last, owner, edge.target)) holders.push(edge.target)
   for (const o of dominatedNodes(last, owner)) {
     if (!isNew(o)) continue
-    add(o)
+    member[o] = 1
     holders.push(o)
   }
   const context = graph.strings.indexOf('context')
   for (const o of holders) {
     for (edge.references(o); edge.next();) {
       const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
-      if (owned && isNew(edge.target)) add(edge.target)
+      if (owned && isNew(edge.target)) member[edge.target] = 1
     }
   }
-  members.sort((a, b) => a - b)
+  // In ordinal order: a scan of the marks costs less than sorting a large finding's members.
+  /** @type {number[]} */
+  const members = []
+  for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
   return members
 }
 
@@ -194,7 +190,10 @@ function heldBy (last, own, owner, members, memberMarks, self) {
   const isObject = new Uint8Array(graph.nodeCount)
   for (const o of objects) isObject[o] = 1
   const dominated = markDominatedBy(last, objects)
-  const owned = markOwned(last, objects, dominated)
+  // What the objects own through others is asked only when a member's holder is such another.
+  /** @type {Uint8Array | null} */
+  let owned = null
+  const isOwned = (/** @type {number} */ o) => isObject[o] === 1 || (dominated[o] === DOMINATED && (owned ??= markOwned(last, objects, dominated))[o] === 1)
   const edge = new EdgeCursor(graph)
   // The finding's object that alone owns `o`: itself, or the nearest up its dominators. Remembered
   // along the way: the links of a long list each dominate the next.
@@ -229,7 +228,7 @@ function heldBy (last, own, owner, members, memberMarks, self) {
     for (const m of list) {
       let holder = -1
       for (edge.retainers(m); holder < 0 && edge.next();) {
-        if ((edge.is('property') || edge.is('element')) && owned[edge.source] === 1 && isMember[edge.source] !== 1) holder = ownerIn(edge.source)
+        if ((edge.is('property') || edge.is('element')) && isMember[edge.source] !== 1 && isOwned(edge.source)) holder = ownerIn(edge.source)
       }
       if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) holder = ownerIn(dominators[m])
       if (holder < 0 && isObject[m] === 1) holder = m
