@@ -1,3 +1,4 @@
+import { AGE_OLD } from '../query/ages.js'
 import { markPresent } from './match-ids.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
@@ -19,18 +20,21 @@ import { markPresent } from './match-ids.js'
  * is only in `after` are new, only in `before` deleted. Nodes with no shallow size never count.
  * @param {HeapAnalysis} before
  * @param {HeapAnalysis} after
+ * @param {Uint8Array} [ages]  the ages of `after`'s nodes against `before` (computeNodeAges), when
+ *   the caller has them: AGE_OLD is "also in before"
  * @returns {ClassDelta[]} rows with any change, largest shallow growth first
  */
-export function diffClassesById (before, after) {
+export function diffClassesById (before, after, ages) {
   const table = new ClassTable(before, after)
   const beforeIds = before.graph.nodeIds
   const afterIds = after.graph.nodeIds
   const beforeById = before.graph.ordinalsById()
   const afterById = after.graph.ordinalsById()
   const beforeInAfter = markPresent(beforeIds, beforeById, afterIds, afterById)
-  const afterInBefore = markPresent(afterIds, afterById, beforeIds, beforeById)
+  const afterInBefore = ages ?? markPresent(afterIds, afterById, beforeIds, beforeById)
+  const present = ages === undefined ? 1 : AGE_OLD
   for (let o = 0; o < afterIds.length; o++) {
-    if (afterInBefore[o] === 1) continue
+    if (afterInBefore[o] === present) continue
     const size = after.shallowSizes.at(o)
     if (!(size > 0)) continue
     const row = table.rowOf(after, o)

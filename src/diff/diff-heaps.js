@@ -143,7 +143,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
     comparison: 'ids',
     ...judge(leaking, groups, new Set(groups.filter((_, g) => grew[g])), settings, analyses.length),
     summary: { totalSizeDelta, leakedObjects, leakedBytes },
-    classes: diffClassesById(baseline, last),
+    classes: diffClassesById(baseline, last, ages),
     growth: groups,
     idAgreement,
     warnings

@@ -41,15 +41,29 @@ export class NodeLocations {
   /** @type {Map<number, string> | undefined} script id -> URL; few hundred entries, one per script */
   #scriptNames
 
-  /** @param {HeapGraph} graph */
-  constructor (graph) {
+  /**
+   * @param {HeapGraph} graph
+   * @param {{recordOrdinals: Uint32Array, sorted: Uint32Array}} [parts]  the index another thread
+   *   made of this graph (toParts), instead of sorting the records again
+   */
+  constructor (graph, parts) {
     this.#graph = graph
+    if (parts !== undefined) {
+      this.#recordOrdinals = parts.recordOrdinals
+      this.#sorted = parts.sorted
+      return
+    }
     const count = graph.locationCount
     const locations = graph.locations
     const recordOrdinals = new Uint32Array(count)
     for (let r = 0; r < count; r++) recordOrdinals[r] = locations[r * LOCATION_FIELDS]
     this.#recordOrdinals = recordOrdinals
     this.#sorted = sortPositionsByKey(recordOrdinals)
+  }
+
+  /** The index's arrays, to send it to another thread with its graph. */
+  toParts () {
+    return { recordOrdinals: this.#recordOrdinals, sorted: this.#sorted }
   }
 
   /**

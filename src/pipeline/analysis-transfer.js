@@ -16,7 +16,7 @@ import { SizeColumn } from '../analysis/size-column.js'
 export function analysisToMessage (analysis) {
   const { graph, locations, shallowSizes, ...rest } = analysis
   // Class instances lose their prototype (and private fields) in a structured clone: their data goes.
-  const results = { ...rest, folded: shallowSizes.folded }
+  const results = { ...rest, folded: shallowSizes.folded, locations: locations.toParts() }
   /** @type {SnapshotData} */
   const data = {
     meta: graph.meta,
@@ -55,11 +55,11 @@ export function analysisToMessage (analysis) {
  */
 export function analysisFromMessage (message) {
   const graph = new HeapGraph(snapshotDataFromMessage(message.graph))
-  const { folded, retainedSizes, ...results } = message.results
+  const { folded, retainedSizes, locations, ...results } = message.results
   return {
     ...results,
     graph,
-    locations: new NodeLocations(graph),
+    locations: new NodeLocations(graph, locations),
     shallowSizes: new ShallowSizes(graph, folded.bits, folded.any),
     retainedSizes: SizeColumn.fromData(retainedSizes)
   }
