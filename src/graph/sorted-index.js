@@ -5,61 +5,41 @@
 const DIGIT_BITS = 16
 const DIGIT_MASK = 0xffff
 
-/** Past this many ascending runs, the keys are sorted by radix instead of merged. */
-const MAX_RUNS = 64
+/** Ascending runs at least this long are merged as they are; shorter ones are radix sorted together. */
+const MIN_RUN = 1024
 
 /**
  * Positions 0 .. keys.length-1 sorted by `keys[position]`, stable (equal keys keep their original
- * order). V8 writes nodes nearly in id order (a handful of ascending runs: a 200 MB heap has five),
- * and those runs are merged, in a few sequential passes; other keys get an LSD radix sort on two
- * 16-bit digits (O(n), but two scattered writes per key and digit).
+ * order). V8 writes nodes nearly in id order: long ascending runs (a few in a first snapshot, a
+ * hundred or so later) among short ones. The long runs are kept as they are, the positions of the
+ * short ones are radix sorted together (LSD on two 16-bit digits: O(n), but two scattered writes
+ * per key and digit), and the runs are then merged pairwise in sequential passes. Keys in no order
+ * are one radix sort.
  * @param {Uint32Array} keys
  * @returns {Uint32Array}
  */
 export function sortPositionsByKey (keys) {
-  const runs = ascendingRuns(keys)
-  return runs === null ? radixSort(keys) : mergeRuns(keys, runs)
-}
-
-/**
- * Where each ascending (non-decreasing) run of `keys` starts, with keys.length at the end; null
- * when there are more than MAX_RUNS.
- * @param {Uint32Array} keys
- * @returns {number[] | null}
- */
-function ascendingRuns (keys) {
-  const starts = [0]
-  for (let i = 1; i < keys.length; i++) {
-    if (keys[i] >= keys[i - 1]) continue
-    if (starts.length === MAX_RUNS) return null
-    starts.push(i)
-  }
-  starts.push(keys.length)
-  return starts
-}
-
-/**
- * Positions sorted by key from runs already in order: pairs of neighbouring runs merged, pass
- * after pass, the left one first on equal keys.
- * @param {Uint32Array} keys
- * @param {number[]} runs  starts of the runs, keys.length last
- * @returns {Uint32Array}
- */
-function mergeRuns (keys, runs) {
   const n = keys.length
   let from = new Uint32Array(n)
-  identity(from)
-  if (runs.length <= 2) return from
+  // The long runs' positions first, each run in place, then the others' positions sorted.
+  const others = new Uint32Array(n)
+  const bounds = [0]
+  const rest = splitRuns(keys, from, others, bounds)
+  if (rest > 0) {
+    from.set(radixSort(keys, others.subarray(0, rest)), n - rest)
+    bounds.push(n)
+  }
+  if (bounds.length <= 2) return from
   let to = new Uint32Array(n)
-  let bounds = runs
-  while (bounds.length > 2) {
+  let runs = bounds
+  while (runs.length > 2) {
     const next = [0]
-    for (let r = 0; r + 1 < bounds.length; r += 2) {
-      const end = r + 2 < bounds.length ? bounds[r + 2] : bounds[r + 1]
-      mergeTwo(keys, from, to, bounds[r], bounds[r + 1], end)
+    for (let r = 0; r + 1 < runs.length; r += 2) {
+      const end = r + 2 < runs.length ? runs[r + 2] : runs[r + 1]
+      mergeTwo(keys, from, to, runs[r], runs[r + 1], end)
       next.push(end)
     }
-    bounds = next
+    runs = next
     const swap = from
     from = to
     to = swap
@@ -68,7 +48,48 @@ function mergeRuns (keys, runs) {
 }
 
 /**
- * Merges from[start, middle) and from[middle, end), each in key order, into to[start, end).
+ * The positions of the long ascending runs into `long`, in order, with where each run ends pushed
+ * on `bounds`; those of the short runs into `others`.
+ * @param {Uint32Array} keys
+ * @param {Uint32Array} long
+ * @param {Uint32Array} others
+ * @param {number[]} bounds
+ * @returns {number} how many positions went to `others`
+ */
+function splitRuns (keys, long, others, bounds) {
+  const n = keys.length
+  let k = 0
+  let rest = 0
+  let start = 0
+  for (let i = 1; i <= n; i++) {
+    if (i < n && keys[i] >= keys[i - 1]) continue
+    if (i - start >= MIN_RUN) {
+      k = fillPositions(long, k, start, i)
+      bounds.push(k)
+    } else {
+      rest = fillPositions(others, rest, start, i)
+    }
+    start = i
+  }
+  return rest
+}
+
+/**
+ * positions[at ...] = start, start + 1, ... end - 1.
+ * @param {Uint32Array} positions
+ * @param {number} at
+ * @param {number} start
+ * @param {number} end
+ * @returns {number} the slot after the last one filled
+ */
+function fillPositions (positions, at, start, end) {
+  for (let i = start; i < end; i++) positions[at++] = i
+  return at
+}
+
+/**
+ * Merges from[start, middle) and from[middle, end), each in key order, into to[start, end); equal
+ * keys in position order, which is the original order.
  * @param {Uint32Array} keys
  * @param {Uint32Array} from
  * @param {Uint32Array} to
@@ -80,23 +101,29 @@ function mergeTwo (keys, from, to, start, middle, end) {
   let i = start
   let j = middle
   let k = start
-  while (i < middle && j < end) to[k++] = keys[from[j]] < keys[from[i]] ? from[j++] : from[i++]
+  while (i < middle && j < end) {
+    const left = from[i]
+    const right = from[j]
+    const a = keys[left]
+    const b = keys[right]
+    to[k++] = b < a || (b === a && right < left) ? (j++, right) : (i++, left)
+  }
   while (i < middle) to[k++] = from[i++]
   while (j < end) to[k++] = from[j++]
 }
 
 /**
+ * The given positions sorted by key, equal keys in the order given.
  * @param {Uint32Array} keys
+ * @param {Uint32Array} positions
  * @returns {Uint32Array}
  */
-function radixSort (keys) {
-  const n = keys.length
-  let from = new Uint32Array(n)
-  let to = new Uint32Array(n)
-  identity(from)
+function radixSort (keys, positions) {
+  let from = Uint32Array.from(positions)
+  let to = new Uint32Array(from.length)
   const counts = new Uint32Array(DIGIT_MASK + 2)
   for (let shift = 0; shift < 32; shift += DIGIT_BITS) {
-    countDigits(keys, shift, counts.fill(0))
+    countDigits(keys, from, shift, counts.fill(0))
     prefixSums(counts)
     scatter(keys, shift, counts, from, to)
     const swap = from
@@ -109,19 +136,15 @@ function radixSort (keys) {
 // One loop per function: V8 compiles a long loop while it runs (on-stack replacement) together
 // with the rest of its function, which has not run yet and so is compiled to bail out.
 
-/** @param {Uint32Array} positions */
-function identity (positions) {
-  for (let i = 0; i < positions.length; i++) positions[i] = i
-}
-
 /**
- * counts[d + 1] = how many keys have digit d at `shift`.
+ * counts[d + 1] = how many of the positions' keys have digit d at `shift`.
  * @param {Uint32Array} keys
+ * @param {Uint32Array} positions
  * @param {number} shift
  * @param {Uint32Array} counts
  */
-function countDigits (keys, shift, counts) {
-  for (let i = 0; i < keys.length; i++) counts[((keys[i] >>> shift) & DIGIT_MASK) + 1]++
+function countDigits (keys, positions, shift, counts) {
+  for (let i = 0; i < positions.length; i++) counts[((keys[positions[i]] >>> shift) & DIGIT_MASK) + 1]++
 }
 
 /** @param {Uint32Array} counts */

@@ -1,6 +1,6 @@
 // Positions sorted by key, as the id index and the location records use them: the same order as a
-// stable sort by key, whether the keys come in a few ascending runs (merged, as V8's node ids do)
-// or in no order at all (radix sorted).
+// stable sort by key, whether the keys come in long ascending runs (merged, as V8's node ids do),
+// in short ones or in no order at all (radix sorted).
 import test from 'ava'
 import fc from 'fast-check'
 import { searchSortedPositions, sortPositionsByKey } from '../../src/graph/sorted-index.js'
@@ -19,16 +19,19 @@ test('keys in no order: the order of a stable sort', (t) => {
   }), { numRuns: 200 })
 })
 
-test('keys in a few ascending runs, with equal keys across runs: the order of a stable sort', (t) => {
-  const run = fc.array(fc.integer({ min: 0, max: 50 }), { maxLength: 40 }).map((values) => values.sort((a, b) => a - b))
-  fc.assert(fc.property(fc.array(run, { maxLength: 9 }), (runs) => {
+test('long ascending runs among short ones, with equal keys across runs: the order of a stable sort', (t) => {
+  // Long runs (1,024 keys and more) are merged as they are, the short ones sorted together first.
+  const sortedRun = (/** @type {number} */ min, /** @type {number} */ max) =>
+    fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: min, maxLength: max }).map((values) => values.sort((a, b) => a - b))
+  const run = fc.oneof(sortedRun(1024, 2500), sortedRun(0, 6))
+  fc.assert(fc.property(fc.array(run, { maxLength: 8 }), (runs) => {
     const keys = Uint32Array.from(runs.flat())
     t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
-  }), { numRuns: 300 })
+  }), { numRuns: 60 })
 })
 
-test('more runs than are merged go to the radix sort, with the same answer', (t) => {
-  const keys = Uint32Array.from({ length: 1000 }, (_, i) => (i % 2 === 0 ? i : 1000 - i))
+test('ids as V8 writes them (ascending, with objects written out of turn): the order of a stable sort', (t) => {
+  const keys = Uint32Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? 40_000 - i : 2 * i + 1))
   t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
   t.deepEqual([...sortPositionsByKey(new Uint32Array(0))], [])
 })
