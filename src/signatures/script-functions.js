@@ -60,31 +60,54 @@ function closureRecordsOf (analysis) {
   return byScript
 }
 
+/** @type {WeakMap<HeapAnalysis, Map<number, ScriptFunction[]>>} per analysis, the functions of each script asked of */
+const functionLists = new WeakMap()
+
 /**
  * The functions of the scripts `wanted` accepts, by V8 script id: one entry per function (not per
- * closure), in the order of their closures' ordinals.
+ * closure), in the order of their closures' ordinals. Each script's list is made once per analysis
+ * and shared by the callers: they do not change it.
  * @param {HeapAnalysis} analysis
  * @param {(scriptId: number) => boolean} wanted
  * @returns {Map<number, ScriptFunction[]>}
  */
 export function scriptFunctions (analysis, wanted) {
-  const { locations } = analysis
+  let made = functionLists.get(analysis)
+  if (made === undefined) functionLists.set(analysis, (made = new Map()))
   /** @type {Map<number, ScriptFunction[]>} */
   const functions = new Map()
   for (const [id, records] of closureRecordsOf(analysis)) {
     if (!wanted(id)) continue
-    /** @type {Map<string, ScriptFunction>} */
-    const byStart = new Map()
-    for (const record of records) {
-      const [, line, column] = locations.recordFields(record)
-      const key = `${line}:${column}`
-      if (byStart.has(key)) continue
-      const ordinal = locations.recordOrdinal(record)
-      byStart.set(key, { ordinal, line, column, name: readableFunctionName(locations.functionName(ordinal)) })
-    }
-    functions.set(id, [...byStart.values()])
+    let list = made.get(id)
+    if (list === undefined) made.set(id, (list = functionsOf(analysis, records)))
+    functions.set(id, list)
   }
   return functions
+}
+
+/**
+ * One entry per function start among the closures of `records`, the first closure's.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} records
+ * @returns {ScriptFunction[]}
+ */
+function functionsOf (analysis, records) {
+  const { locations } = analysis
+  /** @type {Map<number, Map<number, ScriptFunction>>} by line, then column */
+  const byStart = new Map()
+  /** @type {ScriptFunction[]} */
+  const list = []
+  for (const record of records) {
+    const [, line, column] = locations.recordFields(record)
+    let onLine = byStart.get(line)
+    if (onLine === undefined) byStart.set(line, (onLine = new Map()))
+    if (onLine.has(column)) continue
+    const ordinal = locations.recordOrdinal(record)
+    const fn = { ordinal, line, column, name: readableFunctionName(locations.functionName(ordinal)) }
+    onLine.set(column, fn)
+    list.push(fn)
+  }
+  return list
 }
 
 /**
