@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, dominatedNodes, dominates, markDominatedBy } from '../query/dominator-subtree.js'
+import { DOMINATED, markDominatedBy } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -141,9 +141,10 @@ function membersOf (finding, last, detail) {
   const edge = new EdgeCursor(graph)
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
   const holders = [owner]
-  for (edge.references(owner); edge.next();) if (edge.is('internal') && dominates(last, owner, edge.target)) holders.push(edge.target)
-  for (const o of dominatedNodes(last, owner)) {
-    if (!isNew(o)) continue
+  const inside = markDominatedBy(last, [owner])
+  for (edge.references(owner); edge.next();) if (edge.is('internal') && inside[edge.target] === DOMINATED) holders.push(edge.target)
+  for (let o = 0; o < inside.length; o++) {
+    if (inside[o] !== DOMINATED || !isNew(o)) continue
     member[o] = 1
     holders.push(o)
   }

@@ -1,102 +1,36 @@
 // Which nodes a set of objects keeps alive on its own: the nodes whose dominator chain reaches one
-// of them. The dominator tree is laid out once per analysis, the first time such a question is
-// asked of it, in depth-first order, where each node's subtree is one run of positions (12 bytes
-// per node kept, 16 more while it is laid out); the signatures ask a dozen such questions of the
-// newest snapshot, each then costs the size of its subtrees instead of a pass over every node.
+// of them. One pass over the dominator tree with path compression (as in growth-owners.js): each
+// node's answer is found once, iteratively, on a preallocated stack.
 
 import { AGE_OLD } from './ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
+const UNKNOWN = 0
 const INSIDE = 1
-
-/**
- * The dominator tree in depth-first order: node `o`'s subtree is `order[start[o]]` up to
- * `order[end[o]]` (excluded).
- * @typedef {{order: Uint32Array, start: Uint32Array, end: Uint32Array}} DominatorOrder
- */
-
-/** @type {WeakMap<HeapAnalysis, DominatorOrder>} */
-const orders = new WeakMap()
-
-/**
- * @param {HeapAnalysis} analysis
- * @returns {DominatorOrder}
- */
-function dominatorOrder (analysis) {
-  let laid = orders.get(analysis)
-  if (laid !== undefined) return laid
-  const { dominators, graph } = analysis
-  const n = graph.nodeCount
-  const root = graph.rootOrdinal
-  // The children of each node (CSR), then a walk down them.
-  const first = new Uint32Array(n + 1)
-  for (let o = 0; o < n; o++) if (o !== root) first[dominators[o] + 1]++
-  for (let o = 0; o < n; o++) first[o + 1] += first[o]
-  const children = new Uint32Array(first[n])
-  const cursor = first.slice(0, n)
-  for (let o = 0; o < n; o++) if (o !== root) children[cursor[dominators[o]]++] = o
-  cursor.set(first.subarray(0, n))
-  const order = new Uint32Array(n)
-  const start = new Uint32Array(n)
-  const end = new Uint32Array(n)
-  const stack = new Uint32Array(n)
-  let top = 0
-  let k = 0
-  stack[top++] = root
-  start[root] = k
-  order[k++] = root
-  while (top > 0) {
-    const o = stack[top - 1]
-    if (cursor[o] < first[o + 1]) {
-      const child = children[cursor[o]++]
-      start[child] = k
-      order[k++] = child
-      stack[top++] = child
-    } else {
-      end[o] = k
-      top--
-    }
-  }
-  laid = { order, start, end }
-  orders.set(analysis, laid)
-  return laid
-}
-
-/**
- * The node and every node it dominates, the node first.
- * @param {HeapAnalysis} analysis
- * @param {number} ordinal
- * @returns {Uint32Array} a view: do not change it
- */
-export function dominatedNodes (analysis, ordinal) {
-  const { order, start, end } = dominatorOrder(analysis)
-  return order.subarray(start[ordinal], end[ordinal])
-}
-
-/**
- * Whether `ordinal` dominates `node` (a node dominates itself).
- * @param {HeapAnalysis} analysis
- * @param {number} node
- * @param {number} ordinal
- */
-export function dominates (analysis, ordinal, node) {
-  const { start, end } = dominatorOrder(analysis)
-  return start[node] >= start[ordinal] && start[node] < end[ordinal]
-}
+const OUTSIDE = 2
 
 /**
  * Marks the given nodes and every node they dominate.
  * @param {HeapAnalysis} analysis
  * @param {Iterable<number>} ordinals the subtree roots
- * @returns {Uint8Array} DOMINATED inside a subtree, 0 elsewhere, by ordinal
+ * @returns {Uint8Array} 1 inside a subtree, 2 outside, by ordinal
  */
 export function markDominatedBy (analysis, ordinals) {
-  const { order, start, end } = dominatorOrder(analysis)
-  const state = new Uint8Array(analysis.graph.nodeCount)
-  for (const o of ordinals) {
-    // A subtree marked already holds this one's.
-    if (state[o] === INSIDE) continue
-    for (let k = start[o], stop = end[o]; k < stop; k++) state[order[k]] = INSIDE
+  const { dominators, graph } = analysis
+  const n = graph.nodeCount
+  const state = new Uint8Array(n)
+  for (const o of ordinals) state[o] = INSIDE
+  if (state[graph.rootOrdinal] === UNKNOWN) state[graph.rootOrdinal] = OUTSIDE
+  const stack = new Uint32Array(n)
+  for (let o = 0; o < n; o++) {
+    let top = 0
+    let current = o
+    while (state[current] === UNKNOWN) {
+      stack[top++] = current
+      current = dominators[current]
+    }
+    const answer = state[current]
+    while (top > 0) state[stack[--top]] = answer
   }
   return state
 }
