@@ -90,6 +90,12 @@ const { values } = parseArgs({
 })
 
 if (!values.render) await runBenchmarks()
+// The results live in bench/out, which git does not keep: on a clone without them, rendering would
+// empty the tables of docs/benchmarks.md.
+if (values.render && !existsSync(RESULTS)) {
+  console.error(`bench: nothing to render: ${RESULTS} is missing (run the benchmarks first); docs/benchmarks.md left as it is`)
+  process.exit(2)
+}
 const results = readResults()
 const previous = existsSync(DOC) ? readFileSync(DOC, 'utf8') : undefined
 const notes = extractNotes(previous)
