@@ -104,24 +104,23 @@ export class StringTable {
   }
 
   /**
-   * Whether string `index` has the same text as string `otherIndex` of `other`. Compares the
-   * bodies as written, without decoding them, when both tables were written alike (one writer
-   * escapes a text one way).
+   * Whether string `index` has the same text as string `otherIndex` of `other`. The bodies are
+   * compared as written, without decoding them; only bodies that differ and hold an escape (one
+   * text can be written escaped or not) are decoded to tell.
    * @param {number} index
    * @param {StringTable} other
    * @param {number} otherIndex
    */
   sameText (index, other, otherIndex) {
-    if (this.#encoding !== other.#encoding) return this.get(index) === other.get(otherIndex)
-    if (!(index >= 0 && index < this.#length) || !(otherIndex >= 0 && otherIndex < other.#length)) return this.get(index) === other.get(otherIndex)
+    const decoded = () => this.get(index) === other.get(otherIndex)
+    if (this.#encoding !== other.#encoding) return decoded()
+    if (!(index >= 0 && index < this.#length) || !(otherIndex >= 0 && otherIndex < other.#length)) return decoded()
     const start = this.#starts[index]
-    const length = this.#starts[index + 1] - start
+    const end = this.#starts[index + 1]
     const otherStart = other.#starts[otherIndex]
-    if (other.#starts[otherIndex + 1] - otherStart !== length) return false
-    const bytes = this.#bytes
-    const otherBytes = other.#bytes
-    for (let i = 0; i < length; i++) if (bytes[start + i] !== otherBytes[otherStart + i]) return false
-    return true
+    const otherEnd = other.#starts[otherIndex + 1]
+    if (end - start === otherEnd - otherStart && sameBytes(this.#bytes, start, other.#bytes, otherStart, end - start)) return true
+    return hasEscape(this.#bytes, start, end) || hasEscape(other.#bytes, otherStart, otherEnd) ? decoded() : false
   }
 
   /**
@@ -164,4 +163,26 @@ export class StringTable {
     this.#index.set(value, found)
     return found
   }
+}
+
+/**
+ * @param {Buffer} a
+ * @param {number} aStart
+ * @param {Buffer} b
+ * @param {number} bStart
+ * @param {number} length
+ */
+function sameBytes (a, aStart, b, bStart, length) {
+  for (let i = 0; i < length; i++) if (a[aStart + i] !== b[bStart + i]) return false
+  return true
+}
+
+/**
+ * @param {Buffer} bytes
+ * @param {number} start
+ * @param {number} end
+ */
+function hasEscape (bytes, start, end) {
+  for (let i = start; i < end; i++) if (bytes[i] === BACKSLASH) return true
+  return false
 }

@@ -1,9 +1,11 @@
 // What keeps analyzeHeap's memory low (src/analysis/analyze-heap.js): no retainer index, and
-// 14 bytes per node kept after it. Correctness of the
+// 14 bytes per node kept after it; what an analysis without distances keeps. Correctness of the
 // numbers is the DevTools parity tests' job.
 import test from 'ava'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { distancesOf } from '../../src/analysis/distances.js'
+import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 const analysisPromise = captureFixture('engine/bare').then(async ({ files }) => analyzeHeap(await parseSnapshot(files[0])))
@@ -26,4 +28,20 @@ test('what stays per node is 14 bytes: dominators, distances and retained sizes 
   const bytes = [...buffers].reduce((sum, buffer) => sum + buffer.byteLength, 0)
   t.is(bytes, 14 * n)
   t.is(retainedSizes.at(graph.rootOrdinal), retainedSizes.column[graph.rootOrdinal], 'a heap this small needs no side map')
+})
+
+test('without distances (a diff\'s earlier snapshots) every number a diff reads is the same, and no path is asked of it', async (t) => {
+  const { files } = await captureFixture('engine/bare')
+  const full = analyzeHeap(await parseSnapshot(files[0]))
+  const lean = analyzeHeap(await parseSnapshot(files[0]), { distances: false })
+  t.is(lean.distances, null)
+  t.deepEqual(lean.dominators, full.dominators)
+  t.deepEqual(lean.retainedSizes.column, full.retainedSizes.column)
+  t.deepEqual(lean.classOf, full.classOf)
+  t.deepEqual([lean.classes.names, lean.classes.counts, lean.classes.selfSizes, lean.classes.retainedSizes], [full.classes.names, full.classes.counts, full.classes.selfSizes, full.classes.retainedSizes])
+  t.is(lean.totalSize, full.totalSize)
+  const global = full.userRoots[0]
+  t.true(retainerPath(full, global).length > 0)
+  t.deepEqual(retainerPath(lean, global), [])
+  t.throws(() => distancesOf(lean), { message: /with distances/ })
 })

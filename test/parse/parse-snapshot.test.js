@@ -174,6 +174,19 @@ test('the minimal hand-made snapshot is accepted (the error cases below differ b
   t.is(data.strings.get(data.edgeNames[1]), 'x')
 })
 
+test('strings read without decoding them: the number a slot name spells, and the same text in two tables', async (t) => {
+  const names = ['"<dummy>"', '""', '"(GC roots)"', '"A"', '"x"', '"12"', '"0"', '"123456789"', '"1234567890"', '"1a"', '"-1"', '"caf\\u00e9"', '"café"']
+  const file = join(scratch, 'strings.heapsnapshot')
+  await writeFile(file, tiny({ strings: names.join(',') }))
+  const { strings } = await parseSnapshot(file)
+  t.deepEqual([5, 6, 7, 8, 9, 10, 1, 4].map((i) => strings.digits(i)), [12, 0, 123456789, -1, -1, -1, -1, -1])
+  t.is(strings.digits(names.length + 5), -1)
+  const other = await parseSnapshot(file)
+  for (let i = 0; i < names.length; i++) {
+    for (let j = 0; j < names.length; j++) t.is(strings.sameText(i, other.strings, j), strings.get(i) === other.strings.get(j), `${names[i]} ${names[j]}`)
+  }
+})
+
 /** @type {Array<[string, string | Buffer, RegExp]>} */
 const badInputs = [
   ['empty', '', /empty input \(0 bytes\)/],
