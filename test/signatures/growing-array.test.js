@@ -51,6 +51,22 @@ test('signatures/string-slices: an array of short slices of big strings is fixed
   t.is(fixed.verdict, 'clean', fixed.reason)
 })
 
+test('signatures/weak-list: an array of WeakRefs nothing prunes names the WeakRefs that point at nothing and moves them to a Set a FinalizationRegistry deletes from; the twin that does has no finding', async (t) => {
+  const [report, fixed] = await Promise.all([reportOf('signatures/weak-list'), reportOf('signatures/weak-list-fixed')])
+  const finding = report.findings.find((f) => f.signature === ID && f.path.at(-1)?.edge === 'watched')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.deepEqual(finding.location, markedLocation('signatures/weak-list', '// leak: weak element', 'watched.push('))
+  const perRound = await perRoundOf('signatures/weak-list')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  // Every connection record is gone by the last snapshot: all sampled WeakRefs point at nothing.
+  const notes = /** @type {string[]} */ (finding.evidence.notes)
+  t.true(notes.some((note) => /^(\d+) of \1 new entries sampled hold a WeakRef, \1 of them pointing at nothing/.test(note)), notes.join(' | '))
+  t.regex(finding.fix.summary, /^watched keeps an element for every WeakRef after its object is collected \((\d+) of \1 sampled WeakRefs already point at nothing\)/)
+  t.is(finding.fix.snippet, 'const watched = new Set()\nconst forgetWatched = new FinalizationRegistry((ref) => watched.delete(ref))\nconst ref = new WeakRef(value)\nwatched.add(ref)\nforgetWatched.register(value, ref)')
+  t.deepEqual(fixed.findings, [])
+  t.is(fixed.verdict, 'clean', fixed.reason)
+})
+
 test('signatures/holder-shapes: an array a WeakMap keeps for a module-level key is named as the program reads it', async (t) => {
   const report = await reportOf('signatures/holder-shapes')
   const finding = report.findings.find((f) => f.signature === ID)

@@ -8,12 +8,14 @@ import { storeFix, storeNotes } from '../backing-store-words.js'
 import { variableFor } from '../snippet-names.js'
 import { writeSiteNotes } from '../write-sites.js'
 import { joinVerb } from '../node-owned/node-words.js'
+import { weakEntriesNote } from '../collections/collection-words.js'
 /** @import {BackingStores} from '../backing-stores.js' */
 /** @import {SourceLocation} from '../finding.js' */
 /** @import {HolderLocation} from '../holder-location.js' */
 /** @import {WriteSites} from '../write-sites.js' */
 /** @import {NodeRecords} from '../node-owned/node-records.js' */
 /** @import {LibraryRecord} from './library-records.js' */
+/** @import {WeakEntries} from '../collections/weak-entries.js' */
 
 /** The signature's id, never renamed. */
 export const ID = 'growing-array'
@@ -45,14 +47,15 @@ export function arrayTitle (name, ownerCount, counts) {
  * The card's lines.
  * @param {{fresh: number, ownerCount: number, stores: BackingStores | null,
  *   view: {site: SourceLocation, expression: string} | null, bytesPerElement: number,
- *   sites: WriteSites | null, holder: HolderLocation | null}} facts  fresh: the share of the new
- *   elements that hold new objects; view: the write that keeps a view, when its text shows one;
- *   sites: where the program adds to the array
+ *   sites: WriteSites | null, holder: HolderLocation | null, weak?: WeakEntries | null}} facts  fresh:
+ *   the share of the new elements that hold new objects; view: the write that keeps a view, when
+ *   its text shows one; sites: where the program adds to the array; weak: its WeakRefs
  */
-export function arrayNotes ({ fresh, ownerCount, stores, view, bytesPerElement, sites, holder }) {
+export function arrayNotes ({ fresh, ownerCount, stores, view, bytesPerElement, sites, holder, weak = null }) {
   return notesOf([
     freshNote(fresh),
     ownerCount > 1 && `${countText(ownerCount)} arrays of one shape, summed`,
+    weak !== null && weakEntriesNote(weak),
     ...(stores === null ? [] : storeNotes(stores, view, 'element', bytesPerElement)),
     ...(sites === null || holder === null ? [] : writeSiteNotes(sites, holder))
   ])
@@ -72,16 +75,36 @@ function freshNote (fresh) {
  * @param {BackingStores | null} stores  each element is a small view keeping a big store
  * @param {{site: SourceLocation, expression: string} | null} view
  * @param {LibraryRecord | null} record  the array is a library's list of work never ended
+ * @param {WeakEntries | null} [weak]  the new elements' WeakRefs, when most of them are
  * @returns {{summary: string, snippet: string}}
  */
-export function arrayFix (name, stores, view, record) {
+export function arrayFix (name, stores, view, record, weak = null) {
   // An expression the program can write: a variable, `Registry.log`, `meta.get(app)`.
   const variable = /^[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*|\([\w$]*\))*$/.test(name) ? name : 'list'
   if (stores !== null) return storeFix(stores, view, { unit: 'element', variable, bound: 'keep the last N', store: (copy) => `${variable}.push(${copy})` })
   if (record !== null) return libraryRecordFix(name, record)
+  if (weak !== null) return weakElementsFix(name, variable, weak)
   return {
     summary: 'bound it (keep the last N, as a ring buffer does) or stop keeping it: aggregate, or write records out instead of holding them.',
     snippet: `${variable}.push(record)\nif (${variable}.length > 1000) ${variable}.shift()`
+  }
+}
+
+/**
+ * An array of WeakRefs nothing prunes: each lets its object go, never its element. An array
+ * cannot drop one element cheaply, so the fix keeps them in a Set that a FinalizationRegistry
+ * deletes from.
+ * @param {string} name
+ * @param {string} variable
+ * @param {WeakEntries} weak
+ * @returns {{summary: string, snippet: string}}
+ */
+function weakElementsFix (name, variable, { weakRefs, cleared }) {
+  const gone = cleared > 0 ? `${countText(cleared)} of ${countText(weakRefs)} sampled WeakRefs already point at nothing` : 'their objects go, their elements do not'
+  const registry = `forget${variable.replace(/^\w/, (c) => c.toUpperCase()).replace(/\W/g, '')}`
+  return {
+    summary: `${name} keeps an element for every WeakRef after its object is collected (${gone}): a WeakRef lets its object go, never the element that holds it. Keep the WeakRefs in a Set and delete each with a FinalizationRegistry when its object is collected, or prune as you read (drop the elements whose deref() is undefined).`,
+    snippet: `const ${variable} = new Set()\nconst ${registry} = new FinalizationRegistry((ref) => ${variable}.delete(ref))\nconst ref = new WeakRef(value)\n${variable}.add(ref)\n${registry}.register(value, ref)`
   }
 }
 

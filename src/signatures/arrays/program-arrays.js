@@ -1,12 +1,13 @@
 // An array of the program that only grows: a request log, samples kept "for later", a list of
 // handlers that are not event listeners. Located at the line that adds to it when the holder's
-// script shows one; its elements may be small views keeping big buffers or strings, or a library's
-// records of work the program never ended, and the fix says so.
+// script shows one; its elements may be small views keeping big buffers or strings, a library's
+// records of work the program never ended, or WeakRefs whose objects are gone, and the fix says so.
 
 import { holderName } from '../collection-growth.js'
 import { HOLDER_ROLES } from '../holder-location.js'
 import { writeSites } from '../write-sites.js'
 import { backingStores, viewWriteSites } from '../backing-stores.js'
+import { weakEntries } from '../collections/weak-entries.js'
 import { libraryRecord } from './library-records.js'
 import { arrayFinding } from './array-finding.js'
 import { arrayFix, arrayNotes, arrayTitle } from './array-words.js'
@@ -39,9 +40,10 @@ export function programArrayMatch (input, g, growth, holder, elementClasses) {
   }
   const view = views[0] ?? null
   const record = stores === null ? libraryRecord(last, holder === null ? null : holder.location.file, growth.newValues) : null
+  const weak = stores === null && record === null ? weakEntries(last.graph, growth.newValues) : null
   return arrayFinding(g, growth, elementClasses, {
     title: arrayTitle(name, growth.ownerCount, counts),
-    notes: arrayNotes({ fresh: growth.freshShare, ownerCount: growth.ownerCount, stores, view, bytesPerElement, sites, holder }),
+    notes: arrayNotes({ fresh: growth.freshShare, ownerCount: growth.ownerCount, stores, view, bytesPerElement, sites, holder, weak }),
     evidence: {
       backingStore: stores,
       holderLocation: holder === null ? null : holder.location,
@@ -49,6 +51,6 @@ export function programArrayMatch (input, g, growth, holder, elementClasses) {
       locationRole: sites !== null ? sites.role : holder === null ? null : HOLDER_ROLES[holder.how]
     },
     location: sites?.location ?? (holder === null ? null : holder.location),
-    fix: arrayFix(name, stores, view, record)
+    fix: arrayFix(name, stores, view, record, weak)
   })
 }
