@@ -21,16 +21,16 @@ const MIN_RUN = 1024
 export function sortPositionsByKey (keys) {
   const n = keys.length
   let from = new Uint32Array(n)
-  // The long runs' positions first, each run in place, then the others' positions sorted.
-  const others = new Uint32Array(n)
+  // The long runs' positions first, each run in place, then the others' positions sorted, in the
+  // end of `from` the long runs leave free. Two arrays of n in all, as a plain radix sort takes.
+  let to = new Uint32Array(n)
   const bounds = [0]
-  const rest = splitRuns(keys, from, others, bounds)
+  const rest = splitRuns(keys, from, to, bounds)
   if (rest > 0) {
-    from.set(radixSort(keys, others.subarray(0, rest)), n - rest)
+    radixSort(keys, to.subarray(0, rest), from.subarray(n - rest))
     bounds.push(n)
   }
   if (bounds.length <= 2) return from
-  let to = new Uint32Array(n)
   let runs = bounds
   while (runs.length > 2) {
     const next = [0]
@@ -113,15 +113,16 @@ function mergeTwo (keys, from, to, start, middle, end) {
 }
 
 /**
- * The given positions sorted by key, equal keys in the order given.
+ * `positions` sorted by key into `target` (as long as `positions`), equal keys in the order given;
+ * `positions` is scratch. Two digits: positions -> target -> positions, then copied over.
  * @param {Uint32Array} keys
  * @param {Uint32Array} positions
- * @returns {Uint32Array}
+ * @param {Uint32Array} target
  */
-function radixSort (keys, positions) {
-  let from = Uint32Array.from(positions)
-  let to = new Uint32Array(from.length)
+function radixSort (keys, positions, target) {
   const counts = new Uint32Array(DIGIT_MASK + 2)
+  let from = positions
+  let to = target
   for (let shift = 0; shift < 32; shift += DIGIT_BITS) {
     countDigits(keys, from, shift, counts.fill(0))
     prefixSums(counts)
@@ -130,7 +131,7 @@ function radixSort (keys, positions) {
     from = to
     to = swap
   }
-  return from
+  target.set(from)
 }
 
 // One loop per function: V8 compiles a long loop while it runs (on-stack replacement) together

@@ -60,7 +60,6 @@ export function sharedCauses (findings, detail, names) {
     return marks
   })
   const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, memberMarks, a))
-  if (process.env.DBG) console.error(findings.map((f, a) => [f.signature, members[a].length, holds[a].map((h) => h.count)]))
   for (let b = 0; b < findings.length; b++) {
     /** @type {{a: number, count: number, share: number, holders: Map<number, number>} | null} */
     let best = null
