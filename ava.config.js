@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
+import { startDiffService } from './test/helpers/diff-service.js'
 import { scaledSeconds } from './test/helpers/load-deadline.js'
 
 // AVA loads this file once, in its main process. Fixture programs write their snapshots into this
@@ -21,10 +22,14 @@ if (V8_MAJOR <= 12) setFlagsFromString('--no-concurrent-osr')
 // snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
 const files = process.env.LEAKDIFF_TESTS === 'unit' ? ['test/**/*.test.js', '!test/**/*.e2e.test.js'] : ['test/**/*.test.js']
 
+// Diffs of the committed fixture snapshots are made by threads of this process, warm after their
+// first few, for every test thread (test/helpers/diff-service.js).
+const diffService = startDiffService()
+
 export default {
   files,
   // A test that does nothing for this long has hung; a busy machine gets longer.
   timeout: scaledSeconds(120_000),
   workerThreads: true,
-  environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir }
+  environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir, LEAKDIFF_DIFF_SERVICE: diffService }
 }

@@ -4,8 +4,8 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { diffSnapshots } from 'leakdiff'
 import { checkGateOptions, emitReport } from '../../cli/report-output.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { gateArgv, inProcess } from '../helpers/cli-in-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -13,8 +13,8 @@ import { readXml } from '../helpers/xml.js'
 
 // diff/listeners leaks a `config` listener per request (listener-accumulation); diff/churn keeps nothing.
 // Each is diffed once, with the CLI's options, and every run below ends that same report.
-const leaky = captureFixture('diff/listeners').then(({ files }) => diffSnapshots(files))
-const clean = captureFixture('diff/churn').then(({ files }) => diffSnapshots(files))
+const leaky = captureFixture('diff/listeners').then(({ files }) => sharedDiff(files))
+const clean = captureFixture('diff/churn').then(({ files }) => sharedDiff(files))
 
 /**
  * What `leakdiff a b c <flags>` writes and exits with, once the diff is made.
@@ -67,7 +67,7 @@ test('--allow waves a signature or a piece of the printed path through, with or 
 
 test('a leak that only a finding shows (forgotten timers, no growth row over the thresholds): exit 1, and JUnit fails the finding', async (t) => {
   const { files } = await captureFixture('signatures/forgotten-timer')
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   const text = await ending(report)
   const junit = await ending(report, {}, { format: 'junit' })
   t.is(text.code, 1, text.stderr)

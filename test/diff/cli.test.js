@@ -4,15 +4,15 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { diffSnapshots } from 'leakdiff'
 import { emitReport } from '../../cli/report-output.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { diff, inProcess } from '../helpers/cli-in-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const mapCache = captureFixture('diff/map-cache')
 /** The report `leakdiff a b c` makes of diff/map-cache, made once. */
-const report = mapCache.then(({ files }) => diffSnapshots(files))
+const report = mapCache.then(({ files }) => sharedDiff(files))
 
 /**
  * What `leakdiff a b c --format <format>` writes once the diff is made.

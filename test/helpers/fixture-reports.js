@@ -1,17 +1,14 @@
-// Diff reports and text finding cards of fixture programs, shared by the signature tests: one diff
-// per (program, args, snapshot count) per AVA run. The report is the JSON model, so the first test
-// process to ask for it writes it to the directory all test processes share (ava.config.js) and
-// the others read it, as captureFixture unpacks each case once.
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
-import { createHash } from 'node:crypto'
-import { join, resolve } from 'node:path'
+// Diff reports and text finding cards of fixture programs, shared by the signature tests. A diff
+// of committed snapshots with plain-data options is made once per AVA run, for every test thread
+// that asks, by the diff service ava.config.js starts (diff-service.js); the report is its JSON
+// model, as `--format json` prints it.
+import { resolve } from 'node:path'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { requestDiff } from './diff-service.js'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
-import { pollUntil } from './load-deadline.js'
-import { threadId } from 'node:worker_threads'
 
-const SHARED_DIR = process.env.LEAKDIFF_FIXTURE_DIR
+const SERVICE = process.env.LEAKDIFF_DIFF_SERVICE
 
 /** runHttpRounds' defaults (fixtures/programs/lib/http-rounds.js): warm-up requests, then requests per round. */
 export const WARMUP = 50
@@ -20,9 +17,6 @@ export const PER_ROUND = 300
 /** @typedef {Awaited<ReturnType<typeof diffSnapshots>>} DiffReport */
 /** @typedef {DiffReport['findings'][number]} Finding */
 
-/** @type {Map<string, Promise<DiffReport>>} */
-const reports = new Map()
-
 /**
  * The diff report (all rows, paths from the repository root) of a fixture program's first
  * `snapshots` snapshots.
@@ -30,15 +24,9 @@ const reports = new Map()
  * @param {{snapshots?: number, args?: string[]}} [options]
  * @returns {Promise<DiffReport>}
  */
-export function reportOf (program, { snapshots = 3, args = [] } = {}) {
-  const key = JSON.stringify([program, snapshots, args])
-  let report = reports.get(key)
-  if (!report) {
-    const diff = () => captureFixture(program, { args }).then(({ files }) => diffSnapshots(files.slice(0, snapshots), { top: 0, cwd: ROOT }))
-    report = SHARED_DIR ? sharedReport(`${[program, ...args].join('+').replace(/[^\w+.-]/g, '_')}-${snapshots}`, diff) : diff()
-    reports.set(key, report)
-  }
-  return report
+export async function reportOf (program, { snapshots = 3, args = [] } = {}) {
+  const { files } = await captureFixture(program, { args })
+  return sharedDiff(files.slice(0, snapshots), { top: 0, cwd: ROOT })
 }
 
 /** @type {Map<string, Promise<DiffReport>>} */
@@ -46,54 +34,23 @@ const diffs = new Map()
 
 /**
  * diffSnapshots of committed fixture snapshots (files no test changes) with options that are
- * plain data: made once per AVA run and shared by every test thread asking for the same diff, as
- * reportOf's reports are. What a test checks of diffSnapshots itself (progress, errors, workers)
- * calls it directly.
+ * plain data: made once per AVA run and shared by every test thread asking for the same diff.
+ * What a test checks of diffSnapshots itself (progress, errors, workers) calls it directly.
  * @param {string[]} files
  * @param {Omit<NonNullable<Parameters<typeof diffSnapshots>[1]>, 'onProgress'>} [options]
  * @returns {Promise<DiffReport>}
  */
 export function sharedDiff (files, options = {}) {
   // The working directory is what the diff's paths are relative to when options name none.
-  const key = JSON.stringify([files, { ...options, cwd: resolve(options.cwd ?? process.cwd()) }])
+  const plain = /** @type {Record<string, unknown>} */ ({ ...options, cwd: resolve(options.cwd ?? process.cwd()) })
+  const key = JSON.stringify([files, Object.fromEntries(Object.entries(plain).sort(([a], [b]) => (a < b ? -1 : 1)))])
   let report = diffs.get(key)
   if (!report) {
-    const diff = () => diffSnapshots(files, options)
-    report = SHARED_DIR ? sharedReport(`diff-${createHash('sha256').update(key).digest('hex').slice(0, 16)}`, diff) : diff()
+    // Every thread gets the JSON, as the service's askers do.
+    report = (SERVICE ? requestDiff(SERVICE, key, files, plain) : diffSnapshots(files, plain).then((made) => JSON.stringify(made))).then((json) => JSON.parse(json))
     diffs.set(key, report)
   }
-  return report
-}
-
-/**
- * The report made once per AVA run: by the test process that takes `name`'s lock directory first,
- * read from its file by the others.
- * @param {string} name
- * @param {() => Promise<DiffReport>} diff
- * @returns {Promise<DiffReport>}
- */
-async function sharedReport (name, diff) {
-  const dir = join(/** @type {string} */ (SHARED_DIR), 'reports')
-  const file = join(dir, `${name}.json`)
-  mkdirSync(dir, { recursive: true })
-  try {
-    mkdirSync(`${file}.lock`)
-  } catch {
-    // Another test process makes it; if it fails or is gone, make it here.
-    const made = await pollUntil(() => existsSync(file) || existsSync(`${file}.failed`), 60_000)
-    if (made && existsSync(file)) return JSON.parse(readFileSync(file, 'utf8'))
-    return diff()
-  }
-  try {
-    const report = await diff()
-    writeFileSync(`${file}.${process.pid}-${threadId}`, JSON.stringify(report))
-    renameSync(`${file}.${process.pid}-${threadId}`, file)
-    // What the other processes get is the JSON, so this one gets it too.
-    return JSON.parse(readFileSync(file, 'utf8'))
-  } catch (error) {
-    writeFileSync(`${file}.failed`, '')
-    throw error
-  }
+  return /** @type {Promise<DiffReport>} */ (report)
 }
 
 /**

@@ -6,12 +6,13 @@ import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const PROGRAM = 'fixtures/programs/alloc/library-leaks.js'
 const leaks = captureFixture('alloc/library-leaks')
-const leakReport = leaks.then(({ files }) => diffSnapshots(files))
+const leakReport = leaks.then(({ files }) => sharedDiff(files))
 // The control runs with a debugger port open: sampling works beside it.
 const churn = captureFixture('alloc/churn', { nodeArgs: ['--expose-gc', '--inspect=127.0.0.1:0'] })
 
@@ -114,7 +115,7 @@ test('the agent\'s profiles are whole DevTools profiles, owner-only, and named i
 
 test('a control that allocates heavily and keeps nothing: no stack grows, no finding', async (t) => {
   const { files } = await churn
-  const report = await diffSnapshots(files)
+  const report = await sharedDiff(files)
   t.is(report.verdict, 'clean')
   t.deepEqual(report.allocations?.growing, [])
   t.deepEqual(report.findings, [])
@@ -128,7 +129,7 @@ test('a sampling profiler already run by another session (a debugger) is left ru
   t.false((await readdir(dir)).some((name) => name.endsWith('.heapprofile')))
   const meta = JSON.parse(await readFile(files[0].replace(/\.heapsnapshot$/, '.meta.json'), 'utf8'))
   t.is(meta.allocationProfile, null)
-  const diff = await diffSnapshots(files)
+  const diff = await sharedDiff(files)
   t.is(diff.allocations, null)
   t.true(diff.findings.every((finding) => finding.allocatedAt === undefined))
 })

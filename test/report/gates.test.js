@@ -1,12 +1,13 @@
 import test from 'ava'
-import { diffSnapshots, evaluateGates, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
+import { evaluateGates, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
 import { measureGrowth, summarizeViolations, parseFailOn } from '../../src/report/gates.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { readXml } from '../helpers/xml.js'
 
 // diff/listeners adds a `config` listener to a module-level emitter per request; diff/churn keeps nothing.
-const leaky = captureFixture('diff/listeners').then(({ files }) => diffSnapshots(files, { top: 0 }))
-const clean = captureFixture('diff/churn').then(({ files }) => diffSnapshots(files, { top: 0 }))
+const leaky = captureFixture('diff/listeners').then(({ files }) => sharedDiff(files, { top: 0 }))
+const clean = captureFixture('diff/churn').then(({ files }) => sharedDiff(files, { top: 0 }))
 
 test('growth is the retained growth of the leaking rows only', async (t) => {
   const report = await leaky

@@ -5,12 +5,10 @@
 // does, and every finding must be tied to it.
 import test from 'ava'
 import { readFileSync } from 'node:fs'
-import { diffSnapshots } from 'leakdiff'
-import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { ROOT } from '../helpers/fixture-source.js'
+import { reportOf } from '../helpers/fixture-reports.js'
 
 const PROGRAM = 'fixtures/programs/alloc/router-leaks.js'
-const report = captureFixture('alloc/router-leaks').then(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT }))
+const report = reportOf('alloc/router-leaks')
 
 /** The 1-based lines of each helper of the program: from its `function` line to the next blank one. */
 function helperLines () {

@@ -3,8 +3,9 @@
 // `const audit_1 = require("./audit")` in dist/server.js. Paths name the module by the source it
 // was compiled from and the import by the file it names, as written.
 import test from 'ava'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
 import { compiledCjsService } from '../helpers/compiled-service.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
 const SERVER = 'fixtures/sources/cjs-service/src/server.ts'
@@ -12,7 +13,7 @@ const SERVER = 'fixtures/sources/cjs-service/src/server.ts'
 /** @param {boolean} readSources */
 async function reportOf (readSources) {
   const { files } = await compiledCjsService()
-  return diffSnapshots(files, { top: 0, cwd: ROOT, readSources })
+  return sharedDiff(files, { top: 0, cwd: ROOT, readSources })
 }
 
 test('the holder of a growing import: module src/server.ts → audit → auditTrail', async (t) => {
