@@ -23,8 +23,11 @@ if (V8_MAJOR <= 12) setFlagsFromString('--no-concurrent-osr')
 const files = process.env.LEAKDIFF_TESTS === 'unit' ? ['test/**/*.test.js', '!test/**/*.e2e.test.js'] : ['test/**/*.test.js']
 
 // Diffs of the committed fixture snapshots are made by threads of this process, warm after their
-// first few, for every test thread (test/helpers/diff-service.js).
-const diffService = startDiffService()
+// first few, for every test thread (test/helpers/diff-service.js). Not in watch mode: this process
+// and its threads outlive a run there, and would hand the next run diffs of the code before the
+// change; each test thread makes its own instead.
+const watching = process.argv.some((arg) => arg === '--watch' || arg === '-w')
+const diffService = watching ? '' : startDiffService()
 
 export default {
   files,
