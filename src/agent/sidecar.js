@@ -1,5 +1,6 @@
 import { hostname } from 'node:os'
 import { basename } from 'node:path'
+import { heapLimit } from './heap-limit.js'
 import { currentThread } from './thread-info.js'
 
 /** @import {WriteResult} from './write-snapshot.js' */
@@ -55,6 +56,8 @@ export function buildSidecar ({ file, uncompressedBytes, bytes, gzip, takenAt, u
     uptimeSeconds: Math.round(uptimeSeconds * 1000) / 1000,
     series,
     heapSizeLimit: heapStatistics.heap_size_limit,
+    // The old generation's limit and where V8 may give up before it (heap-limit.js).
+    heapLimit: heapLimit({ heapSizeLimit: heapStatistics.heap_size_limit }),
     heapStatistics,
     memoryUsage: {
       rss: memoryUsage.rss,

@@ -4,13 +4,15 @@
 import { fitTrend } from './heap-trend.js'
 /** @import {WatchConfig} from './config.js' */
 /** @import {Headroom} from './memory-limits.js' */
+/** @import {HeapLimit} from './heap-limit.js' */
 
 /**
  * @typedef {object} WatchLimit
- * @property {'heap' | 'memory'} kind  V8's heap size limit, or a limit on the process's memory
+ * @property {'heap' | 'memory'} kind  V8's heap limit (its old generation's), or a limit on the process's memory
  * @property {number} bytes
- * @property {string} source           `heap_size_limit`, or what limits memory (`cgroup v2 limit`, ...)
- * @property {number | null} minutesToLimit  at `bytesPerHour`; null when the heap does not grow
+ * @property {string} source           `old generation`, or what limits memory (`cgroup v2 limit`, ...)
+ * @property {number | null} minutesToLimit  at `bytesPerHour`; null when the heap does not grow. For the
+ *   heap, the time to where V8 may give up (heap-limit.js), before the limit itself
  * @property {number} fraction         how much of it is used now (0-1)
  */
 
@@ -85,7 +87,7 @@ export function fastTrigger (floors, times, { leftBytes, timeToLimitMs, windowMs
  * @param {Headroom | null} memory  the memory limit and what is left of it (not null for RSS)
  * @param {number} floor  the measure's last floor
  * @param {number} bytesPerHour
- * @param {number} heapLimit  V8's heap_size_limit
+ * @param {HeapLimit} heapLimit  the old generation's (heap-limit.js)
  * @returns {WatchLimit}
  */
 export function nearestLimit (measure, memory, floor, bytesPerHour, heapLimit) {
@@ -97,13 +99,13 @@ export function nearestLimit (measure, memory, floor, bytesPerHour, heapLimit) {
 }
 
 /**
- * @param {number} heapLimit
+ * @param {HeapLimit} heapLimit
  * @param {number} heapAfterGc
  * @param {number} bytesPerHour
  * @returns {WatchLimit}
  */
-function heapLimitAt (heapLimit, heapAfterGc, bytesPerHour) {
-  return { kind: 'heap', bytes: heapLimit, source: 'heap_size_limit', minutesToLimit: minutesAt(heapLimit - heapAfterGc, bytesPerHour), fraction: heapAfterGc / heapLimit }
+function heapLimitAt ({ bytes, giveUpBytes }, heapAfterGc, bytesPerHour) {
+  return { kind: 'heap', bytes, source: 'old generation', minutesToLimit: minutesAt(giveUpBytes - heapAfterGc, bytesPerHour), fraction: heapAfterGc / bytes }
 }
 
 /**

@@ -1,4 +1,5 @@
 import { getHeapStatistics } from 'node:v8'
+import { heapLimit } from './heap-limit.js'
 import { measureHeadroom } from './memory-limits.js'
 import { fastTrigger, judgeWindows, nearestLimit } from './watch-rules.js'
 import { describeTrigger } from './watch-words.js'
@@ -91,7 +92,7 @@ export class HeapWatch {
   #slotFloors = /** @type {number[]} */ ([])
   #slotRssFloors = /** @type {number[]} */ ([])
   #slotTimes = /** @type {number[]} */ ([])
-  #heapLimit = getHeapStatistics().heap_size_limit
+  #heapLimit = heapLimit()
   #lastStart = -Infinity
   #evaluating = false
   #refusalSaid = false
@@ -249,7 +250,7 @@ export class HeapWatch {
       const last = floors[floors.length - 1]
       // The heap's growth counts against the memory limit too (RSS grows at least as fast), so it
       // is judged against the nearer of the two.
-      const leftBytes = measure === 'heap' ? Math.min(this.#heapLimit - last, memory?.availableBytes ?? Infinity) : /** @type {Headroom} */ (memory).availableBytes
+      const leftBytes = measure === 'heap' ? Math.min(this.#heapLimit.giveUpBytes - last, memory?.availableBytes ?? Infinity) : /** @type {Headroom} */ (memory).availableBytes
       const found = fastTrigger(floors, this.#slotTimes, { leftBytes, timeToLimitMs, windowMs })
       if (found === null) continue
       const limit = nearestLimit(measure, memory, last, found.bytesPerHour, this.#heapLimit)

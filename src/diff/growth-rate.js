@@ -42,10 +42,14 @@ export function computeGrowthRate (first, last, split = null) {
   const bytesPerMinute = bytes / minutes
   /** @type {GrowthLimit[]} */
   const limits = []
-  const { heapSizeLimit, heapUsed, memoryLimit, rss } = last.meta
+  const { heapSizeLimit, heapLimit = null, heapUsed, memoryLimit, rss } = last.meta
   const heapRate = split === null ? bytesPerMinute : split.jsHeap / minutes
   const rssRate = split === null || split.rss === null ? bytesPerMinute : split.rss / minutes
-  if (heapRate > 0 && heapSizeLimit !== null && heapUsed !== null) {
+  // The old generation's limit, reached where V8 gives up before it (src/agent/heap-limit.js);
+  // heap_size_limit from an agent that did not record it.
+  if (heapRate > 0 && heapLimit !== null && heapUsed !== null) {
+    limits.push({ kind: 'heap', bytes: heapLimit.bytes, source: 'old generation', used: heapUsed, minutesToLimit: Math.max(0, (heapLimit.giveUpBytes - heapUsed) / heapRate), bytesPerMinute: heapRate })
+  } else if (heapRate > 0 && heapSizeLimit !== null && heapUsed !== null) {
     limits.push({ kind: 'heap', bytes: heapSizeLimit, source: 'heap_size_limit', used: heapUsed, minutesToLimit: Math.max(0, (heapSizeLimit - heapUsed) / heapRate), bytesPerMinute: heapRate })
   }
   if (rssRate > 0 && memoryLimit !== null && rss !== null) {

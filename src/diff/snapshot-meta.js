@@ -15,6 +15,8 @@
  * @property {string | null} script      the main script of the process
  * @property {number | null} uptimeSeconds
  * @property {number | null} heapSizeLimit  V8's heap_size_limit, bytes
+ * @property {{bytes: number, giveUpBytes: number} | null} [heapLimit]  the old generation's limit and
+ *   where V8 may end the process before it (src/agent/heap-limit.js; an older agent did not record it)
  * @property {number | null} heapUsed    bytes, before the write
  * @property {number | null} rss         bytes, before the write
  * @property {{bytes: number, source: string} | null} memoryLimit  a limit on RSS (cgroup, option)

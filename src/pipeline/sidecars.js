@@ -56,6 +56,7 @@ export async function readSidecar (snapshotPath) {
       script: string(data.script),
       uptimeSeconds: number(data.uptimeSeconds),
       heapSizeLimit: number(data.heapSizeLimit) ?? number(data.heapStatistics?.heap_size_limit),
+      heapLimit: number(data.heapLimit?.bytes) !== null && number(data.heapLimit?.giveUpBytes) !== null ? { bytes: data.heapLimit.bytes, giveUpBytes: data.heapLimit.giveUpBytes } : null,
       heapUsed: number(data.heapStatistics?.used_heap_size) ?? number(data.memoryUsage?.heapUsed),
       rss: number(data.memoryUsage?.rss),
       memoryLimit: limit && number(limit.bytes) !== null ? { bytes: limit.bytes, source: string(limit.source) ?? 'unknown' } : null,
