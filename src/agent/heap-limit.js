@@ -1,7 +1,7 @@
 // The heap limit a leak runs into. V8's heap_size_limit is not it:
-//   - it adds the young generation's reserve (three semi-spaces, 48 MiB on 64-bit unless
-//     --max-semi-space-size says otherwise), which a leak never fills: what fills is the old
-//     generation, whose limit is --max-old-space-size when it is set;
+//   - it adds the young generation's reserve (three semi-spaces: 48 MiB on 64-bit up to V8 12,
+//     Node 22; 192 MiB from V8 13, Node 24; 3 × --max-semi-space-size when set), which a leak never
+//     fills: what fills is the old generation, whose limit is --max-old-space-size when it is set;
 //   - V8 ends the process before the old generation is full: past 80 % of its limit, four
 //     mark-compacts in a row that leave the program under 40 % of the time are fatal
 //     ("Ineffective mark-compacts near heap limit", Heap::CheckIneffectiveMarkCompact), and a
@@ -14,8 +14,8 @@ import { isMainThread, resourceLimits } from 'node:worker_threads'
 const MiB = 2 ** 20
 /** Past this share of the old generation's limit, V8 gives up on a heap its collections barely shrink. */
 export const GIVE_UP_SHARE = 0.8
-/** V8's default largest semi-space on 64-bit; the young generation reserves three. */
-const DEFAULT_SEMI_SPACE_BYTES = 16 * MiB
+/** V8's default largest semi-space on 64-bit (measured: Node 20 and 22 16 MiB, Node 24 64 MiB); the young generation reserves three. */
+const defaultSemiSpaceBytes = (/** @type {number} */ v8Major) => (v8Major >= 13 ? 64 : 16) * MiB
 
 /**
  * @typedef {object} HeapLimit
@@ -25,17 +25,19 @@ const DEFAULT_SEMI_SPACE_BYTES = 16 * MiB
 
 /**
  * This thread's heap limit.
- * @param {{heapSizeLimit?: number, flags?: string[], youngGenerationMb?: number | null}} [from] what it is
- *   read from (the tests' own): V8's heap_size_limit, the node flags (NODE_OPTIONS, then the
- *   command line's), a worker's young generation limit (resourceLimits)
+ * @param {{heapSizeLimit?: number, flags?: string[], youngGenerationMb?: number | null, v8Major?: number}} [from]
+ *   what it is read from (the tests' own): V8's heap_size_limit, the node flags (NODE_OPTIONS, then
+ *   the command line's), a worker's young generation limit (resourceLimits), V8's major version
  * @returns {HeapLimit}
  */
-export function heapLimit ({ heapSizeLimit = getHeapStatistics().heap_size_limit, flags = nodeFlags(), youngGenerationMb = workerYoungGenerationMb() } = {}) {
+export function heapLimit ({ heapSizeLimit = getHeapStatistics().heap_size_limit, flags = nodeFlags(), youngGenerationMb = workerYoungGenerationMb(), v8Major = Number(process.versions.v8.split('.')[0]) } = {}) {
+  const oldSpaceMb = flagValue(flags, 'max-old-space-size')
   const semiSpaceMb = flagValue(flags, 'max-semi-space-size')
-  const young = semiSpaceMb !== null ? 3 * semiSpaceMb * MiB : youngGenerationMb !== null ? youngGenerationMb * MiB : 3 * DEFAULT_SEMI_SPACE_BYTES
-  // A heap configured by --max-heap-size or from a small machine's memory may reserve less for the
-  // young generation: the limit found is then lower than V8's, and the warning comes early.
-  const bytes = Math.max(heapSizeLimit / 2, heapSizeLimit - young)
+  const young = semiSpaceMb !== null ? 3 * semiSpaceMb * MiB : youngGenerationMb !== null ? youngGenerationMb * MiB : 3 * defaultSemiSpaceBytes(v8Major)
+  // The flag is exact (it wins over a worker's resourceLimits too). Without it, a heap configured by
+  // --max-heap-size or from a small machine's memory may reserve less for the young generation: the
+  // limit found is then lower than V8's, and the warning comes early.
+  const bytes = oldSpaceMb !== null ? Math.min(oldSpaceMb * MiB, heapSizeLimit) : Math.max(heapSizeLimit / 2, heapSizeLimit - young)
   return { bytes, giveUpBytes: GIVE_UP_SHARE * bytes }
 }
 
