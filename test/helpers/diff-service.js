@@ -65,6 +65,8 @@ class ServiceThread {
   #waiting = new Map()
   #next = 0
   #worker = new Worker(SERVICE_THREAD)
+  /** why the thread can take no more requests; null while it can */
+  #gone = /** @type {string | null} */ (null)
 
   constructor () {
     this.#worker.on('message', (/** @type {{n: number} & DiffReply} */ { n, ...reply }) => {
@@ -72,6 +74,7 @@ class ServiceThread {
       this.#waiting.delete(n)
     })
     const fail = (/** @type {string} */ message) => {
+      this.#gone ??= message
       for (const settle of this.#waiting.values()) settle({ error: { message } })
       this.#waiting.clear()
     }
@@ -81,8 +84,9 @@ class ServiceThread {
     this.#worker.unref()
   }
 
+  /** Diffs waiting; a thread that is gone counts as the busiest. */
   get pending () {
-    return this.#waiting.size
+    return this.#gone === null ? this.#waiting.size : Infinity
   }
 
   /**
@@ -91,6 +95,7 @@ class ServiceThread {
    * @returns {Promise<DiffReply>}
    */
   diff (files, options) {
+    if (this.#gone !== null) return Promise.resolve({ error: { message: this.#gone } })
     const n = this.#next++
     return new Promise((resolve) => {
       this.#waiting.set(n, resolve)
