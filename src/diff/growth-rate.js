@@ -46,11 +46,12 @@ export function computeGrowthRate (first, last, split = null) {
   const heapRate = split === null ? bytesPerMinute : split.jsHeap / minutes
   const rssRate = split === null || split.rss === null ? bytesPerMinute : split.rss / minutes
   // The old generation's limit, reached where V8 gives up before it (src/agent/heap-limit.js);
-  // heap_size_limit from an agent that did not record it.
-  if (heapRate > 0 && heapLimit !== null && heapUsed !== null) {
-    limits.push({ kind: 'heap', bytes: heapLimit.bytes, source: 'old generation', used: heapUsed, minutesToLimit: Math.max(0, (heapLimit.giveUpBytes - heapUsed) / heapRate), bytesPerMinute: heapRate })
-  } else if (heapRate > 0 && heapSizeLimit !== null && heapUsed !== null) {
-    limits.push({ kind: 'heap', bytes: heapSizeLimit, source: 'heap_size_limit', used: heapUsed, minutesToLimit: Math.max(0, (heapSizeLimit - heapUsed) / heapRate), bytesPerMinute: heapRate })
+  // heap_size_limit, reached when full, from an agent that did not record it.
+  const heap = heapLimit !== null
+    ? { bytes: heapLimit.bytes, reachedAt: heapLimit.giveUpBytes, source: 'old generation' }
+    : heapSizeLimit !== null ? { bytes: heapSizeLimit, reachedAt: heapSizeLimit, source: 'heap_size_limit' } : null
+  if (heapRate > 0 && heap !== null && heapUsed !== null) {
+    limits.push({ kind: 'heap', bytes: heap.bytes, source: heap.source, used: heapUsed, minutesToLimit: Math.max(0, (heap.reachedAt - heapUsed) / heapRate), bytesPerMinute: heapRate })
   }
   if (rssRate > 0 && memoryLimit !== null && rss !== null) {
     limits.push({ kind: 'memory', bytes: memoryLimit.bytes, source: memoryLimit.source, used: rss, minutesToLimit: Math.max(0, (memoryLimit.bytes - rss) / rssRate), bytesPerMinute: rssRate })
