@@ -4,6 +4,7 @@ import { Worker } from 'node:worker_threads'
 import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { LeakdiffError } from '../errors.js'
 import { parseSnapshot } from '../parse/parse-snapshot.js'
+import { workerExecArgv } from '../worker-exec-argv.js'
 import { analysisFromMessage } from './analysis-transfer.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
@@ -122,7 +123,7 @@ class LaneWorker {
    *   onAnalysis: the analysis of files[k], as it arrives
    */
   constructor (files, { onAnalysis, progressOf }) {
-    const worker = new Worker(WORKER, { workerData: { files } })
+    const worker = new Worker(WORKER, { workerData: { files }, execArgv: workerExecArgv() })
     this.#worker = worker
     this.done = new Promise((resolve, reject) => {
       let received = 0

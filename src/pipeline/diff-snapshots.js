@@ -25,7 +25,7 @@ import { stat } from 'node:fs/promises'
 import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { diffHeapsWithDetail, prepareForDiff } from '../diff/diff-heaps.js'
 import { splitMemory } from '../diff/memory-split.js'
-import { InvalidArgumentError } from '../errors.js'
+import { InvalidArgumentError, describeValue } from '../errors.js'
 import { matchSignatures } from '../signatures/match-signatures.js'
 import { SourceLocator } from '../sources/source-locator.js'
 import { allocationsFor } from './allocated-at.js'
@@ -66,6 +66,7 @@ import { readSidecar, sidecarsDifference } from './sidecars.js'
  * @returns {Promise<DiffReport>}
  */
 export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, readSources = true, sourceMaps = null, sourceRoots = [], ...thresholds } = {}) {
+  if (!Array.isArray(sources)) throw new InvalidArgumentError(`Expected an array of 2 or 3 snapshots, got ${describeValue(sources)}`)
   if (sources.length < 2 || sources.length > 3) throw new InvalidArgumentError(`Expected 2 or 3 snapshots, got ${sources.length}`)
   const locator = readSources ? new SourceLocator({ sourceMaps, sourceRoots, cwd }) : null
   const sidecars = await Promise.all(sources.map((source) => (typeof source === 'string' ? readSidecar(source) : { meta: null, warning: undefined })))

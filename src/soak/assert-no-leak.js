@@ -14,6 +14,8 @@ import { escapeText } from '../report/escape/escape-text.js'
 import { currentThread, describeThread } from '../agent/thread-info.js'
 import { settleHeap } from './settle-heap.js'
 import { WorkerHeaps, checkWorkersOption, titleOf } from './worker-heaps.js'
+import { keepStringsWhole } from './whole-strings.js'
+import { workerExecArgv } from '../worker-exec-argv.js'
 /** @import {DiffReport} from '../report/report-model.js' */
 /** @import {GateResult} from '../report/gates.js' */
 
@@ -112,12 +114,12 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
   if (keepSnapshots) await mkdir(keepSnapshots, { recursive: true, mode: 0o700 })
   else await chmod(dir, 0o700)
   const stem = `leakdiff-assert-${process.pid}-${Date.now()}-${++runs}`
-  const stringLimit = wholeStrings() ? WHOLE_STRING_LIMIT : null
+  keepStringsWhole()
   /** @type {string[]} */
   const files = []
   const sampling = allocSampling ? await AllocationSampler.start({ intervalBytes: ASSERT_SAMPLING_INTERVAL, run: stem }) : null
   const sampler = sampling !== null && 'sampler' in sampling ? sampling.sampler : null
-  const workerHeaps = new WorkerHeaps(workers, { cwd: process.cwd(), stringLimit })
+  const workerHeaps = new WorkerHeaps(workers, { cwd: process.cwd() })
   workerHeaps.listen()
   try {
     let i = 0
@@ -127,7 +129,7 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
         if (isThenable(result)) await result
       }
       await settleHeap()
-      const file = await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`), stringLimit)
+      const file = await snapshotFromFreshTask(join(dir, `${stem}-${files.length + 1}of3.heapsnapshot`))
       files.push(file)
       // Beside the snapshot, by its base name: the diff finds it there.
       if (sampler) await writeFile(file.replace(/\.heapsnapshot$/, '.heapprofile'), await sampler.profileText(), { mode: 0o600 })
@@ -199,31 +201,19 @@ function thresholdsFor (iterations) {
  * Writes a snapshot from its own task, so that nothing of the caller is on the stack (V8 lists
  * objects on the stack under `(Stack roots)`).
  * @param {string} path
- * @param {number | null} stringLimit
  * @returns {Promise<string>}
  */
-function snapshotFromFreshTask (path, stringLimit) {
+function snapshotFromFreshTask (path) {
   return new Promise((resolve, reject) => {
     setImmediate(() => {
       try {
-        writeSnapshotFile(path, { stringLimit })
+        writeSnapshotFile(path)
         resolve(path)
       } catch (error) {
         reject(error)
       }
     })
   })
-}
-
-// V8 cuts every string in a snapshot at 1,024 characters, script sources included, and the line
-// that adds to a leaking collection is found in its script's source: in a test process, where
-// secrets are no concern and the heap is small, the snapshot keeps strings whole.
-const WHOLE_STRING_LIMIT = 1 << 26
-
-/** Whether to lift V8's string limit: not when the process was started with a limit of its own. */
-function wholeStrings () {
-  // V8 flags cannot come through NODE_OPTIONS: only the command line can have set it.
-  return !process.execArgv.some((arg) => arg.replaceAll('_', '-').startsWith('--heap-snapshot-string-limit'))
 }
 
 /**
@@ -236,7 +226,7 @@ function wholeStrings () {
  */
 function analyze (series, thresholds, sources) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources } })
+    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources }, execArgv: workerExecArgv() })
     let settled = false
     worker.once('message', (/** @type {{reports?: DiffReport[], error?: {message: string, code?: string}}} */ message) => {
       settled = true

@@ -1,29 +1,29 @@
 // Letting the heap settle before a snapshot, in a process started without --expose-gc.
-import { setFlagsFromString } from 'node:v8'
-import { runInNewContext } from 'node:vm'
+import { Session } from 'node:inspector'
 
-/** @type {(() => void) | undefined} */
+/** @type {(() => Promise<void>) | undefined} */
 let collect
 
 /**
- * A function that runs a full garbage collection. V8 installs `gc` on contexts created while
- * --expose-gc is set, so a fresh vm context made under the flag hands one over; the flag is turned
- * off again at once, so contexts the program creates later do not get a `gc` global.
- * @returns {() => void}
+ * A function that runs a full garbage collection: the process's `gc` when it was started with
+ * --expose-gc, else the inspector's HeapProfiler.collectGarbage over a session of this thread.
+ * Not a vm context made under a flag set for the moment: V8's flags are the process's, and another
+ * thread turning --expose-gc off in between (a test file next to this one) left the context without
+ * `gc`.
+ * @returns {() => Promise<void>}
  */
 export function garbageCollector () {
   if (collect) return collect
   if (typeof globalThis.gc === 'function') {
     const exposed = globalThis.gc
-    collect = () => { exposed() }
+    collect = async () => { exposed() }
     return collect
   }
-  setFlagsFromString('--expose-gc')
-  try {
-    collect = /** @type {() => void} */ (runInNewContext('gc'))
-  } finally {
-    setFlagsFromString('--no-expose-gc')
-  }
+  const session = new Session()
+  session.connect()
+  collect = () => new Promise((resolve, reject) => {
+    session.post('HeapProfiler.collectGarbage', (error) => { if (error) reject(error); else resolve() })
+  })
   return collect
 }
 
@@ -46,7 +46,7 @@ export async function settleHeap ({ settleMs = 10 } = {}) {
   await sleep(settleMs)
   for (let round = 0; round < 2; round++) {
     await nextTask()
-    gc()
+    await gc()
     await nextTask()
   }
 }

@@ -4,14 +4,11 @@
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { createWriteStream } from 'node:fs'
 import { pipeline } from 'node:stream/promises'
-import { setFlagsFromString } from 'node:v8'
 import { Worker } from 'node:worker_threads'
 import { describeThread } from '../agent/thread-info.js'
 import { InvalidArgumentError, describeValue } from '../errors.js'
 import { readableScriptName } from '../signatures/source-location.js'
 
-/** V8's own --heap-snapshot-string-limit, set back once a worker's snapshot is taken. */
-const V8_STRING_LIMIT = 1024
 /** How long a Worker found before it runs may take to start, before it is left out. */
 const START_WAIT_MS = 30_000
 const OWN_FILE = import.meta.url
@@ -60,7 +57,6 @@ export class WorkerHeaps {
   #running = new Map()
   #check
   #cwd
-  #stringLimit
   #snapshotsTaken = 0
   /** @param {unknown} message */
   #onWorker = (message) => {
@@ -76,13 +72,11 @@ export class WorkerHeaps {
 
   /**
    * @param {boolean | Worker[]} check  what checkWorkersOption() returned
-   * @param {{cwd: string, stringLimit: number | null}} options  stringLimit: characters of each
-   *   string the snapshots keep (null: V8's own limit)
+   * @param {{cwd: string}} options
    */
-  constructor (check, { cwd, stringLimit }) {
+  constructor (check, { cwd }) {
     this.#check = check
     this.#cwd = cwd
-    this.#stringLimit = stringLimit
     if (Array.isArray(check)) this.#threads = check.map((worker) => threadOf(worker, null))
   }
 
@@ -165,16 +159,7 @@ export class WorkerHeaps {
    * @param {string} path
    */
   async #take (worker, path) {
-    // V8 cuts strings as the snapshot is taken (in the worker's thread); the flag is process-wide.
-    const limit = this.#stringLimit
-    if (limit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${limit}`)
-    let stream
-    try {
-      stream = await worker.getHeapSnapshot()
-    } finally {
-      if (limit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${V8_STRING_LIMIT}`)
-    }
-    await pipeline(stream, createWriteStream(path, { mode: 0o600 }))
+    await pipeline(await worker.getHeapSnapshot(), createWriteStream(path, { mode: 0o600 }))
   }
 }
 

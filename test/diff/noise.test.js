@@ -39,3 +39,13 @@ test('thresholds must be numbers >= 0', async (t) => {
   t.is(/** @type {any} */ (error).code, 'LEAKDIFF_INVALID_ARG')
   t.regex(error.message, /`minBytes`.*-1/)
 })
+
+test('the snapshots must be an array of two or three', async (t) => {
+  const { files } = await captureFixture('diff/churn')
+  for (const sources of [files[0], { files }]) {
+    const error = await t.throwsAsync(diffSnapshots(/** @type {any} */ (sources)))
+    t.is(/** @type {any} */ (error).code, 'LEAKDIFF_INVALID_ARG')
+    t.regex(error.message, /^Expected an array of 2 or 3 snapshots, got /)
+  }
+  await t.throwsAsync(diffSnapshots(files.slice(0, 1)), { code: 'LEAKDIFF_INVALID_ARG', message: 'Expected 2 or 3 snapshots, got 1' })
+})

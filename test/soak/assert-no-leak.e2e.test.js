@@ -2,12 +2,14 @@
 // at its line here, in a package, far down this file and in a bundle with its map kept apart; a
 // clean function passes. Its checks before any snapshot are assert-no-leak.test.js's.
 import test from 'ava'
+import { execFile } from 'node:child_process'
 import { EventEmitter } from 'node:events'
 import { readFileSync } from 'node:fs'
-import { mkdir, mkdtemp, readdir, rename, rm, stat } from 'node:fs/promises'
+import { mkdir, mkdtemp, readdir, rename, rm, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { promisify } from 'node:util'
 import { assertNoLeak, LeakAssertionError } from 'leakdiff'
 import { Logger } from '../../fixtures/programs/alloc/node_modules/tiny-logger/index.js'
 
@@ -134,4 +136,27 @@ test.serial('a bundled TypeScript module whose map is kept apart: sourceMaps lea
   const report = /** @type {any} */ (error.report)
   t.like(report.findings[0].location, { file: relative(process.cwd(), source), line })
   t.is(report.findings[0].location.generated.file, relative(process.cwd(), bundle).startsWith('..') ? bundle : relative(process.cwd(), bundle))
+})
+
+// V8's string limit is one for the process, and test files run in threads of one process: an
+// assertion that set it back to 1,024 when done would cut the strings of another thread's snapshot
+// being taken then. In a process of its own, so that no other test thread lifts it meanwhile.
+test('once an assertion has run, the process\'s snapshots keep strings whole, in every thread', async (t) => {
+  const dir = await mkdtemp(join(tmpdir(), 'leakdiff-strings-'))
+  t.teardown(() => rm(dir, { recursive: true, force: true }))
+  const script = join(dir, 'after-assertion.mjs')
+  await writeFile(script, `
+    import { createWriteStream } from 'node:fs'
+    import { pipeline } from 'node:stream/promises'
+    import { Worker } from 'node:worker_threads'
+    import { assertNoLeak } from ${JSON.stringify(new URL('../../src/index.js', import.meta.url).href)}
+    await assertNoLeak(() => {}, { iterations: 20, warmup: 5, allocSampling: false })
+    // A flat string of 3,000 characters, in a thread that has taken no part in the assertion.
+    const worker = new Worker("globalThis.kept = ('y'.repeat(3000) + 'END').split('').join(''); require('node:worker_threads').parentPort.postMessage('kept'); setInterval(() => {}, 1000)", { eval: true })
+    await new Promise((resolve) => worker.once('message', resolve))
+    await pipeline(await worker.getHeapSnapshot(), createWriteStream(${JSON.stringify(join(dir, 'worker.heapsnapshot'))}))
+    await worker.terminate()
+  `)
+  await promisify(execFile)(process.execPath, [script])
+  t.true(readFileSync(join(dir, 'worker.heapsnapshot'), 'utf8').includes(`${'y'.repeat(3000)}END`))
 })

@@ -8,6 +8,7 @@ import { readFile, stat } from 'node:fs/promises'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { Worker } from 'node:worker_threads'
+import { keepStringsWhole } from '../../src/soak/whole-strings.js'
 import { WorkerHeaps, checkWorkersOption } from '../../src/soak/worker-heaps.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
@@ -17,7 +18,7 @@ const IDLE = 'setInterval(() => {}, 1000)'
 const noPath = () => { throw new Error('no snapshot expected') }
 
 test.serial('workers: false writes no worker snapshot and names a Worker still running at the end, by where it was started', async (t) => {
-  const heaps = new WorkerHeaps(false, { cwd: process.cwd(), stringLimit: null })
+  const heaps = new WorkerHeaps(false, { cwd: process.cwd() })
   heaps.listen()
   const running = new Worker(IDLE, { eval: true })
   const ended = new Worker(IDLE, { eval: true })
@@ -35,7 +36,7 @@ test.serial('workers: false writes no worker snapshot and names a Worker still r
 })
 
 test.serial('workers: true with no Worker started says so', async (t) => {
-  const heaps = new WorkerHeaps(true, { cwd: process.cwd(), stringLimit: null })
+  const heaps = new WorkerHeaps(true, { cwd: process.cwd() })
   heaps.listen()
   for (const index of [1, 2, 3]) await heaps.snapshot(index, noPath)
   heaps.close()
@@ -45,7 +46,8 @@ test.serial('workers: true with no Worker started says so', async (t) => {
 
 test.serial('a Worker not running yet is waited for; its snapshots keep whole strings (0600); one that exits is left out and named', async (t) => {
   const dir = await tempDir('leakdiff-worker-heaps-')
-  const heaps = new WorkerHeaps(true, { cwd: process.cwd(), stringLimit: 1 << 26 })
+  keepStringsWhole()
+  const heaps = new WorkerHeaps(true, { cwd: process.cwd() })
   heaps.listen()
   // A flat string of 3,000 characters: V8 keeps 1,024 of each by default.
   const worker = new Worker(`globalThis.kept = ('y'.repeat(3000) + 'END').split('').join(''); require('node:worker_threads').parentPort.postMessage('kept'); ${IDLE}`, { eval: true }) // starts: string worker
