@@ -1,0 +1,37 @@
+// leakdiff's worker threads (the diff's parallel analysis, assertNoLeak's) under the flags a process
+// was started with: --input-type, which Node 20 hands to every Worker and which then stops an ES
+// module Worker from starting, and --max-old-space-size, which Node refuses in a Worker's execArgv
+// when it is given as a list (src/worker-exec-argv.js).
+import test from 'ava'
+import { execFile } from 'node:child_process'
+import { writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
+
+const run = promisify(execFile)
+const INDEX = new URL('../../src/index.js', import.meta.url).href
+
+/** @param {string[]} files */
+const script = (files) => `
+  const { assertNoLeak, diffSnapshots } = await import(${JSON.stringify(INDEX)})
+  const report = await diffSnapshots(${JSON.stringify(files)}, { parallel: true, top: 1 })
+  const clean = await assertNoLeak(() => {}, { iterations: 20, warmup: 5, allocSampling: false })
+  console.log(JSON.stringify({ findings: report.findings.length, clean: clean.findings.length }))`
+
+test('node --input-type=module -e: diffSnapshots on worker threads and assertNoLeak work', async (t) => {
+  const { files } = await captureFixture('diff/listeners')
+  const { stdout } = await run(process.execPath, ['--input-type=module', '--max-old-space-size=2048', '-e', script(files)])
+  t.like(JSON.parse(stdout), { clean: 0 })
+  t.true(JSON.parse(stdout).findings > 0)
+})
+
+test('node --max-old-space-size=N script.mjs: diffSnapshots on worker threads and assertNoLeak work', async (t) => {
+  const { files } = await captureFixture('diff/listeners')
+  const file = join(await tempDir('leakdiff-worker-flags-'), 'diff.mjs')
+  await writeFile(file, script(files))
+  const { stdout } = await run(process.execPath, ['--max-old-space-size=2048', '--stack-trace-limit=50', file])
+  t.like(JSON.parse(stdout), { clean: 0 })
+  t.true(JSON.parse(stdout).findings > 0)
+})
