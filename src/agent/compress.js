@@ -39,7 +39,11 @@ export async function gzipFile (source, target, { pid, threadId = 0, inFlight },
  */
 function runWorker (job, keepAlive) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(new URL('./gzip-worker.js', import.meta.url), { workerData: job, stdout: true, stderr: true })
+    // Started clean: a Worker runs the host's preloads again (its command line's --import and -r, and
+    // NODE_OPTIONS' ones, this agent among them) unless told otherwise, and a gzip stream needs none
+    // of them: an APM tracer set up once more, an agent that greets the main thread's.
+    const { NODE_OPTIONS, ...env } = process.env
+    const worker = new Worker(new URL('./gzip-worker.js', import.meta.url), { workerData: job, stdout: true, stderr: true, execArgv: [], env })
     if (!keepAlive) worker.unref()
     let settled = false
     /** @param {Error | null} error */

@@ -2,9 +2,11 @@ import { writeHeapSnapshot, getHeapStatistics, setFlagsFromString } from 'node:v
 import { chmodSync, closeSync, readdirSync, readlinkSync, realpathSync, statSync, truncateSync, unlinkSync } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { CaptureError } from '../errors.js'
+import { flagValue } from './heap-limit.js'
 
-/** V8's own --heap-snapshot-string-limit, restored after a write that changed it. */
-const V8_STRING_LIMIT = 1024
+/** The --heap-snapshot-string-limit the process started with (V8's 1,024 unless its command line
+ * says otherwise; V8 flags cannot come through NODE_OPTIONS), restored after a write that changed it. */
+const OWN_STRING_LIMIT = flagValue(process.execArgv, 'heap-snapshot-string-limit') ?? 1024
 
 /**
  * What one write cost the process.
@@ -34,7 +36,7 @@ const V8_STRING_LIMIT = 1024
  * docs/agent.md). The file is created 0600 by Node and made 0600 again to be sure.
  * @param {string} path  a temporary name; the caller renames it when this returns
  * @param {{stringLimit?: number | null}} [options] stringLimit: characters of each string to keep
- *   for this write (V8's --heap-snapshot-string-limit, 1,024 by default, set back after it)
+ *   for this write (V8's --heap-snapshot-string-limit, 1,024 by default, set back to the process's own after it)
  * @returns {WriteResult}
  */
 export function writeSnapshotFile (path, { stringLimit = null } = {}) {
@@ -51,7 +53,7 @@ export function writeSnapshotFile (path, { stringLimit = null } = {}) {
     const reason = error instanceof Error ? error.message : String(error)
     throw new CaptureError(`Expected to write a heap snapshot to ${path}, but the write failed: ${reason}`, { cause: error })
   } finally {
-    if (stringLimit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${V8_STRING_LIMIT}`)
+    if (stringLimit !== null) setFlagsFromString(`--heap-snapshot-string-limit=${OWN_STRING_LIMIT}`)
   }
   const durationMs = performance.now() - start
   const memoryAfter = process.memoryUsage()

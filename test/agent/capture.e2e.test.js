@@ -3,6 +3,7 @@ import ava from 'ava'
 import { readFile, stat, writeFile, chmod } from 'node:fs/promises'
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { gunzipSync } from 'node:zlib'
 import { makeInstallDir, startApp, get, listDir, FIXTURES } from '../helpers/agent-child.js'
 import { pooledTest } from '../helpers/process-pool.js'
@@ -94,11 +95,11 @@ test('--import leakdiff/register: a signal writes a whole series at the interval
   t.true(gap >= 395 && gap < expected + 2000, `snapshots ${gap} ms apart, expected about ${expected}`)
 })
 
-test('-r leakdiff/register in a CommonJS app: gzip leaves only .gz files and nothing else on stderr', async (t) => {
+test('-r leakdiff/register in a CommonJS app: gzip leaves only .gz files and nothing else on stderr; its thread runs none of the host\'s preloads', async (t) => {
   const { app, cwd } = await appIn(t, {
     script: 'cjs-app.cjs',
-    nodeArgs: ['-r', 'leakdiff/register'],
-    env: { LEAKDIFF_DIR: 'out', LEAKDIFF_SERIES: '1', LEAKDIFF_GZIP: 'true' }
+    nodeArgs: ['-r', 'leakdiff/register', '-r', join(FIXTURES, 'log-threads.cjs')],
+    env: { LEAKDIFF_DIR: 'out', LEAKDIFF_SERIES: '1', LEAKDIFF_GZIP: 'true', THREAD_LOG: 'threads.log', NODE_OPTIONS: `--import ${pathToFileURL(join(FIXTURES, 'log-threads.mjs')).href}` }
   })
   process.kill(/** @type {number} */ (app.child.pid), 'SIGUSR2')
   await app.waitForStderr(/series .* complete/)
@@ -114,6 +115,8 @@ test('-r leakdiff/register in a CommonJS app: gzip leaves only .gz files and not
   // No ExperimentalWarning (require of the ESM agent) or anything else of ours but prefixed lines.
   t.deepEqual(app.stderr().split('\n').filter((line) => line && !line.startsWith('leakdiff: ')), [])
   t.is(await get(app.ready[0]), 'ok\n')
+  // The preloads given on the command line and in NODE_OPTIONS ran in the main thread only.
+  t.deepEqual((await readFile(join(cwd, 'threads.log'), 'utf8')).trim().split('\n').sort(), ['--import main', '-r main'])
 })
 
 test('NODE_OPTIONS=-r leakdiff/register in a cluster: each worker writes its own files', async (t) => {

@@ -19,7 +19,12 @@ async function longestString (file) {
   return longest
 }
 
-test('a write with stringLimit keeps longer strings whole; the next write is cut at 1,024 again', async (t) => {
+/**
+ * Two writes in a process of their own: the first with stringLimit 10,000, the second without.
+ * @param {string[]} nodeArgs
+ * @returns {Promise<{whole: number, cut: number}>} the longest string of each
+ */
+async function twoWrites (nodeArgs) {
   const dir = await tempDir('leakdiff-strings-')
   // A flat string of 5,000 characters that the heap holds while both snapshots are written.
   const script = `
@@ -27,9 +32,19 @@ test('a write with stringLimit keeps longer strings whole; the next write is cut
     const held = { text: Array.from({ length: 500 }, (_, i) => \`\${i % 10}\`.repeat(10)).join('') }
     writeSnapshotFile(${JSON.stringify(join(dir, 'whole.heapsnapshot'))}, { stringLimit: 10_000 })
     writeSnapshotFile(${JSON.stringify(join(dir, 'cut.heapsnapshot'))})
-    console.log(held.text.length)`
-  const { stdout } = await run(process.execPath, ['--input-type=module', '-e', script])
-  t.is(stdout.trim(), '5000')
-  t.true(await longestString(join(dir, 'whole.heapsnapshot')) >= 5000)
-  t.true(await longestString(join(dir, 'cut.heapsnapshot')) <= 1024)
+    if (held.text.length !== 5000) process.exitCode = 1`
+  await run(process.execPath, [...nodeArgs, '--input-type=module', '-e', script])
+  return { whole: await longestString(join(dir, 'whole.heapsnapshot')), cut: await longestString(join(dir, 'cut.heapsnapshot')) }
+}
+
+test('a write with stringLimit keeps longer strings whole; the next write is cut at 1,024 again', async (t) => {
+  const { whole, cut } = await twoWrites([])
+  t.true(whole >= 5000)
+  t.true(cut <= 1024)
+})
+
+test('in a process started with --heap-snapshot-string-limit, the next write is cut at its limit again', async (t) => {
+  const { whole, cut } = await twoWrites(['--heap-snapshot-string-limit=2000'])
+  t.true(whole >= 5000)
+  t.is(cut, 2000)
 })

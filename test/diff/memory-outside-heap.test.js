@@ -83,7 +83,9 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
   // Two ~3.5 kB bodies share each 8 KiB pool slab: each view keeps its share of a slab, and the fix
   // copies the bytes, written into the program's own write, rather than bounding a cache.
   const stores = /** @type {{viewClass: string, storeBytes: number, sharedBy: number, share: number}} */ (finding.evidence.backingStore)
-  t.like(stores, { viewClass: 'Buffer', storeBytes: 8192, sharedBy: 2 })
+  // Views per store among the sampled ones: 2, give or take the slab a sample starts or ends in.
+  t.like(stores, { viewClass: 'Buffer', storeBytes: 8192 })
+  t.true(Math.abs(stores.sharedBy - 2) < 0.1, String(stores.sharedBy))
   t.true(stores.share > 0.9, String(stores.share))
   t.true(finding.evidence.notes.some((note) => note.startsWith('an 8 KiB store shared by a few views is one of the slabs Node cuts small buffers from')), finding.evidence.notes.join('\n'))
   const source = await readFile(new URL('../../fixtures/programs/memory/pooled-views.js', import.meta.url), 'utf8')
