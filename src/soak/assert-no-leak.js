@@ -15,7 +15,6 @@ import { currentThread, describeThread } from '../agent/thread-info.js'
 import { settleHeap } from './settle-heap.js'
 import { WorkerHeaps, checkWorkersOption, titleOf } from './worker-heaps.js'
 import { keepStringsWhole } from './whole-strings.js'
-import { workerExecArgv } from '../worker-exec-argv.js'
 /** @import {DiffReport} from '../report/report-model.js' */
 /** @import {GateResult} from '../report/gates.js' */
 
@@ -226,7 +225,11 @@ function snapshotFromFreshTask (path) {
  */
 function analyze (series, thresholds, sources) {
   return new Promise((resolve, reject) => {
-    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources }, execArgv: workerExecArgv() })
+    // Started clean: the test process's preloads (a TypeScript loader, an APM tracer, coverage hooks:
+    // its command line's --import and -r, and NODE_OPTIONS') would run again in it for nothing, and
+    // its --input-type would stop it from starting (src/worker-exec-argv.js).
+    const { NODE_OPTIONS, ...env } = process.env
+    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources }, execArgv: [], env })
     let settled = false
     worker.once('message', (/** @type {{reports?: DiffReport[], error?: {message: string, code?: string}}} */ message) => {
       settled = true

@@ -1,13 +1,16 @@
 // leakdiff's worker threads (the diff's parallel analysis, assertNoLeak's) under the flags a process
 // was started with: --input-type, which Node 20 hands to every Worker and which then stops an ES
-// module Worker from starting, and --max-old-space-size, which Node refuses in a Worker's execArgv
-// when it is given as a list (src/worker-exec-argv.js).
+// module Worker from starting, --max-old-space-size, which Node refuses in a Worker's execArgv
+// when it is given as a list (src/worker-exec-argv.js), and preloads, which assertNoLeak's thread
+// does without.
 import test from 'ava'
 import { execFile } from 'node:child_process'
-import { writeFile } from 'node:fs/promises'
+import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { promisify } from 'node:util'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { FIXTURES } from '../helpers/agent-child.js'
 import { tempDir } from '../helpers/temp-dir.js'
 
 const run = promisify(execFile)
@@ -34,4 +37,17 @@ test('node --max-old-space-size=N script.mjs: diffSnapshots on worker threads an
   const { stdout } = await run(process.execPath, ['--max-old-space-size=2048', '--stack-trace-limit=50', file])
   t.like(JSON.parse(stdout), { clean: 0 })
   t.true(JSON.parse(stdout).findings > 0)
+})
+
+test('assertNoLeak\'s analysis thread runs none of the test process\'s preloads', async (t) => {
+  const dir = await tempDir('leakdiff-worker-flags-')
+  const file = join(dir, 'assert.mjs')
+  await writeFile(file, `
+    const { assertNoLeak } = await import(${JSON.stringify(INDEX)})
+    await assertNoLeak(() => {}, { iterations: 20, warmup: 5, allocSampling: false })`)
+  const log = join(dir, 'threads.log')
+  await run(process.execPath, ['-r', join(FIXTURES, 'log-threads.cjs'), file], {
+    env: { ...process.env, THREAD_LOG: log, NODE_OPTIONS: `--import ${pathToFileURL(join(FIXTURES, 'log-threads.mjs')).href}` }
+  })
+  t.deepEqual((await readFile(log, 'utf8')).trim().split('\n').sort(), ['--import main', '-r main'])
 })
