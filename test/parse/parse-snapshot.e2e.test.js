@@ -1,8 +1,11 @@
-// Named pipes: making one takes the mkfifo program, a process, so this is not in parse-snapshot.test.js.
+// What only a live source shows, not in parse-snapshot.test.js: named pipes (making one takes the
+// mkfifo program, a process) and the stream of a real snapshot of this test process.
 import test from 'ava'
 import { execFileSync } from 'node:child_process'
+import { createReadStream } from 'node:fs'
 import { open, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
+import { getHeapSnapshot } from 'node:v8'
 import { gzipSync } from 'node:zlib'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
@@ -34,4 +37,14 @@ test('a named pipe is read without seeking, plain or gzip, however the writer sp
     t.is(data.byteLength, bytes.length, name)
     t.deepEqual([...new Set(totals)], [0], `${name}: a pipe's size is unknown`)
   }
+})
+
+test('a stream from v8.getHeapSnapshot() is parsed without touching disk', async (t) => {
+  const { files: [mixed] } = await captureFixture('engine/mixed-heap')
+  const data = await parseSnapshot(getHeapSnapshot(), { label: 'live' })
+  t.true(data.nodeCount > 1000)
+  t.is(data.label, 'live')
+  t.is(data.strings.get(0), '<dummy>')
+  const fromStream = await parseSnapshot(createReadStream(mixed))
+  t.is(fromStream.nodeCount, (await parseSnapshot(mixed)).nodeCount)
 })

@@ -1,10 +1,8 @@
 import test from 'ava'
 import { writeFile, readFile, mkdir } from 'node:fs/promises'
 import { Readable } from 'node:stream'
-import { createReadStream } from 'node:fs'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
-import { getHeapSnapshot } from 'node:v8'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { LARGE_SIZE, sizeAt } from '../../src/parse/large-sizes.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
@@ -66,15 +64,6 @@ test('any chunking gives the same result (resumable at every byte)', async (t) =
   }
   const data = await parseSnapshot(randomChunks(), { label: 'chunks' })
   t.is(mismatches(data, JSON.parse(bytes.toString('latin1'))), 0)
-})
-
-test('a stream from v8.getHeapSnapshot() is parsed without touching disk', async (t) => {
-  const data = await parseSnapshot(getHeapSnapshot(), { label: 'live' })
-  t.true(data.nodeCount > 1000)
-  t.is(data.label, 'live')
-  t.is(data.strings.get(0), '<dummy>')
-  const fromStream = await parseSnapshot(createReadStream(mixed))
-  t.is(fromStream.nodeCount, (await parseSnapshot(mixed)).nodeCount)
 })
 
 test('a UTF-8 byte order mark before the snapshot is skipped', async (t) => {
