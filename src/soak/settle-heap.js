@@ -1,5 +1,5 @@
 // Letting the heap settle before a snapshot, in a process started without --expose-gc.
-import { Session } from 'node:inspector'
+import { CaptureError } from '../errors.js'
 
 /** @type {(() => Promise<void>) | undefined} */
 let collect
@@ -9,17 +9,25 @@ let collect
  * --expose-gc, else the inspector's HeapProfiler.collectGarbage over a session of this thread.
  * Not a vm context made under a flag set for the moment: V8's flags are the process's, and another
  * thread turning --expose-gc off in between (a test file next to this one) left the context without
- * `gc`.
- * @returns {() => Promise<void>}
+ * `gc`. node:inspector is imported when needed (as alloc-sampler.js does): a Node built without it
+ * still loads the package.
+ * @returns {Promise<() => Promise<void>>}
  */
-export function garbageCollector () {
+export async function garbageCollector () {
   if (collect) return collect
   if (typeof globalThis.gc === 'function') {
     const exposed = globalThis.gc
     collect = async () => { exposed() }
     return collect
   }
-  const session = new Session()
+  /** @type {typeof import('node:inspector')} */
+  let inspector
+  try {
+    inspector = await import('node:inspector')
+  } catch (error) {
+    throw new CaptureError('Expected node:inspector to run a full garbage collection before each snapshot, but this Node has none: start it with --expose-gc', { cause: error })
+  }
+  const session = new inspector.Session()
   session.connect()
   collect = () => new Promise((resolve, reject) => {
     session.post('HeapProfiler.collectGarbage', (error) => { if (error) reject(error); else resolve() })
@@ -42,7 +50,7 @@ const nextTask = () => new Promise((resolve) => { setImmediate(resolve) })
  * @returns {Promise<void>}
  */
 export async function settleHeap ({ settleMs = 10 } = {}) {
-  const gc = garbageCollector()
+  const gc = await garbageCollector()
   await sleep(settleMs)
   for (let round = 0; round < 2; round++) {
     await nextTask()
