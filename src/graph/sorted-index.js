@@ -7,14 +7,16 @@ const DIGIT_MASK = 0xffff
 
 /** Ascending runs at least this long are merged as they are; shorter ones are radix sorted together. */
 const MIN_RUN = 1024
+/** More runs than 2^this are radix sorted whole rather than merged. */
+const MAX_MERGE_PASSES = 3
 
 /**
  * Positions 0 .. keys.length-1 sorted by `keys[position]`, stable (equal keys keep their original
  * order). V8 writes nodes nearly in id order: long ascending runs (a few in a first snapshot, a
  * hundred or so later) among short ones. The long runs are kept as they are, the positions of the
  * short ones are radix sorted together (LSD on two 16-bit digits: O(n), but two scattered writes
- * per key and digit), and the runs are then merged pairwise in sequential passes. Keys in no order
- * are one radix sort.
+ * per key and digit), and the runs are then merged pairwise in sequential passes. Keys in no order,
+ * or in more runs than a few merge passes join, are one radix sort.
  * @param {Uint32Array} keys
  * @returns {Uint32Array}
  */
@@ -31,6 +33,14 @@ export function sortPositionsByKey (keys) {
     bounds.push(n)
   }
   if (bounds.length <= 2) return from
+  // Each merge pass reads and writes every position; past MAX_MERGE_PASSES a radix sort of all of
+  // them (two passes of two scattered writes) costs less (measured on 2.5-2.9 million ids with
+  // 80-130 long runs: 80-130 ms against 110-270 ms).
+  if (bounds.length - 1 > 1 << MAX_MERGE_PASSES) {
+    fillPositions(to, 0, 0, n)
+    radixSort(keys, to, from)
+    return from
+  }
   let runs = bounds
   while (runs.length > 2) {
     const next = [0]

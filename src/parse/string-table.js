@@ -23,6 +23,8 @@ export class StringTable {
   #encoding
   /** @type {Map<string, number> | undefined} */
   #index
+  /** @type {{first: Uint32Array, order: Uint32Array} | undefined} */
+  #buckets
 
   /**
    * @param {Buffer} bytes concatenated escaped string bodies
@@ -132,37 +134,84 @@ export class StringTable {
   }
 
   /**
-   * Index of the first string equal to `value`, or -1. Builds a lookup index on first use; meant for
-   * the handful of well-known names the analysis asks for (`_events`, `table`, `context`).
+   * Index of the first string equal to `value`, or -1. Meant for the well-known names the analysis
+   * and the signatures ask for (`_events`, `table`, `context`), a few dozen per report; answers are
+   * kept. A name the snapshot lacks would cost a scan of every string, so the first question builds
+   * an index of the bodies by a hash of their length and a few of their bytes (two passes, 4 bytes
+   * per string) and each question compares only the bodies that hash alike.
    * @param {string} value
    * @returns {number}
    */
   indexOf (value) {
-    if (!this.#index) {
-      this.#index = new Map()
-    }
+    this.#index ??= new Map()
     const cached = this.#index.get(value)
     if (cached !== undefined) return cached
     let found = -1
-    const bytes = this.#bytes
-    const starts = this.#starts
-    const simple = /^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(value)
-    if (simple) {
+    if (/^[\x20-\x21\x23-\x5b\x5d-\x7e]*$/.test(value)) {
+      // Printable ASCII without a quote or a backslash is its own escaped body.
       const needle = Buffer.from(value, 'latin1')
+      const buckets = (this.#buckets ??= bucketBodies(this.#bytes, this.#starts, this.#length))
+      const key = bodyKey(needle, 0, needle.length)
+      const bytes = this.#bytes
+      const starts = this.#starts
       const n = needle.length
-      for (let i = 0; i < this.#length; i++) {
+      for (let k = buckets.first[key]; k < buckets.first[key + 1]; k++) {
+        const i = buckets.order[k]
         const start = starts[i]
-        if (starts[i + 1] - start !== n) continue
-        if (bytes.compare(needle, 0, n, start, start + n) === 0) { found = i; break }
+        if (starts[i + 1] - start === n && bytes.compare(needle, 0, n, start, start + n) === 0) {
+          found = i
+          break
+        }
       }
     } else {
       for (let i = 0; i < this.#length; i++) {
-        if (this.get(i) === value) { found = i; break }
+        if (this.get(i) === value) {
+          found = i
+          break
+        }
       }
     }
     this.#index.set(value, found)
     return found
   }
+}
+
+const BUCKET_BITS = 16
+
+/**
+ * A bucket number from a body's length and its first, middle and last bytes.
+ * @param {Uint8Array} bytes
+ * @param {number} start
+ * @param {number} end
+ */
+function bodyKey (bytes, start, end) {
+  const length = end - start
+  if (length === 0) return 0
+  const hash = Math.imul(length, 0x9e3779b1) ^ Math.imul(bytes[start], 0x85ebca6b) ^ Math.imul(bytes[(start + end) >>> 1], 0xc2b2ae35) ^ Math.imul(bytes[end - 1], 0x27d4eb2f)
+  return (hash ^ (hash >>> BUCKET_BITS)) & ((1 << BUCKET_BITS) - 1)
+}
+
+/**
+ * The string indexes grouped by bodyKey, ascending within a bucket (so that the first match is the
+ * first string): bucket b's are order[first[b] .. first[b + 1]).
+ * @param {Buffer} bytes
+ * @param {Uint32Array} starts
+ * @param {number} length
+ * @returns {{first: Uint32Array, order: Uint32Array}}
+ */
+function bucketBodies (bytes, starts, length) {
+  const first = new Uint32Array((1 << BUCKET_BITS) + 1)
+  const keys = new Uint16Array(length)
+  for (let i = 0; i < length; i++) {
+    const key = bodyKey(bytes, starts[i], starts[i + 1])
+    keys[i] = key
+    first[key + 1]++
+  }
+  for (let b = 1; b < first.length; b++) first[b] += first[b - 1]
+  const next = first.slice(0, -1)
+  const order = new Uint32Array(length)
+  for (let i = 0; i < length; i++) order[next[keys[i]]++] = i
+  return { first, order }
 }
 
 /**

@@ -29,9 +29,10 @@ export function renamedClasses (shown, analysis, names) {
   })
   // One object of each class, with its constructor's location: a single pass that stops once
   // every class has one.
+  const recordOf = locations.ascendingRecordLookup()
   for (let o = 0; o < graph.nodeCount && missing > 0; o++) {
     const k = classOf[o]
-    if (sample[k] !== -1 || graph.nodeTypes[o] !== graph.nodeType.object || locations.recordOf(o) < 0) continue
+    if (sample[k] !== -1 || graph.nodeTypes[o] !== graph.nodeType.object || recordOf(o) < 0) continue
     sample[k] = o
     missing--
   }

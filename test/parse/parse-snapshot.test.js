@@ -44,6 +44,20 @@ test('a snapshot with allocation traces (DevTools\' timeline) parses to what JSO
   t.true(items >= 0 && analysis.classes.counts[items] >= 2000)
 })
 
+test('strings.indexOf finds the first string of each value a real snapshot holds, and -1 for one it lacks', async (t) => {
+  const data = await parseSnapshot(mixed)
+  const { strings } = data
+  /** @type {Map<string, number>} */
+  const first = new Map()
+  for (let i = 0; i < strings.length; i++) if (!first.has(strings.get(i))) first.set(strings.get(i), i)
+  t.true(first.size > 1000)
+  const wrong = [...first].filter(([value, i]) => strings.indexOf(value) !== i)
+  t.deepEqual(wrong, [])
+  for (const absent of ['no such name in any heap', '', 'x'.repeat(40)]) {
+    t.is(strings.indexOf(absent), first.get(absent) ?? -1, absent)
+  }
+})
+
 test('gzip input is detected by its magic bytes, not its name', async (t) => {
   const gz = join(scratch, 'no-suffix.bin')
   await writeFile(gz, gzipSync(await readFile(mixed)))
