@@ -8,6 +8,7 @@ import { buildDominators } from '../../src/analysis/dominators.js'
 import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { compareDominators } from '../helpers/dominator-check.js'
 import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
@@ -48,3 +49,42 @@ test('a long chain whose every link holds one shared object and a payload an arr
   const { mismatches, examples } = compareDominators(graph, dominators, 'iterative')
   t.is(mismatches, 0, examples)
 })
+
+for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
+  test(`${program}: markDominatedBy marks a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
+    const { files } = await captureFixture(program)
+    const analysis = analyzeHeap(await parseSnapshot(files[0]))
+    const { dominators, graph } = analysis
+    // By definition: climb from each node to the root, remembering the answers on the way.
+    const reference = (/** @type {number[]} */ roots) => {
+      const answer = new Int8Array(graph.nodeCount).fill(-1)
+      for (const o of roots) answer[o] = 1
+      if (answer[graph.rootOrdinal] < 0) answer[graph.rootOrdinal] = 0
+      for (let o = 0; o < graph.nodeCount; o++) {
+        const chain = []
+        let up = o
+        while (answer[up] < 0) {
+          chain.push(up)
+          up = dominators[up]
+        }
+        for (const c of chain) answer[c] = answer[up]
+      }
+      return answer
+    }
+    let seed = 7
+    const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647
+    const sets = [[graph.rootOrdinal], [1], [], ...[1, 3, 40, 2000].map((k) => Array.from({ length: k }, () => Math.floor(random() * graph.nodeCount)))]
+    for (const roots of sets) {
+      const expected = reference(roots)
+      const marks = markDominatedBy(analysis, roots)
+      let wrong = 0
+      let inside = 0
+      for (let o = 0; o < graph.nodeCount; o++) {
+        if ((marks[o] === 1) !== (expected[o] === 1)) wrong++
+        if (marks[o] === 1) inside++
+      }
+      t.is(wrong, 0, `${roots.length} roots`)
+      if (roots.length === 1 && roots[0] === graph.rootOrdinal) t.is(inside, graph.nodeCount)
+    }
+  })
+}
