@@ -25,7 +25,12 @@ const IN_PACKAGE = /(?:^|[\\/])node_modules[\\/]((?:@[^\\/]+[\\/])?[^\\/]+)/g
  * @property {string} accessor         how the program reaches the object with removal methods
  *                                     (`render.cache`), or `name`
  * @property {number} ordinal          the object at `accessor` (last snapshot)
- * @property {string} className        the class of the object at `name` (`Counter`)
+ * @property {string} className        the class of the library's object that keeps the collection:
+ *                                     the object at `name` (`Counter`), or when that one is not the
+ *                                     library's, the collection's holder (`MemoryStore`)
+ * @property {boolean} through          whether the object at `name` is not the library's own (a
+ *                                     server whose request handler reaches a session store): the
+ *                                     program reaches the library's object through it
  * @property {SourceLocation | null} location a function of the program that closes over the
  *                                     variable; null when only library code holds the object
  */
@@ -108,9 +113,16 @@ export function libraryHandle (analysis, path, holder, cwd, names, offers) {
   // the collection's holder (a client keeping its queue in a helper package's deque).
   const own = constructorOf(analysis, graph.findOrdinalById(path[start].id), cwd, names)
   const ownLibrary = own.location === null ? null : packageOf(own.location.file)
-  return ownLibrary === null
-    ? { library, name: path[start].edge, accessor, ordinal, className: path[start].node, location }
-    : { library: ownLibrary, name: path[start].edge, accessor, ordinal, className: own.name, location }
+  if (ownLibrary !== null) return { library: ownLibrary, name: path[start].edge, accessor, ordinal, className: own.name, through: false, location }
+  // The program's object is Node's or the program's own (an http.Server whose handler reaches
+  // express-session's store, a class of the program wrapping a cache): the card names the library's
+  // object that holds the collection, reached through the program's variable.
+  const keeper = start < path.length - 2 ? graph.findOrdinalById(path[path.length - 2].id) : -1
+  const held = keeper < 0 ? null : constructorOf(analysis, keeper, cwd, names)
+  if (held !== null && held.location !== null && packageOf(held.location.file) === library) {
+    return { library, name: path[start].edge, accessor, ordinal, className: held.name, through: true, location }
+  }
+  return { library, name: path[start].edge, accessor, ordinal, className: path[start].node, through: false, location }
 }
 
 /**

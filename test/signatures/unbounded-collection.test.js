@@ -2,6 +2,7 @@ import test from 'ava'
 import { checkCleanTwin, isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
 import { markedPosition } from '../helpers/fixture-source.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { looksLikeRandomIds } from '../../src/signatures/collections/collection-words.js'
 
 const ID = 'unbounded-collection'
 
@@ -45,6 +46,42 @@ for (const { program, marker, write, name, edge, kind, values } of LEAKS) {
     t.deepEqual(report.findings, [])
   })
 }
+
+// A real library's store, held only through Node's server object: the card names the library's
+// class (not Node's Server), and its keys, random session ids, get an expiry, not a release in a
+// finally. express-session's MemoryStore keeps every session until it is read after it expires.
+test('signatures/session-store: express-session\'s MemoryStore is named as the library\'s object reached through the program\'s server, and its session ids get an expiry', async (t) => {
+  const program = 'signatures/session-store'
+  const report = await reportOf(program)
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.path.at(-1)?.edge, 'sessions')
+  t.is(finding.path.at(-2)?.node, 'MemoryStore')
+  t.is(finding.evidence.library, 'express-session')
+  t.regex(finding.title, /^sessions of MemoryStore \(from express-session, reached through server\) gains entries/)
+  t.is(finding.evidence.locationRole, 'holds the library object')
+  t.deepEqual(finding.location, markedLocation(program, '// holds: server', '() => server'))
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.true(/** @type {string[]} */ (finding.evidence.sampleKeys).every((key) => /^[\w-]{32}$/.test(key)))
+  t.regex(finding.fix.summary, /^MemoryStore from express-session keeps one entry per id .* random ids, one per client or session/)
+  t.regex(finding.fix.summary, /expire on their own/)
+  t.notRegex(finding.fix.summary, /finally|route pattern/)
+})
+
+test('random ids are told from other keys: session ids and UUIDs are; hashes of content, numbered names and label sets are not', (t) => {
+  t.true(looksLikeRandomIds(['y8Gfe0bLvkvpKxIxbhwkutGsuNAcn_O8', '-bqrEnw9FgHwCL1OkQGKbbM9evrPqInw']))
+  t.true(looksLikeRandomIds(['3b241101-e2bb-4255-8caf-4136c566a962', '9c4f1e2a-0b7d-4e8f-9a61-2f0d3c5b7e19']))
+  t.false(looksLikeRandomIds(['9f86d081884c7d659a2feaa0c55ad015', '8f14e45fceea167a5a36dedd4bea2543']))
+  t.false(looksLikeRandomIds(['user-1234', 'user-1235']))
+  t.false(looksLikeRandomIds(['method:GET,route:/users/4549/profile,status:200,']))
+  t.false(looksLikeRandomIds(['y8Gfe0bLvkvpKxIxbhwkutGsuNAcn_O8']), 'one key says nothing')
+})
+
+test('signatures/session-store fixed (saveUninitialized: false, nothing written for an anonymous client): no finding', async (t) => {
+  const report = await reportOf('signatures/session-store', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})
 
 // Node itself holds these collections: its module loader's caches. The program can only stop
 // adding to them, so the card names what it does and never offers to bound Node's map.

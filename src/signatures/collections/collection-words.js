@@ -30,8 +30,19 @@ import { variableFor } from '../snippet-names.js'
  * @param {LibraryHandle | null} handle
  */
 export function collectionSubject (name, kind, handle) {
-  if (handle !== null) return `${name} of ${handle.name} (${handle.className}, from ${handle.library})`
+  if (handle !== null) return `${name} of ${librarySubject(handle)}`
   return `${name} (${kind === 'object' ? 'object used as a dictionary' : kind})`
+}
+
+/**
+ * The library's object as a card names it: `ajv (Ajv, from ajv)`, or when the program holds it
+ * through an object of its own or Node's, `MemoryStore (from express-session, reached through server)`.
+ * @param {LibraryHandle} handle
+ */
+export function librarySubject (handle) {
+  return handle.through
+    ? `${handle.className} (from ${handle.library}, reached through ${handle.name})`
+    : `${handle.name} (${handle.className}, from ${handle.library})`
 }
 
 /** @param {number} fresh  the share of new entries whose key or value is new */
@@ -340,6 +351,15 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
       atCall: { kind: 'key object', release }
     }
   }
+  // Keys that look like random ids are one per client, session or token: an entry for a client that
+  // never comes back stays whatever the program releases on its own paths (express-session's
+  // MemoryStore), so the fix is an expiry, not a release in a finally.
+  if (looksLikeRandomIds(sampleKeys)) {
+    return {
+      summary: `${className} from ${library} keeps one entry per id it is given, and the new keys look like random ids, one per client or session:${keys.replace(/^ New keys look like/, '')} A client that never comes back leaves its entry for good unless something expires it: keep the entries where they expire on their own (a store or an option with a time to live), create one only once there is something to keep in it,${drop}.`,
+      snippet: '// one entry per client: let entries expire, and make none for a client with nothing to keep\n// (a store with a time to live; no entry until the program writes to it)'
+    }
+  }
   if (release !== null) {
     return {
       summary: `${className} from ${library} keeps every entry it is given until its own ${release}(key) takes it out.${keys} One made per call stays for good: call ${release}(key) on it when the entry's work is done, on every path (in a finally), or give it keys from a small, fixed set (a route pattern, not the raw URL or an id).`,
@@ -351,4 +371,17 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
     summary: `${className} from ${library} keeps one entry per distinct key it is given.${keys} Give it keys from a small, fixed set (a route pattern, not the raw URL or an id), use its own size limit or expiry if it has one,${drop}.`,
     snippet: '// key by something bounded, e.g. the route pattern\nconst key = req.route?.path ?? \'other\''
   }
+}
+
+/** A random id as services make them: base64url or alphanumeric with both cases, or a UUID. */
+const RANDOM_ID = /^(?=[\w-]*[0-9])(?=[\w-]*[a-z])(?=[\w-]*[A-Z])[\w-]{16,}$/
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i
+
+/**
+ * Whether a collection's new keys are random ids (session ids, tokens): at least two, all
+ * different, each one. A hash of content (hex in one case) is not: equal content gives equal keys.
+ * @param {string[]} sampleKeys
+ */
+export function looksLikeRandomIds (sampleKeys) {
+  return sampleKeys.length >= 2 && new Set(sampleKeys).size === sampleKeys.length && sampleKeys.every((key) => RANDOM_ID.test(key) || UUID.test(key))
 }

@@ -4,6 +4,7 @@
 
 import { bytesText, countText, notesOf } from '../evidence-notes.js'
 import { percent } from '../growth-evidence.js'
+import { librarySubject } from '../collections/collection-words.js'
 /** @import {SourceLocation} from '../finding.js' */
 /** @import {LibraryHandle} from '../library-handle.js' */
 
@@ -82,7 +83,7 @@ export function reactionsFix () {
 export function heldTitle (name, ownerClass, handle, location, counts) {
   const where = location === null || location.function === '' ? '' : ` (awaited in ${location.function})`
   const kept = name === null ? ownerClass : `${name} (${ownerClass})`
-  const subject = handle === null ? kept : `${kept} of ${handle.name} (${handle.className}, from ${handle.library})`
+  const subject = handle === null ? kept : `${kept} of ${librarySubject(handle)}`
   return `Promises that never settle are kept in ${subject}${where}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} pending promises.`
 }
 
