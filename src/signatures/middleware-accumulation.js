@@ -72,9 +72,10 @@ export function matchMiddlewareAccumulation (input) {
     const records = main !== undefined && RECORD_FIELDS.test(main[0]) && main[1] === functions.length
     const recordFields = [...functionFields].sort((a, b) => b[1] - a[1]).map(([name]) => name)
     const namedLikeList = listName !== null && (LIST_NAMES.test(listName) || (records && RECORD_LIST_NAMES.test(listName)))
-    // An emitter's listener list is listener-accumulation's; the path's part before the program's
-    // own (how the runtime reaches its module: a server's request listener) says nothing of it.
-    if (path.slice(path.findLastIndex((step) => step.module !== undefined) + 1).some((step) => step.edge === '_events')) continue
+    // An emitter's listener list (`_events` or `_events[event]`) is listener-accumulation's. An
+    // `_events` further up the path is only the way there: a server's request listener reaching the
+    // app or the client whose list grows (a client made in a factory, held by the handler alone).
+    if (path.slice(-2).some((step) => step.edge === '_events')) continue
     if (!namedLikeList && !(records && onObject(last, path))) continue
 
     const holderStep = path.length >= 2 ? path[path.length - 2] : null

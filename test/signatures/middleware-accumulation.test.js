@@ -50,6 +50,21 @@ test('an interceptor added per request to a client: axios-shaped {fulfilled, rej
   t.regex(finding.fix.snippet, /client\.interceptors\.request\.eject\(id\)/)
 })
 
+// A client made in a factory is reached only through the server's request listener (`_events`):
+// that is the way to the list, not an emitter's listener list, so the card is still this one.
+test('an interceptor added per request to a client the request handler alone holds, reached through the server\'s listener: the same card', async (t) => {
+  const program = 'signatures/interceptor-accumulation'
+  const report = await reportOf(program, { args: ['factory'] })
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.true(finding.path.some((step) => step.edge === '_events'), finding.path.map((step) => step.edge).join(' → '))
+  t.deepEqual(finding.path.slice(-3).map((step) => step.edge), ['interceptors', 'request', 'handlers'])
+  t.regex(finding.title, /^An interceptor is registered on client\.interceptors\.request\.handlers \(InterceptorManager\)/)
+  t.deepEqual(finding.location, markedLocation(program, '// leak: interceptor', '(config) =>'))
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+})
+
 test('with two snapshots the same leak is found with lower confidence', async (t) => {
   const found = await checkWeakerWithTwoSnapshots(t, PROGRAM, ID)
   if (!found) return
