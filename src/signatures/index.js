@@ -10,6 +10,9 @@
 // row's growth (then what the closure captures is the fix, beside the bound); closures that hold
 // little (a callback capturing a number) are left to the collection matchers.
 //
+// growing-queue comes last: timer lists, listener lists and promise reactions are linked lists too,
+// and their own signatures explain them.
+//
 // middleware-accumulation comes first: a router's stack of Layer records or a client's interceptor
 // records under `handlers` would also pass for an observer list, but registering once at start-up
 // is their fix; it leaves bare functions under listener names and listener records to
@@ -35,6 +38,7 @@ import { openHandles } from './open-handles.js'
 import { closureRetention } from './closure-retention.js'
 import { unboundedCollection } from './unbounded-collection.js'
 import { growingArray } from './growing-array.js'
+import { growingQueue } from './growing-queue.js'
 /** @import {Signature} from './finding.js' */
 
 /** @type {Signature[]} */
@@ -48,5 +52,6 @@ export const SIGNATURES = [
   openHandles,
   closureRetention,
   unboundedCollection,
-  growingArray
+  growingArray,
+  growingQueue
 ]

@@ -157,3 +157,24 @@ export function constructorOf (analysis, o, cwd, names) {
   }
   return { name: analysis.classes.names[analysis.classOf[o]], location: sourceLocation(analysis, o, cwd, names) }
 }
+
+/**
+ * Where the nearest object on the path that a library made was constructed, from step `from`
+ * towards the roots: for a collection whose own holder the heap places nowhere (a plain object
+ * inside the library's instance).
+ * @param {HeapAnalysis} analysis
+ * @param {Step[]} path
+ * @param {number} from  the step to start at
+ * @param {string} cwd
+ * @param {NameResolver} names
+ * @returns {SourceLocation | null}
+ */
+export function libraryAncestor (analysis, path, from, cwd, names) {
+  for (let i = from; i >= 1; i--) {
+    const o = analysis.graph.findOrdinalById(path[i].id)
+    if (o < 0 || analysis.graph.nodeTypes[o] !== analysis.graph.nodeType.object) continue
+    const { location } = constructorOf(analysis, o, cwd, names)
+    if (location !== null && packageOf(location.file) !== null) return location
+  }
+  return null
+}

@@ -15,7 +15,7 @@ import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { constructorOf, libraryHandle, packageOf } from './library-handle.js'
+import { libraryAncestor, libraryHandle } from './library-handle.js'
 import { nodeOwner } from './node-owned.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleSpecifier } from './node-owned/module-cache.js'
 import { moduleCacheFix, nodeCollectionFix } from './node-owned/node-words.js'
@@ -83,7 +83,7 @@ export function matchUnboundedCollection (input) {
       matches.push(match)
       continue
     }
-    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, cwd, names) : holder.location, cwd, names, offersRemoval)
+    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, path.length - 2, cwd, names) : holder.location, cwd, names, offersRemoval)
     // A library's collection is changed through the program's handle on it, not where the library writes.
     let sites = handle === null ? writeSites(last, path, holder, { cwd, names }) : null
     const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
@@ -403,22 +403,4 @@ function packageRelease (graph, handle, path) {
   const release = releaseMethod(graph, handle)
   const holder = path.length >= 2 ? graph.findOrdinalById(path[path.length - 2].id) : -1
   return { release: release !== null && endsItself(release) && holder !== handle ? null : release, clear: clearMethod(graph, handle) }
-}
-
-/**
- * Where the nearest object on the path that a library made was constructed, when the heap places
- * the collection's own holder nowhere (a plain object inside the library's instance).
- * @param {import('../analysis/analyze-heap.js').HeapAnalysis} analysis
- * @param {import('../analysis/retainer-paths.js').Step[]} path
- * @param {string} cwd
- * @param {import('../analysis/shown-names.js').NameResolver} names
- */
-function libraryAncestor (analysis, path, cwd, names) {
-  for (let i = path.length - 2; i >= 1; i--) {
-    const o = analysis.graph.findOrdinalById(path[i].id)
-    if (o < 0 || analysis.graph.nodeTypes[o] !== analysis.graph.nodeType.object) continue
-    const { location } = constructorOf(analysis, o, cwd, names)
-    if (location !== null && packageOf(location.file) !== null) return location
-  }
-  return null
 }
