@@ -80,3 +80,38 @@ export function weakRefTarget (graph, weakRef) {
   const target = reference(graph, weakRef, 'target', 'weak')
   return target < 0 || oddballValue(graph, target) !== null ? -1 : target
 }
+
+/**
+ * The text of a string node: a flat string's name, or a concatenated string's pieces joined in
+ * order (V8 names a concatenated string "(concatenated string)"; its `first` and `second` are the
+ * pieces, walked with a stack: a text built by many `+` is a deep tree). Null past `maxChars`, for
+ * a sliced string, whose offset into its parent the snapshot does not record, and for other nodes.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {number} maxChars
+ * @returns {string | null}
+ */
+export function stringText (graph, ordinal, maxChars) {
+  if (ordinal < 0) return null
+  const { string, concatenatedString } = graph.nodeType
+  const parts = []
+  let length = 0
+  const stack = [ordinal]
+  while (stack.length > 0) {
+    const o = /** @type {number} */ (stack.pop())
+    const type = graph.nodeTypes[o]
+    if (type === string) {
+      const text = graph.nodeName(o)
+      parts.push(text)
+      length += text.length
+      if (length > maxChars) return null
+      continue
+    }
+    if (type !== concatenatedString) return null
+    const a = reference(graph, o, 'first', 'internal')
+    const b = reference(graph, o, 'second', 'internal')
+    if (a < 0 || b < 0) return null
+    stack.push(b, a)
+  }
+  return parts.join('')
+}

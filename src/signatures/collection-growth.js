@@ -4,7 +4,7 @@
 import { shownClassName, shownEdgeName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from '../query/collection-entries.js'
-import { variableName } from '../query/heap-values.js'
+import { stringText, variableName } from '../query/heap-values.js'
 import { EdgeCursor, references, retainers } from '../query/references.js'
 import { growsEveryStep, retainedById } from './growth-evidence.js'
 import { cutMiddle } from '../cut-text.js'
@@ -24,6 +24,8 @@ const MAX_SAMPLES = 10_000
 /** Keys shown to a person, and how much of each (cut in the middle: keys differ at their end). */
 const MAX_SAMPLE_KEYS = 3
 export const MAX_KEY_CHARS = 80
+/** Past this many characters a key is not shown at all (it is cut to MAX_KEY_CHARS anyway). */
+const MAX_KEY_TEXT = 4096
 
 /**
  * @typedef {object} CollectionGrowth
@@ -155,7 +157,7 @@ export function collectionGrowth ({ result, detail, names }, g, kinds) {
     if (!fresh) return
     freshEntries++
     if (keyTexts.length < MAX_SAMPLE_KEYS) {
-      const text = name ?? (key >= 0 && isString(graph, key) ? graph.nodeName(key) : null)
+      const text = name ?? stringText(graph, key, MAX_KEY_TEXT)
       if (text !== null && text !== '') keyTexts.push(text)
     }
     if (newKeys.length + newValues.length >= MAX_SAMPLES) return
@@ -255,16 +257,6 @@ function growingVariable (last, graphs, context, kinds, names) {
     }
   }
   return best
-}
-
-/**
- * @param {HeapGraph} graph
- * @param {number} ordinal
- */
-function isString (graph, ordinal) {
-  const type = graph.nodeTypes[ordinal]
-  const { string, concatenatedString, slicedString } = graph.nodeType
-  return type === string || type === concatenatedString || type === slicedString
 }
 
 const WEAK_MAP_VALUE = / pair in WeakMap \(table @(\d+)\)$/

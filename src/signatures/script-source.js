@@ -7,6 +7,7 @@
 // longer file arrives as its first kilobyte: lines and columns in it are still right, the rest is
 // unknown.
 
+import { stringText } from '../query/heap-values.js'
 import { findReference, reference } from '../query/references.js'
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
@@ -26,7 +27,7 @@ export function scriptSourceOf (graph, closure) {
   if (graph.nodeTypes[closure] !== graph.nodeType.closure) return null
   const shared = reference(graph, closure, 'shared', 'internal')
   const script = shared < 0 ? -1 : scriptOf(graph, shared)
-  return script < 0 ? null : stringValue(graph, reference(graph, script, 'source', 'internal'))
+  return script < 0 ? null : stringText(graph, reference(graph, script, 'source', 'internal'), MAX_SOURCE_CHARS)
 }
 
 /**
@@ -45,36 +46,4 @@ function scriptOf (graph, shared) {
     if (script >= 0) return script
   }
   return -1
-}
-
-/**
- * The text of a string node: a flat string's name, or a concatenated string's pieces joined in
- * order (walked with a stack: a source built by many `+` is a deep tree). Null for a sliced string,
- * whose offset into its parent the snapshot does not record, and for other nodes.
- * @param {HeapGraph} graph
- * @param {number} ordinal
- * @returns {string | null}
- */
-function stringValue (graph, ordinal) {
-  const { string, concatenatedString } = graph.nodeType
-  const parts = []
-  let length = 0
-  const stack = [ordinal]
-  while (stack.length > 0) {
-    const o = /** @type {number} */ (stack.pop())
-    const type = graph.nodeTypes[o]
-    if (type === string) {
-      const text = graph.nodeName(o)
-      parts.push(text)
-      length += text.length
-      if (length > MAX_SOURCE_CHARS) return null
-      continue
-    }
-    if (type !== concatenatedString) return null
-    const a = reference(graph, o, 'first', 'internal')
-    const b = reference(graph, o, 'second', 'internal')
-    if (a < 0 || b < 0) return null
-    stack.push(b, a)
-  }
-  return parts.join('')
 }

@@ -47,6 +47,18 @@ for (const { program, marker, write, name, edge, kind, values } of LEAKS) {
   })
 }
 
+// Keys composed per request are concatenated strings in the heap, named "(concatenated string)":
+// the keys a card shows are their text, joined from the pieces the snapshot records.
+test('signatures/composed-keys: keys V8 keeps as concatenated strings are shown as their text', async (t) => {
+  const report = await reportOf('signatures/composed-keys')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.deepEqual(finding.evidence.keyClasses, ['(concatenated string)'])
+  const keys = /** @type {string[]} */ (finding.evidence.sampleKeys)
+  t.true(keys.length > 0 && keys.every((key) => /^tenant-\d:user-\d+:profile$/.test(key)), keys.join(', '))
+  t.deepEqual(finding.location, markedLocation('signatures/composed-keys', '// leak: profiles', 'profiles.set('))
+})
+
 // A real library's store, held only through Node's server object: the card names the library's
 // class (not Node's Server), and its keys, random session ids, get an expiry, not a release in a
 // finally. express-session's MemoryStore keeps every session until it is read after it expires.
