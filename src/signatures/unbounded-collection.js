@@ -15,7 +15,8 @@ import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { libraryAncestor, libraryHandle } from './library-handle.js'
+import { libraryAncestor, libraryHandle, packageOf } from './library-handle.js'
+import { libraryEntries } from './collections/library-owned.js'
 import { nodeOwner } from './node-owned.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleSpecifier } from './node-owned/module-cache.js'
 import { moduleCacheFix, nodeCollectionFix } from './node-owned/node-words.js'
@@ -28,7 +29,7 @@ import { weakEntries } from './collections/weak-entries.js'
 import { packageClosures } from './collections/package-closures.js'
 import {
   NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
-  libraryFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
+  keptFunctionNote, libraryFix, libraryOwnedFix, libraryOwnedNote, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
   sharedHolderNote, summedNote, viewFix, weakEntriesNote, weakRefFix
 } from './collections/collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
@@ -84,6 +85,13 @@ export function matchUnboundedCollection (input) {
       continue
     }
     const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, path.length - 2, cwd, names) : holder.location, cwd, names, offersRemoval)
+    // A package's own collection that no object of the program's reaches: what the program does
+    // is call into the package, and that is where the fix is.
+    const ownedBy = handle === null && holder !== null ? packageOf(holder.location.file) : null
+    if (ownedBy !== null && holder !== null) {
+      matches.push(libraryOwnedMatch(input, g, growth, ownedBy, holder, keyClasses, valueClasses))
+      continue
+    }
     // A library's collection is changed through the program's handle on it, not where the library writes.
     let sites = handle === null ? writeSites(last, path, holder, { cwd, names }) : null
     const stores = handle === null ? backingStores(last, growth.newValues, bytesPerEntry) : null
@@ -200,6 +208,75 @@ function mergeLibraryCollections (handles) {
 }
 
 /**
+ * The finding for a collection a package keeps in its own code: the call into the package that
+ * adds its entries, made once or ended, never a bound the program cannot put on the package's map.
+ * @param {SignatureInput} input
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {string} library
+ * @param {import('./holder-location.js').HolderLocation} holder  the package's code that holds it
+ * @param {string[]} keyClasses
+ * @param {string[]} valueClasses
+ * @returns {Match}
+ */
+function libraryOwnedMatch ({ detail, cwd, names }, g, growth, library, holder, keyClasses, valueClasses) {
+  const { owner, path, counts, sampleKeys } = growth
+  const last = detail.analyses[detail.analyses.length - 1]
+  const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
+  const { callback, end } = libraryEntries(last, growth.newValues, cwd, names)
+  const card = libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, end)
+  return ownedCollectionMatch(g, growth, keyClasses, valueClasses, {
+    title: collectionTitle(card.subject, counts, growth.ownerCount, false),
+    notes: [libraryOwnedNote(library), callback !== null && keptFunctionNote(callback)],
+    evidence: { library, holderLocation: holder.location, alsoAt: [], locationRole: callback === null ? HOLDER_ROLES[holder.how] : 'kept by each entry' },
+    // Without a function of the program's in the entries, the package's code that holds the
+    // collection: the allocation stacks, when there are some, lead from it to the program's call.
+    location: callback ?? holder.location,
+    fix: { summary: card.summary, snippet: card.snippet }
+  })
+}
+
+/**
+ * The finding for a collection Node or a package owns, which the program cannot bound: the
+ * evidence every such card shows first, then the owner's own.
+ * @param {number} g
+ * @param {import('./collection-growth.js').CollectionGrowth} growth
+ * @param {string[]} keyClasses
+ * @param {string[]} valueClasses
+ * @param {{title: string, notes: Array<string | false>, evidence: Record<string, unknown>, location: SourceLocation | null,
+ *   fix: {summary: string, snippet: string}}} card  notes: after the new entries' share
+ * @returns {Match}
+ */
+function ownedCollectionMatch (g, growth, keyClasses, valueClasses, { title, notes, evidence, location, fix }) {
+  const { kind, owner, path, counts, retained, share, sampleKeys } = growth
+  const added = counts[counts.length - 1] - counts[0]
+  const { confidence, reasons } = judgeCollection(counts, share, growth.freshShare, 'entries')
+  return {
+    group: g,
+    finding: {
+      signature: ID,
+      title,
+      confidence,
+      reasons,
+      owner,
+      path,
+      evidence: {
+        ...evidenceOf('entries', counts, retained, growth.ownerCount),
+        kind,
+        bytesPerEntry: Math.round((retained[retained.length - 1] - retained[0]) / added),
+        keyClasses,
+        valueClasses,
+        notes: notesOf([freshNote(growth.freshShare), ...notes]),
+        sampleKeys,
+        ...evidence
+      },
+      location,
+      fix
+    }
+  }
+}
+
+/**
  * The finding for a collection Node owns: what the program does that adds entries, never a bound
  * the program cannot put on Node's own map.
  * @param {number} g
@@ -211,44 +288,17 @@ function mergeLibraryCollections (handles) {
  * @returns {Match}
  */
 function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
-  const { kind, owner, path, counts, retained, share, sampleKeys, keyTexts } = growth
-  const added = counts[counts.length - 1] - counts[0]
+  const { owner, path, counts, sampleKeys, keyTexts } = growth
   const name = holderName(path) ?? `${owner.name} @${owner.id}`
   const moduleCache = isModuleCache(node, keyTexts)
-  const fresh = growth.freshShare
-  const { confidence, reasons } = judgeCollection(counts, share, fresh, 'entries')
   const card = moduleCache ? moduleCacheFix(keyTexts, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
-  return {
-    group: g,
-    finding: {
-      signature: ID,
-      title: nodeOwnedTitle(card.subject, name, counts, moduleCache),
-      confidence,
-      reasons,
-      owner,
-      path,
-      evidence: {
-        ...evidenceOf('entries', counts, retained, growth.ownerCount),
-        kind,
-        bytesPerEntry: Math.round((retained[retained.length - 1] - retained[0]) / added),
-        keyClasses,
-        valueClasses,
-        notes: notesOf([
-          freshNote(fresh),
-          nodeOwnedNote(node.className, node.module),
-          newKeysNote(sampleKeys)
-        ]),
-        sampleKeys,
-        nodeModule: node.module,
-        library: null,
-        holderLocation: null,
-        alsoAt: [],
-        locationRole: null
-      },
-      location: null,
-      fix: { summary: card.summary, snippet: card.snippet }
-    }
-  }
+  return ownedCollectionMatch(g, growth, keyClasses, valueClasses, {
+    title: nodeOwnedTitle(card.subject, name, counts, moduleCache),
+    notes: [nodeOwnedNote(node.className, node.module), newKeysNote(sampleKeys)],
+    evidence: { nodeModule: node.module, library: null, holderLocation: null, alsoAt: [], locationRole: null },
+    location: null,
+    fix: { summary: card.summary, snippet: card.snippet }
+  })
 }
 
 /**

@@ -47,6 +47,31 @@ for (const { program, marker, write, name, edge, kind, values } of LEAKS) {
   })
 }
 
+// A package's own registry that no object of the program's reaches (node-cron keeps every task it
+// scheduled in a Map of its module): the program cannot bound it, so the card is the call into the
+// package, placed at the program's callback each task keeps, and ended with the tasks' destroy().
+test('signatures/scheduled-tasks: node-cron\'s own registry of tasks is node-cron\'s, at the program\'s callback each task keeps, ended with destroy()', async (t) => {
+  const program = 'signatures/scheduled-tasks'
+  const report = await reportOf(program)
+  const finding = report.findings.find((f) => f.signature === ID)
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.regex(finding.title, /^tasks \(node-cron's own\) gains entries that are never removed/)
+  t.is(finding.evidence.library, 'node-cron')
+  t.deepEqual(finding.evidence.valueClasses.slice(0, 1), ['InlineScheduledTask'])
+  t.deepEqual(finding.location, markedLocation(program, '// leak: schedule', '() =>'))
+  t.is(finding.evidence.locationRole, 'kept by each entry')
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /the program cannot bound or clear it/)
+  t.regex(finding.fix.summary, /InlineScheduledTask's destroy\(\)/)
+  t.notRegex(finding.fix.snippet, /LRUCache/)
+})
+
+test('signatures/scheduled-tasks fixed (each task destroyed when its request is done): no finding', async (t) => {
+  const report = await reportOf('signatures/scheduled-tasks', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})
+
 // Keys composed per request are concatenated strings in the heap, named "(concatenated string)":
 // the keys a card shows are their text, joined from the pieces the snapshot records.
 test('signatures/composed-keys: keys V8 keeps as concatenated strings are shown as their text', async (t) => {

@@ -45,6 +45,42 @@ export function librarySubject (handle) {
     : `${handle.name} (${handle.className}, from ${handle.library})`
 }
 
+/**
+ * The card of a collection a package keeps in its own code (collections/library-owned.js).
+ * @param {string} library
+ * @param {string} name
+ * @param {string[]} sampleKeys
+ * @param {string[]} keyClasses  most common first
+ * @param {string[]} valueClasses
+ * @param {string | null} end  the method the entries' values offer to end them
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function libraryOwnedFix (library, name, sampleKeys, keyClasses, valueClasses, end) {
+  const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
+  const values = valueClasses.length > 0 ? ` New entries hold ${valueClasses.join(', ')}.` : ''
+  const valueClass = valueClasses[0] ?? 'entry'
+  // Object keys are compared by identity: what the program passes, built per call, is a new key.
+  const keyClass = keyClasses[0] ?? '('
+  const byIdentity = keyClass.startsWith('(') ? '' : ` Its keys are objects, compared by identity: the program passes a new ${keyClass} each time, so build that object once and pass the same one every time.`
+  return {
+    subject: `${name} (${library}'s own)`,
+    summary: `this collection is ${library}'s own, kept by its code: the program cannot bound or clear it, but each call the program makes into ${library} that adds an entry stays there.${keys}${values}${byIdentity} Make that call once, at start-up, and reuse what it returns${end === null ? '' : `, or end each one when its work is done (${valueClass}'s ${end}())`}.`,
+    snippet: end === null
+      ? `// call into ${library} once, at start-up, and reuse what it returns: not once per request`
+      : `// per request only with its end: what ${library} returns stays in its ${name} until then\nconst handle = /* the call into ${library} */\n/* ... */\nhandle.${end}()`
+  }
+}
+
+/** @param {SourceLocation} location  the program's function each new entry of a package's collection keeps */
+export function keptFunctionNote (location) {
+  return `each new entry keeps the program's function at ${location.file}:${location.line}`
+}
+
+/** @param {string} library */
+export function libraryOwnedNote (library) {
+  return `kept by ${library}'s own code, which no object of the program's reaches: the program cannot bound it, only stop adding to it`
+}
+
 /** @param {number} fresh  the share of new entries whose key or value is new */
 export function freshNote (fresh) {
   return `${percent(fresh)} of the new entries hold objects allocated since the first snapshot`

@@ -1,0 +1,77 @@
+// A collection a package keeps in its own code, which no object of the program's reaches (a
+// variable of the package's module: node-cron's registry of every task it scheduled). The program
+// cannot bound or clear it: what adds an entry is a call the program makes into the package, so
+// the fix is to make that call once, or to end what it returns. The card is placed at the
+// program's function each new entry keeps (a callback is written where the call is), when they
+// keep one.
+
+import { CLOSE_METHODS, offeredMethod } from '../../query/heap-methods.js'
+import { EdgeCursor } from '../../query/references.js'
+import { packageOf } from '../library-handle.js'
+import { mostCommonLocation } from '../program-location.js'
+import { sourceLocation } from '../source-location.js'
+/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../../analysis/shown-names.js' */
+/** @import {SourceLocation} from '../finding.js' */
+
+/** Methods that end what a package handed out, the most final first (node-cron's stop() only pauses a task, destroy() takes it out of the registry). */
+const END_METHODS = ['destroy', 'dispose', 'cancel', 'unsubscribe', ...CLOSE_METHODS, 'stop']
+/** New entries' values read for the program's functions they keep. */
+const MAX_VALUES = 200
+/** Nodes looked at from each value, breadth first, for those functions. */
+const MAX_NODES_PER_VALUE = 256
+/** Links every object of a class shares. */
+const SHARED_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+const MAX_DEPTH = 4
+
+/**
+ * What a package's own collection keeps that the program can act on: the program's function most
+ * of the new entries keep (with how many keep it), and the method the entries' values offer to
+ * end them.
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} values  ordinals of new entries' values
+ * @param {string} cwd
+ * @param {NameResolver} names
+ * @returns {{callback: SourceLocation | null, end: string | null}}
+ */
+export function libraryEntries (analysis, values, cwd, names) {
+  const { graph } = analysis
+  const edge = new EdgeCursor(graph)
+  /** @type {Array<{location: SourceLocation, count: number}>} */
+  const located = []
+  const sampled = values.slice(0, MAX_VALUES)
+  for (const value of sampled) {
+    /** @type {Map<string, SourceLocation>} one count per value for each function */
+    const found = new Map()
+    const seen = new Set([value])
+    let level = [value]
+    for (let depth = 0; depth < MAX_DEPTH && level.length > 0 && seen.size < MAX_NODES_PER_VALUE; depth++) {
+      /** @type {number[]} */
+      const next = []
+      for (const o of level) {
+        for (edge.references(o); edge.next() && seen.size < MAX_NODES_PER_VALUE;) {
+          // Fields and scope variables, and a function's scope: the package's own callbacks keep
+          // the program's in their scope (node-cron's task runner keeps `taskFn`).
+          if (!(edge.is('property') || edge.is('context') || edge.is('internal', 'context'))) continue
+          // Not into the classes: their methods are the package's, shared by every entry.
+          if (SHARED_NAMES.has(edge.name)) continue
+          const target = edge.target
+          if (seen.has(target)) continue
+          seen.add(target)
+          if (graph.nodeTypes[target] === graph.nodeType.closure) {
+            const location = sourceLocation(analysis, target, cwd, names)
+            if (location !== null && !location.file.startsWith('node:') && packageOf(location.file) === null) found.set(`${location.file}:${location.line}:${location.column}`, location)
+            else next.push(target)
+            continue
+          }
+          if (graph.nodeTypes[target] === graph.nodeType.object) next.push(target)
+        }
+      }
+      level = next
+    }
+    for (const location of found.values()) located.push({ location, count: 1 })
+  }
+  const best = mostCommonLocation(located)
+  const callback = best !== null && best.count >= sampled.length / 2 ? best.location : null
+  return { callback, end: sampled.length === 0 ? null : offeredMethod(graph, sampled[0], END_METHODS) }
+}
