@@ -15,7 +15,9 @@ import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { TIMER_CALLBACKS, listDuration, tallyTimers, timerList } from './timers/live-timers.js'
-import { TIMER_REASONS, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
+import { TIMER_REASONS, libraryTimerFix, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
+import { libraryEntries } from './library-entries.js'
+import { packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
@@ -31,6 +33,8 @@ const MIN_NEW_TIMERS = 20
 /** The timers claim a growth row when they hold at least this share of its growth (claimedRow). */
 const MIN_ROW_SHARE = 0.5
 const TOP_VARIABLES = 3
+/** Steps from a package's timer to the program's function it keeps: the callback, its scope, the package's object in it, that object's callback and its scope. */
+const TIMER_DEPTH = 6
 
 /**
  * @param {SignatureInput} input
@@ -75,6 +79,10 @@ export function matchForgottenTimer (input) {
 
     // The program may keep the handles already, in a collection it never clears them from.
     const kept = keptIn(last, newTimers)
+    // Timers a package runs for something the program started in it (a scheduled task's
+    // heartbeat): the program's function they keep places its call into the package.
+    const library = tally.location === null ? null : packageOf(tally.location.file)
+    const started = library === null ? null : libraryEntries(last, newTimers, cwd, names, TIMER_DEPTH).callback
     matches.push({
       group: group.row,
       finding: {
@@ -95,11 +103,12 @@ export function matchForgottenTimer (input) {
           durationMs,
           bytesPerTimer: Math.round(tally.retained / tally.count),
           callbackVariables: variables,
-          notes: timerNotes({ count: tally.count, intervals: tally.intervals, bytesEach: tally.retained / tally.count, newTimers: newTimers.length, durationMs, variables, kept })
+          notes: timerNotes({ count: tally.count, intervals: tally.intervals, bytesEach: tally.retained / tally.count, newTimers: newTimers.length, durationMs, variables, kept, library, started }),
+          ...(library !== null && { library })
         },
-        location: tally.location,
+        location: started ?? tally.location,
         members: newTimers,
-        fix: timerFix(tally.fn, repeating, durationMs, kept)
+        fix: library !== null && kept === null ? libraryTimerFix(library, started) : timerFix(tally.fn, repeating, durationMs, kept)
       }
     })
   }

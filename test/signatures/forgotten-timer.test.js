@@ -73,3 +73,18 @@ test('timeouts whose handles the program keeps in a Map and never clears: the Ma
   t.regex(finding.fix.summary, /^the program keeps each handle in retries but never clears it/)
   t.deepEqual(finding.fix.snippet.split('\n').slice(1), ['clearTimeout(retries.get(id))', 'retries.delete(id)'])
 })
+
+// Timers a package runs for something the program started in it (node-cron's heartbeat of each task
+// scheduled per request): the program holds no handle on them, so the card is about ending what it
+// started, placed at the program's callback each timer keeps (written at the schedule call).
+test('a package\'s own timers (node-cron\'s heartbeats): at the program\'s callback they keep, ended through what the package returned', async (t) => {
+  const program = 'signatures/scheduled-tasks'
+  const report = await reportOf(program)
+  const finding = report.findings.flatMap((f) => [f, ...(f.also ?? [])]).find((f) => f.signature === ID)
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.deepEqual(finding.location, markedLocation(program, '// leak: schedule', '() =>'))
+  t.is(finding.evidence.library, 'node-cron')
+  t.regex(finding.fix.summary, /^these timers are node-cron's own: it runs them for something the program started in it \(the call at fixtures\/programs\/signatures\/scheduled-tasks\.js:\d+/)
+  t.notRegex(finding.fix.snippet, /setTimeout|setInterval/)
+  t.true(finding.evidence.notes.some((note) => note.startsWith('the timers are node-cron\'s own, each keeping the program\'s function at')), finding.evidence.notes.join('\n'))
+})

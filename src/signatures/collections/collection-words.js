@@ -46,7 +46,7 @@ export function librarySubject (handle) {
 }
 
 /**
- * The card of a collection a package keeps in its own code (collections/library-owned.js).
+ * The card of a collection a package keeps in its own code (library-entries.js reads what it keeps).
  * @param {string} library
  * @param {string} name
  * @param {string[]} sampleKeys

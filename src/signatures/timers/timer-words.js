@@ -3,6 +3,7 @@
 
 import { bytesText, countText, durationText, namedBytes, notesOf } from '../evidence-notes.js'
 import { percent } from '../growth-evidence.js'
+/** @import {SourceLocation} from '../finding.js' */
 
 /**
  * The collection of the program that keeps the timers' handles.
@@ -46,17 +47,34 @@ export function timerTitle (fn, repeating, counts, durationMs) {
 /**
  * The card's lines.
  * @param {{count: number, intervals: number, bytesEach: number, newTimers: number, durationMs: number | null,
- *   variables: Array<{name: string, bytes: number}>, kept: KeptHandles | null}} facts  count: live timers
- *   with this callback, the last snapshot's; bytesEach: what one retains, on average; variables: what the
- *   callback captures
+ *   variables: Array<{name: string, bytes: number}>, kept: KeptHandles | null, library?: string | null,
+ *   started?: SourceLocation | null}} facts  count: live timers with this callback, the last snapshot's;
+ *   bytesEach: what one retains, on average; variables: what the callback captures; library: the
+ *   package whose timers they are; started: the program's function they keep
  */
-export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs, variables, kept }) {
+export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs, variables, kept, library = null, started = null }) {
   return notesOf([
     `${intervals > 0 ? `${countText(intervals)} intervals` : ''}${intervals > 0 && intervals < count ? ' and ' : ''}${intervals < count ? `${countText(count - intervals)} pending timeouts` : ''}${durationMs === null ? '' : ` of ${durationText(durationMs)}`}, ~${bytesText(bytesEach)} each`,
     `${countText(newTimers)} started since the first snapshot and still live`,
     variables.length > 0 && `the callback captures ${namedBytes(variables)}`,
-    kept !== null && `the program keeps ${percent(kept.share)} of the new handles in ${kept.name} (${kept.className}), and clears none of them`
+    kept !== null && `the program keeps ${percent(kept.share)} of the new handles in ${kept.name} (${kept.className}), and clears none of them`,
+    library !== null && `the timers are ${library}'s own${started === null ? '' : `, each keeping the program's function at ${started.file}:${started.line}`}`
   ])
+}
+
+/**
+ * The remedy for timers a package runs for something the program started in it: ending that
+ * thing, since the program holds no handle on the timers themselves.
+ * @param {string} library
+ * @param {SourceLocation | null} started  the program's function the timers keep
+ * @returns {{summary: string, snippet: string}}
+ */
+export function libraryTimerFix (library, started) {
+  const where = started === null ? '' : ` (the call at ${started.file}:${started.line}, whose callback each timer keeps)`
+  return {
+    summary: `these timers are ${library}'s own: it runs them for something the program started in it${where}, and they keep running, with all they hold, until that is ended. End it when its work is done, with what ${library} returned for it (its stop, destroy or close), or start it once, at start-up, not per request.`,
+    snippet: `// what ${library} returned for this work, ended when the work ends\nres.on('close', () => handle.destroy())`
+  }
 }
 
 /**

@@ -1,18 +1,17 @@
-// A collection a package keeps in its own code, which no object of the program's reaches (a
-// variable of the package's module: node-cron's registry of every task it scheduled). The program
-// cannot bound or clear it: what adds an entry is a call the program makes into the package, so
-// the fix is to make that call once, or to end what it returns. The card is placed at the
-// program's function each new entry keeps (a callback is written where the call is), when they
-// keep one.
+// What a package keeps for the program that the program can act on: the program's function its
+// objects keep (a callback is written where the program called the package, so it places the call),
+// and the method they offer to end them. For a collection a package keeps in its own code, which
+// no object of the program's reaches (node-cron's registry of every task it scheduled), and for
+// timers a package runs for something the program started in it (the same tasks' heartbeats).
 
-import { CLOSE_METHODS, offeredMethod } from '../../query/heap-methods.js'
-import { EdgeCursor } from '../../query/references.js'
-import { packageOf } from '../library-handle.js'
-import { mostCommonLocation } from '../program-location.js'
-import { sourceLocation } from '../source-location.js'
-/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
-/** @import {NameResolver} from '../../analysis/shown-names.js' */
-/** @import {SourceLocation} from '../finding.js' */
+import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
+import { EdgeCursor } from '../query/references.js'
+import { packageOf } from './library-handle.js'
+import { mostCommonLocation } from './program-location.js'
+import { sourceLocation } from './source-location.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {SourceLocation} from './finding.js' */
 
 /** Methods that end what a package handed out, the most final first (node-cron's stop() only pauses a task, destroy() takes it out of the registry). */
 const END_METHODS = ['destroy', 'dispose', 'cancel', 'unsubscribe', ...CLOSE_METHODS, 'stop']
@@ -32,9 +31,10 @@ const MAX_DEPTH = 4
  * @param {number[]} values  ordinals of new entries' values
  * @param {string} cwd
  * @param {NameResolver} names
+ * @param {number} [maxDepth]  steps from each value
  * @returns {{callback: SourceLocation | null, end: string | null}}
  */
-export function libraryEntries (analysis, values, cwd, names) {
+export function libraryEntries (analysis, values, cwd, names, maxDepth = MAX_DEPTH) {
   const { graph } = analysis
   const edge = new EdgeCursor(graph)
   /** @type {Array<{location: SourceLocation, count: number}>} */
@@ -45,7 +45,7 @@ export function libraryEntries (analysis, values, cwd, names) {
     const found = new Map()
     const seen = new Set([value])
     let level = [value]
-    for (let depth = 0; depth < MAX_DEPTH && level.length > 0 && seen.size < MAX_NODES_PER_VALUE; depth++) {
+    for (let depth = 0; depth < maxDepth && level.length > 0 && seen.size < MAX_NODES_PER_VALUE; depth++) {
       /** @type {number[]} */
       const next = []
       for (const o of level) {
