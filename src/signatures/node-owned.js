@@ -17,6 +17,7 @@
 //                      deleted from require.cache
 //   node-words.js      the cards' words for each of them, and for any other Node-owned collection
 
+import { isWeakRef, weakRefTarget } from '../query/heap-values.js'
 import { sourceLocation } from './source-location.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -69,4 +70,31 @@ export function nodeOwner (analysis, path, cwd, names) {
     if (location !== null && location.file.startsWith('node:') && graph.nodeTypes[o] === graph.nodeType.object) owner.ids.push(path[i].id)
   }
   return owner
+}
+
+/** New entries read to tell whether Node made them. */
+const MAX_ENTRY_SAMPLES = 50
+
+/**
+ * Whether a collection's new entries are Node's own objects (or WeakRefs to them): then a
+ * collection a Node object keeps under a symbol is Node's bookkeeping (an AbortSignal's dependants,
+ * WeakRefs to the signals AbortSignal.any() made), not a value the program handed Node there (an
+ * AsyncLocalStorage store, whose entries are the program's).
+ * @param {HeapAnalysis} analysis
+ * @param {number[]} entries  ordinals of new keys and values
+ * @param {string} cwd
+ * @param {NameResolver} names
+ */
+export function nodeMadeEntries (analysis, entries, cwd, names) {
+  const { graph } = analysis
+  let decided = 0
+  for (const entry of entries.slice(0, MAX_ENTRY_SAMPLES)) {
+    const o = isWeakRef(graph, entry) ? weakRefTarget(graph, entry) : entry
+    if (o < 0) continue
+    if (graph.nodeTypes[o] !== graph.nodeType.object) return false
+    const location = sourceLocation(analysis, o, cwd, names)
+    if (location === null || !location.file.startsWith('node:')) return false
+    decided++
+  }
+  return decided > 0
 }

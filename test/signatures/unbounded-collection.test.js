@@ -72,6 +72,20 @@ test('signatures/scheduled-tasks fixed (each task destroyed when its request is 
   t.deepEqual(report.findings, [])
 })
 
+// Node keeps, under a symbol of an AbortSignal, WeakRefs to the signals AbortSignal.any() made from
+// it: Node's bookkeeping, though a symbol of a Node object can hold a value of the program's too (an
+// AsyncLocalStorage store). The entries tell: Node made them. So no "hold them in a WeakSet".
+test('signatures/signal-dependants: Node\'s own sets behind AbortSignal.any() are Node\'s, the one under a symbol of the program\'s signal too', async (t) => {
+  const report = await reportOf('signatures/signal-dependants')
+  const collections = report.findings.filter((f) => f.signature === ID)
+  const dependants = collections.find((f) => f.path.at(-1)?.edge === '<symbol kDependantSignals>')
+  if (dependants === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(dependants.evidence.nodeModule, 'node:internal/event_target')
+  t.regex(dependants.title, /\(Node's own, in /)
+  t.notRegex(dependants.fix.summary + dependants.fix.snippet, /WeakSet|LRUCache/)
+  t.true(collections.every((f) => typeof f.evidence.nodeModule === 'string'), collections.map((f) => f.title).join('\n'))
+})
+
 // Keys composed per request are concatenated strings in the heap, named "(concatenated string)":
 // the keys a card shows are their text, joined from the pieces the snapshot records.
 test('signatures/composed-keys: keys V8 keeps as concatenated strings are shown as their text', async (t) => {
