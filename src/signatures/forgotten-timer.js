@@ -82,7 +82,7 @@ export function matchForgottenTimer (input) {
     // Timers a package runs for something the program started in it (a scheduled task's
     // heartbeat): the program's function they keep places its call into the package.
     const library = tally.location === null ? null : packageOf(tally.location.file)
-    const started = library === null ? null : libraryEntries(last, newTimers, cwd, names, TIMER_DEPTH).callback
+    const started = library === null ? null : libraryEntries(last, newTimers, ages, cwd, names, TIMER_DEPTH).callback
     matches.push({
       group: group.row,
       finding: {

@@ -12,11 +12,11 @@ import { commonClasses } from '../query/held-objects.js'
 import { isLinkStep, listLengthById, longestListOf, nextInList, walkList } from '../query/linked-lists.js'
 import { reference } from '../query/references.js'
 import { holderName } from './collection-growth.js'
-import { evidenceOf, growsEveryStep, judgeGrowth, percent, retainedById } from './growth-evidence.js'
+import { evidenceOf, growsEveryStep, judgeGrowth, retainedById } from './growth-evidence.js'
 import { holderLocation } from './holder-location.js'
 import { libraryAncestor, libraryHandle, packageOf } from './library-handle.js'
 import { dominantLocation } from './middleware/handler-records.js'
-import { ID, queueFix, queueNotes, queueTitle } from './queues/queue-words.js'
+import { ID, QUEUE_REASONS, queueFix, queueNotes, queueTitle } from './queues/queue-words.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {EdgeTypeName, HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -89,9 +89,11 @@ export function matchGrowingQueue (input) {
     const callbackAt = callback !== null && callback.location !== null && packageOf(callback.location.file) === null && callback.fromLocation >= callbacks.length / 2 ? callback.location : null
     const nodeClass = shownClassName(last, list.start, names)
     const { confidence, reasons } = judgeGrowth(counts, [
-      { weight: freshShare >= 0.8 ? 0.1 : 0, reason: `${percent(freshShare)} of the new entries were pushed since the first snapshot` },
-      { weight: callbackAt === null ? 0 : 0.05, reason: 'the entries wait with the program\'s callback, which has not run' }
+      { weight: freshShare >= 0.8 ? 0.1 : 0, reason: QUEUE_REASONS.fresh(freshShare) },
+      { weight: callbackAt === null ? 0 : 0.05, reason: QUEUE_REASONS.callback }
     ])
+    const bytesPerEntry = Math.max(0, retained[retained.length - 1] - retained[0]) / added
+    const valueClasses = commonClasses(last, values)
     matches.push({
       group: g,
       finding: {
@@ -104,11 +106,11 @@ export function matchGrowingQueue (input) {
         evidence: {
           ...evidenceOf('entries', counts, retained, row.ownerCount),
           nodeClass,
-          bytesPerEntry: Math.round(Math.max(0, retained[retained.length - 1] - retained[0]) / added),
-          valueClasses: commonClasses(last, values),
+          bytesPerEntry: Math.round(bytesPerEntry),
+          valueClasses,
           notes: queueNotes({
-            bytesPerNode: Math.max(0, retained[retained.length - 1] - retained[0]) / added,
-            valueClasses: commonClasses(last, values),
+            bytesPerNode: bytesPerEntry,
+            valueClasses,
             callback: callbackAt,
             library: handle === null ? null : handle.library
           }),

@@ -4,6 +4,7 @@
 // no object of the program's reaches (node-cron's registry of every task it scheduled), and for
 // timers a package runs for something the program started in it (the same tasks' heartbeats).
 
+import { AGE_OLD } from '../query/ages.js'
 import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { EdgeCursor } from '../query/references.js'
 import { packageOf } from './library-handle.js'
@@ -29,12 +30,15 @@ const MAX_DEPTH = 4
  * end them.
  * @param {HeapAnalysis} analysis
  * @param {number[]} values  ordinals of new entries' values
+ * @param {Uint8Array} ages  AGE_* per node: only new objects are walked, since what each entry keeps
+ *   of its own was made with it, while a function every entry reaches through an old object (a
+ *   handler the program passed once, at start-up) is no entry's
  * @param {string} cwd
  * @param {NameResolver} names
  * @param {number} [maxDepth]  steps from each value
  * @returns {{callback: SourceLocation | null, end: string | null}}
  */
-export function libraryEntries (analysis, values, cwd, names, maxDepth = MAX_DEPTH) {
+export function libraryEntries (analysis, values, ages, cwd, names, maxDepth = MAX_DEPTH) {
   const { graph } = analysis
   const edge = new EdgeCursor(graph)
   /** @type {Array<{location: SourceLocation, count: number}>} */
@@ -56,7 +60,7 @@ export function libraryEntries (analysis, values, cwd, names, maxDepth = MAX_DEP
           // Not into the classes: their methods are the package's, shared by every entry.
           if (SHARED_NAMES.has(edge.name)) continue
           const target = edge.target
-          if (seen.has(target)) continue
+          if (seen.has(target) || ages[target] === AGE_OLD) continue
           seen.add(target)
           if (graph.nodeTypes[target] === graph.nodeType.closure) {
             const location = sourceLocation(analysis, target, cwd, names)

@@ -223,7 +223,7 @@ function libraryOwnedMatch ({ detail, cwd, names }, g, growth, library, holder, 
   const { owner, path, counts, sampleKeys } = growth
   const last = detail.analyses[detail.analyses.length - 1]
   const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
-  const { callback, end } = libraryEntries(last, growth.newValues, cwd, names)
+  const { callback, end } = libraryEntries(last, growth.newValues, detail.ages, cwd, names)
   const card = libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, end)
   return ownedCollectionMatch(g, growth, keyClasses, valueClasses, {
     title: collectionTitle(card.subject, counts, growth.ownerCount, false),

@@ -3,10 +3,17 @@
 
 import { bytesText, countText } from '../evidence-notes.js'
 import { librarySubject } from '../collections/collection-words.js'
+import { percent } from '../growth-evidence.js'
 /** @import {LibraryHandle} from '../library-handle.js' */
 /** @import {SourceLocation} from '../finding.js' */
 
 export const ID = 'growing-queue'
+
+/** The reasons for a finding's confidence, a clause per fact. */
+export const QUEUE_REASONS = Object.freeze({
+  fresh: (/** @type {number} */ share) => `${percent(share)} of the new entries were pushed since the first snapshot`,
+  callback: 'the entries wait with the program\'s callback, which has not run'
+})
 
 /**
  * @param {string} name  the list as the program or the library names it (`queueHead`, `_tasks`)
