@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { realpath } from 'node:fs/promises'
 import { diffSnapshots } from 'leakdiff'
 import { escapeText, parseSize, DEFAULT_DIFF_OPTIONS, SIZE_EXAMPLES } from '#cli/support'
@@ -7,6 +8,9 @@ import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
 import { checkReportOptions, reportOptions } from '../report-options.js'
 import { checkSourceOptions, SOURCE_OPTIONS, sourceOptionsOf } from '../source-options.js'
 import { seriesGroups } from '../series-input.js'
+
+/** Words people give a switch (`--color never`) that yargs then reads as a positional. */
+const SWITCH_WORDS = new Set(['always', 'never', 'auto', 'true', 'false', 'yes', 'no', 'on', 'off'])
 
 export const command = '$0 <snapshots..>'
 export const describe = 'Diff two or three snapshots of one process (oldest first) and find what holds the growth'
@@ -55,6 +59,9 @@ export async function handler (argv) {
  * @param {string[]} snapshots
  */
 async function diffFiles (argv, snapshots) {
+  // `--color never`, as other tools spell it: a switch takes no value, so the word is a snapshot.
+  const word = snapshots.find((name) => SWITCH_WORDS.has(name) && !existsSync(name))
+  if (word !== undefined) throw new UsageError(`'${word}' is read as a snapshot: switches such as --color take no value (--color, --no-color)`)
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
   const minBytes = parseMinBytes(argv.minBytes)
   for (const name of /** @type {const} */ (['minObjects', 'minContinued'])) {

@@ -19,6 +19,15 @@ test('a misspelt --fail-on id is refused with the known ids', (t) => {
   t.regex(error?.message ?? '', /^--fail-on expects 'any' or signature ids \(.*forgotten-timer.*\), got 'forgoten-timer'$/)
 })
 
+test('a value given to a switch (--color never reaches the command as a snapshot named never) is named, with how switches are given', async (t) => {
+  for (const snapshots of [['a.heapsnapshot', 'b.heapsnapshot', 'never'], ['a.heapsnapshot', 'b.heapsnapshot', 'c.heapsnapshot', 'always']]) {
+    const { stdout, stderr, code } = await diff(snapshots)
+    t.is(code, 2, stderr)
+    t.is(stdout, '')
+    t.deepEqual(errorLines(stderr), [`leakdiff: '${snapshots[snapshots.length - 1]}' is read as a snapshot: switches such as --color take no value (--color, --no-color)`])
+  }
+})
+
 test('an --output that cannot be written is refused before the snapshots are read', async (t) => {
   const dir = await tempDir('leakdiff-usage-')
   const missing = ['missing-a.heapsnapshot', 'missing-b.heapsnapshot']
