@@ -52,21 +52,34 @@ export function walkList (graph, start, visit) {
 
 /**
  * The reference of `holder` that starts its longest list of at least two nodes (a list object's
- * `head` rather than its `tail`), or null.
+ * `head` rather than its `tail`), or null. Only references to a head are walked: an object that
+ * holds every node of a list by a property (a dictionary of the nodes) would otherwise walk the
+ * list once per node.
  * @param {HeapGraph} graph
  * @param {number} holder
  * @returns {{name: string, type: EdgeTypeName, start: number, length: number} | null}
  */
 export function longestListOf (graph, holder) {
-  /** @type {{name: string, type: EdgeTypeName, start: number, length: number} | null} */
-  let best = null
+  /** @type {Array<{name: string, type: EdgeTypeName, start: number}>} */
+  const starts = []
+  /** @type {Set<number>} nodes another of the holder's references leads to by one link */
+  const followers = new Set()
   for (const edge = references(graph, holder); edge.next();) {
     const type = edge.type
     if (type !== 'property' && type !== 'context') continue
     const start = edge.target
-    if (graph.nodeTypes[start] !== graph.nodeType.object || nextInList(graph, start) < 0) continue
-    const length = walkList(graph, start)
-    if (length >= 2 && (best === null || length > best.length)) best = { name: edge.name, type, start, length }
+    if (graph.nodeTypes[start] !== graph.nodeType.object) continue
+    const next = nextInList(graph, start)
+    if (next < 0) continue
+    starts.push({ name: edge.name, type, start })
+    followers.add(next)
+  }
+  /** @type {{name: string, type: EdgeTypeName, start: number, length: number} | null} */
+  let best = null
+  for (const candidate of starts) {
+    if (followers.has(candidate.start)) continue
+    const length = walkList(graph, candidate.start)
+    if (length >= 2 && (best === null || length > best.length)) best = { ...candidate, length }
   }
   return best
 }

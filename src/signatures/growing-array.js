@@ -45,7 +45,7 @@ export function matchGrowingArray (input) {
       continue
     }
     const holder = holderLocation(last, path, cwd, names)
-    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names) : null
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names, growth.newValues) : null
     matches.push(node !== null ? nodeListMatch(input, g, growth, node, elementClasses) : programArrayMatch(input, g, growth, holder, elementClasses))
   }
   return matches

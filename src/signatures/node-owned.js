@@ -41,9 +41,11 @@ const MAX_STEPS = 6
  * @param {Step[]} path ends at the collection
  * @param {string} cwd
  * @param {NameResolver} names
+ * @param {number[]} [entries]  ordinals of the collection's new keys and values: a collection a
+ *   Node object keeps under a symbol is Node's when Node made them (nodeMadeEntries)
  * @returns {NodeOwner | null}
  */
-export function nodeOwner (analysis, path, cwd, names) {
+export function nodeOwner (analysis, path, cwd, names, entries = []) {
   const { graph } = analysis
   /** @type {NodeOwner | null} */
   let owner = null
@@ -57,9 +59,11 @@ export function nodeOwner (analysis, path, cwd, names) {
     if (!location.file.startsWith('node:')) return null
     // The collection itself, or a Node object holding it through a link only Node's code makes:
     // a scope variable, a private field, a Map entry. Node keeps what a program hands it under
-    // plain and symbol keys (an AsyncLocalStorage store, a property set on a request).
+    // plain and symbol keys (an AsyncLocalStorage store, a property set on a request), and its own
+    // bookkeeping under symbols too (an AbortSignal's dependants): the entries tell which.
     const link = i + 1 < path.length ? path[i + 1] : null
-    if (link !== null && (link.edgeType === 'property' || link.edgeType === 'element') && !link.edge.startsWith('#')) return null
+    const nodeSymbol = link !== null && link.edge.startsWith('<symbol ') && nodeMadeEntries(analysis, entries, cwd, names)
+    if (link !== null && (link.edgeType === 'property' || link.edgeType === 'element') && !link.edge.startsWith('#') && !nodeSymbol) return null
     owner = { module: location.file, className: location.function === '' ? path[i].node : location.function, ids: [] }
     break
   }
@@ -79,13 +83,13 @@ const MAX_ENTRY_SAMPLES = 50
  * Whether a collection's new entries are Node's own objects (or WeakRefs to them): then a
  * collection a Node object keeps under a symbol is Node's bookkeeping (an AbortSignal's dependants,
  * WeakRefs to the signals AbortSignal.any() made), not a value the program handed Node there (an
- * AsyncLocalStorage store, whose entries are the program's).
+ * AsyncLocalStorage store, whose entries are the program's). None given: not Node's.
  * @param {HeapAnalysis} analysis
  * @param {number[]} entries  ordinals of new keys and values
  * @param {string} cwd
  * @param {NameResolver} names
  */
-export function nodeMadeEntries (analysis, entries, cwd, names) {
+function nodeMadeEntries (analysis, entries, cwd, names) {
   const { graph } = analysis
   let decided = 0
   for (const entry of entries.slice(0, MAX_ENTRY_SAMPLES)) {

@@ -17,7 +17,7 @@ import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod,
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { libraryAncestor, libraryHandle, packageOf } from './library-handle.js'
 import { libraryEntries } from './library-entries.js'
-import { nodeMadeEntries, nodeOwner } from './node-owned.js'
+import { nodeOwner } from './node-owned.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleSpecifier } from './node-owned/module-cache.js'
 import { moduleCacheFix, nodeCollectionFix } from './node-owned/node-words.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
@@ -75,7 +75,7 @@ export function matchUnboundedCollection (input) {
     const keyClasses = kind === 'object' ? ['(string)'] : commonClasses(last, growth.newKeys)
     const valueClasses = commonClasses(last, growth.newValues)
     const holder = holderLocation(last, path, cwd, names)
-    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names) ?? nodeBookkeeping(last, path, holder, growth, cwd, names) : null
+    const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names, [...growth.newKeys, ...growth.newValues]) : null
     if (node !== null) {
       const match = nodeOwnedMatch(g, growth, node, keyClasses, valueClasses, cwd)
       // Modules are told apart by whole keys: the printed ones may have lost the query that differs.
@@ -274,25 +274,6 @@ function ownedCollectionMatch (g, growth, keyClasses, valueClasses, { title, not
       fix
     }
   }
-}
-
-/**
- * A collection a Node object keeps under a symbol whose new entries Node made (an AbortSignal's
- * dependants): Node's own, though Node keeps what the program hands it under symbols too.
- * @param {import('../analysis/analyze-heap.js').HeapAnalysis} analysis
- * @param {import('../analysis/retainer-paths.js').Step[]} path
- * @param {import('./holder-location.js').HolderLocation | null} holder
- * @param {import('./collection-growth.js').CollectionGrowth} growth
- * @param {string} cwd
- * @param {import('../analysis/shown-names.js').NameResolver} names
- * @returns {NodeOwner | null}
- */
-function nodeBookkeeping (analysis, path, holder, growth, cwd, names) {
-  const step = path[path.length - 1]
-  const before = path[path.length - 2]
-  if (holder === null || before === undefined || !step.edge.startsWith('<symbol ')) return null
-  if (!nodeMadeEntries(analysis, [...growth.newKeys, ...growth.newValues], cwd, names)) return null
-  return { module: holder.location.file, className: holder.location.function === '' ? before.node : holder.location.function, ids: [before.id] }
 }
 
 /**
