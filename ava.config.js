@@ -20,13 +20,22 @@ if (V8_MAJOR <= 12) setFlagsFromString('--no-concurrent-osr')
 
 // `npm run test:unit` (LEAKDIFF_TESTS=unit): the fast layer alone, function calls on committed
 // snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
-const files = process.env.LEAKDIFF_TESTS === 'unit' ? ['test/**/*.test.js', '!test/**/*.e2e.test.js'] : ['test/**/*.test.js']
+// A worker thread costs about 0.4 s of CPU before its first test (AVA's worker and the package,
+// compiled anew in each thread), so the unit files run one directory to a thread (test/suites/);
+// golden.test.js runs on its own, as AVA names the snapshots it keeps after the file. Under
+// `--watch`, or with files named on the command line, each file is its own thread, as AVA's
+// dependency tracking and test titles expect.
+const watching = process.argv.some((arg) => arg === '--watch' || arg === '-w')
+const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.js$|^test\b/.test(arg))
+const unitOnly = process.env.LEAKDIFF_TESTS === 'unit'
+const files = watching || named
+  ? ['test/**/*.test.js', ...(unitOnly ? ['!test/**/*.e2e.test.js'] : [])]
+  : ['test/suites/*.js', 'test/report/golden.test.js', ...(unitOnly ? [] : ['test/**/*.e2e.test.js'])]
 
 // Diffs of the committed fixture snapshots are made by threads of this process, warm after their
 // first few, for every test thread (test/helpers/diff-service.js). Not in watch mode: this process
 // and its threads outlive a run there, and would hand the next run diffs of the code before the
 // change; each test thread makes its own instead.
-const watching = process.argv.some((arg) => arg === '--watch' || arg === '-w')
 const diffService = watching ? '' : startDiffService()
 
 export default {

@@ -1,5 +1,5 @@
 // Diffs of committed fixture snapshots, made for every test thread of an AVA run by a few threads
-// of AVA's own process that live as long as the run. A test file is a worker thread that starts
+// of AVA's own process that live as long as the run. A test thread (a file, or a suite of them) starts
 // cold: its first diffs run in V8's interpreter and pay for their compilation (about three times the
 // CPU of the same diff in a warm thread, measured on the fixture cases), and most test files make
 // only a few. Here the same two threads make all of them, warm after their first few, and each

@@ -49,16 +49,16 @@ const SIGNATURE_CASES = CASES.filter(({ program, build, nodeArgs }) => program.s
 const TWO_SNAPSHOTS = ['request-log', 'listener-accumulation', 'forgotten-timer', 'pending-promises', 'closure-retention', 'retained-sockets', 'async-context-retention', 'middleware-accumulation', 'response-cache']
   .map((name) => `signatures/${name}`)
 
-// One test per case, one after the other: each is a diff of its own.
+// One test per case: each is a diff of its own, made by the diff service (test/helpers/diff-service.js).
 for (const { program, args = [] } of SIGNATURE_CASES) {
   for (const snapshots of TWO_SNAPSHOTS.includes(program) && args.length === 0 ? [3, 2] : [3]) {
-    test.serial(`the diff report of ${[program, ...args].join(' ')} (${snapshots} snapshots)`, async (t) => {
+    test(`the diff report of ${[program, ...args].join(' ')} (${snapshots} snapshots)`, async (t) => {
       checkValid(t, printed(await reportOf(program, { args, snapshots })), program)
     })
   }
 }
 
-test.serial('the signature fixtures are a broad set: leaks and clean runs, every signature\'s findings', async (t) => {
+test('the signature fixtures are a broad set: leaks and clean runs, every signature\'s findings', async (t) => {
   t.true(SIGNATURE_CASES.length >= 40)
   const reports = await Promise.all(SIGNATURE_CASES.map(({ program, args = [] }) => reportOf(program, { args })))
   t.deepEqual(new Set(reports.map((report) => report.verdict)), new Set(['leak', 'clean']))
@@ -141,7 +141,7 @@ for (const [program, args] of /** @type {Array<[string, string[]]>} */ ([
   ['threads/worker-pool', ['fixed']],
   ['threads/logger-transport', []]
 ])) {
-  test.serial(`the diff report of ${[program, ...args].join(' ')}: memory outside the heap, threads`, async (t) => {
+  test(`the diff report of ${[program, ...args].join(' ')}: memory outside the heap, threads`, async (t) => {
     const { files } = await captureFixture(program, { args })
     const report = await sharedDiff(files, { cwd: ROOT })
     t.not(report.memory, null)

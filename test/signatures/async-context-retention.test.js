@@ -43,7 +43,7 @@ test('a pending promise collecting reactions without AsyncLocalStorage stays pen
   t.deepEqual(report.findings.map((f) => f.signature), ['pending-promises'])
 })
 
-test('the text card: location first, the notes a line each, within 80 columns', async (t) => {
+test('the text card of stores kept by async contexts: location first, the notes a line each, within 80 columns', async (t) => {
   const { stdout, card } = await textCardOf(PROGRAM, ID)
   if (!card) return t.fail(stdout)
   const order = [/^ {3}AsyncLocalStorage stores \(RequestState\)/, /^ {3}\(GC roots\)/, /^ {3}stores +\d+ → \d+ → \d+/, /^ {3}retained /,

@@ -82,7 +82,7 @@ test('a list of closures that is not a handler list is left to the other signatu
   t.deepEqual(report.findings.map((f) => f.signature), ['closure-retention', 'unbounded-collection'])
 })
 
-test('the text card: location first, the notes a line each, within 80 columns', async (t) => {
+test('the text card of a middleware registered per request: location first, the notes a line each, within 80 columns', async (t) => {
   const { stdout, card } = await textCardOf(PROGRAM, ID)
   if (!card) return t.fail(stdout)
   const order = [/^ {3}A middleware function is registered/, /^ {3}\(GC roots\)/, /^ {3}handlers +\d+ → \d+ → \d+/, /^ {3}retained /,

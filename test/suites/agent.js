@@ -1,0 +1,10 @@
+// The unit tests of test/agent/ in one AVA worker thread (ava.config.js).
+import '../agent/alloc-sampler.test.js'
+import '../agent/config.test.js'
+import '../agent/file-names.test.js'
+import '../agent/heap-limit.test.js'
+import '../agent/memory-limits.test.js'
+import '../agent/retention.test.js'
+import '../agent/start-agent.test.js'
+import '../agent/watch.test.js'
+import '../agent/write-cost.test.js'

@@ -1,0 +1,10 @@
+// The unit tests of test/analysis/ in one AVA worker thread (ava.config.js).
+import '../analysis/analyze-heap.test.js'
+import '../analysis/devtools-parity-mixed-heap.test.js'
+import '../analysis/devtools-parity.test.js'
+import '../analysis/display-names.test.js'
+import '../analysis/dominators.test.js'
+import '../analysis/one-pass-paths.test.js'
+import '../analysis/retainer-paths.test.js'
+import '../analysis/shallow-sizes.test.js'
+import '../analysis/size-column.test.js'

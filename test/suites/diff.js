@@ -1,0 +1,11 @@
+// The unit tests of test/diff/ in one AVA worker thread (ava.config.js).
+import '../diff/alloc-call-lines.test.js'
+import '../diff/cli.test.js'
+import '../diff/deep-paths.test.js'
+import '../diff/growth-rate.test.js'
+import '../diff/leaky-programs.test.js'
+import '../diff/memory-outside-heap.test.js'
+import '../diff/noise.test.js'
+import '../diff/readable-paths.test.js'
+import '../diff/two-snapshots.test.js'
+import '../diff/worker-threads.test.js'

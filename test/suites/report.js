@@ -1,0 +1,17 @@
+// The unit tests of test/report/ in one AVA worker thread (ava.config.js).
+// golden.test.js runs as a file of its own: AVA names the snapshots it keeps after the file.
+import '../report/allocated-at.test.js'
+import '../report/analysis-lanes.test.js'
+import '../report/format.test.js'
+import '../report/gates-add-up.test.js'
+import '../report/gates.test.js'
+import '../report/hostile-names.test.js'
+import '../report/html-report.test.js'
+import '../report/html-view.test.js'
+import '../report/inspect-paths.test.js'
+import '../report/render-inspect.test.js'
+import '../report/render-path.test.js'
+import '../report/renderers.test.js'
+import '../report/report-schema.test.js'
+import '../report/router-allocations.test.js'
+import '../report/sidecars.test.js'
