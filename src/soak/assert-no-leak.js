@@ -2,10 +2,9 @@
 import { chmod, mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { Worker } from 'node:worker_threads'
 import { writeSnapshotFile } from '../agent/write-snapshot.js'
 import { AllocationSampler } from '../agent/alloc-sampler.js'
-import { InvalidArgumentError, LeakAssertionError, LeakdiffError, describeValue } from '../errors.js'
+import { InvalidArgumentError, LeakAssertionError, describeValue } from '../errors.js'
 import { parseSize } from '../units.js'
 import { evaluateGates, summarizeViolations } from '../report/gates.js'
 import { renderDiffReport } from '../report/render-diff.js'
@@ -15,10 +14,10 @@ import { currentThread, describeThread } from '../agent/thread-info.js'
 import { settleHeap } from './settle-heap.js'
 import { WorkerHeaps, checkWorkersOption, titleOf } from './worker-heaps.js'
 import { keepStringsWhole } from './whole-strings.js'
+import { analyzeOnThread } from './analysis-thread.js'
 /** @import {DiffReport} from '../report/report-model.js' */
 /** @import {GateResult} from '../report/gates.js' */
-
-const WORKER = new URL('./analyze-worker.js', import.meta.url)
+/** @import {Worker} from 'node:worker_threads' */
 
 /**
  * @typedef {object} AssertNoLeakOptions
@@ -137,7 +136,8 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
     await sampler?.stop()
     workerHeaps.close()
     const workerThreads = workerHeaps.complete()
-    const [analysed, ...workerReports] = await analyze([files, ...workerThreads.map((thread) => thread.snapshots)], thresholdsFor(iterations), sources)
+    const series = [files, ...workerThreads.map((thread) => thread.snapshots)]
+    const [analysed, ...workerReports] = await analyzeOnThread({ series, cwd: process.cwd(), thresholds: thresholdsFor(iterations), sources })
     if (sampling !== null && 'reason' in sampling) analysed.warnings.push(`no allocation sampling: ${sampling.reason}`)
     analysed.warnings.push(...workerHeaps.warnings())
     /** @param {DiffReport} report */
@@ -211,37 +211,6 @@ function snapshotFromFreshTask (path) {
       } catch (error) {
         reject(error)
       }
-    })
-  })
-}
-
-/**
- * Diffs each series of snapshots (the test's thread's, then each worker thread's), one after the
- * other on one worker thread.
- * @param {string[][]} series
- * @param {{minObjects: number, minBytes: number}} thresholds
- * @param {{sourceMaps: string | null, sourceRoots: string[]}} sources
- * @returns {Promise<DiffReport[]>}
- */
-function analyze (series, thresholds, sources) {
-  return new Promise((resolve, reject) => {
-    // Started clean: the test process's preloads (a TypeScript loader, an APM tracer, coverage hooks:
-    // its command line's --import and -r, and NODE_OPTIONS') would run again in it for nothing, and
-    // its --input-type would stop it from starting (src/worker-exec-argv.js).
-    const { NODE_OPTIONS, ...env } = process.env
-    const worker = new Worker(WORKER, { workerData: { series, cwd: process.cwd(), thresholds, sources }, execArgv: [], env })
-    let settled = false
-    worker.once('message', (/** @type {{reports?: DiffReport[], error?: {message: string, code?: string}}} */ message) => {
-      settled = true
-      if (message.reports) resolve(message.reports)
-      else reject(new LeakdiffError(`Expected to diff the assertion's snapshots, but the analysis failed: ${message.error?.message}`, { code: message.error?.code ?? 'LEAKDIFF_ERROR' }))
-    })
-    worker.once('error', (error) => {
-      settled = true
-      reject(new LeakdiffError(`Expected to diff the assertion's snapshots, but the analysis thread failed: ${error.message}`, { cause: error }))
-    })
-    worker.once('exit', (code) => {
-      if (!settled) reject(new LeakdiffError(`Expected a report from the analysis thread, but it exited with code ${code}`))
     })
   })
 }
