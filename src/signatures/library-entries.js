@@ -23,6 +23,23 @@ const MAX_NODES_PER_VALUE = 256
 /** Links every object of a class shares. */
 const SHARED_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
 const MAX_DEPTH = 4
+/** Internal references to the stores of collections and arrays. */
+const STORES = new Set(['table', 'elements'])
+
+/**
+ * Whether the walk for the program's functions takes a reference: fields and scope variables, and a
+ * function's scope (the package's own callbacks keep the program's in their scope: node-cron's task
+ * runner keeps `taskFn`), never into the classes, whose methods every entry shares; the store of a
+ * Map, Set or array and its slots (Node keeps an EventTarget's listeners in a Map of lists); and
+ * what a WeakRef points to (Node's set of an AbortSignal's dependants holds WeakRefs).
+ * @param {EdgeCursor} edge
+ * @param {boolean} store  the edge leaves a store
+ */
+function followed (edge, store) {
+  if (store) return edge.is('internal') || edge.is('element')
+  if (edge.is('property')) return !SHARED_NAMES.has(edge.name)
+  return edge.is('context') || edge.is('internal', 'context') || (edge.is('internal') && STORES.has(edge.name)) || edge.is('weak', 'target')
+}
 
 /**
  * What a package's own collection keeps that the program can act on: the program's function most
@@ -53,12 +70,9 @@ export function libraryEntries (analysis, values, ages, cwd, names, maxDepth = M
       /** @type {number[]} */
       const next = []
       for (const o of level) {
+        const store = graph.nodeTypes[o] === graph.nodeType.array
         for (edge.references(o); edge.next() && seen.size < MAX_NODES_PER_VALUE;) {
-          // Fields and scope variables, and a function's scope: the package's own callbacks keep
-          // the program's in their scope (node-cron's task runner keeps `taskFn`).
-          if (!(edge.is('property') || edge.is('context') || edge.is('internal', 'context'))) continue
-          // Not into the classes: their methods are the package's, shared by every entry.
-          if (SHARED_NAMES.has(edge.name)) continue
+          if (!followed(edge, store)) continue
           const target = edge.target
           if (seen.has(target) || ages[target] === AGE_OLD) continue
           seen.add(target)
@@ -68,7 +82,7 @@ export function libraryEntries (analysis, values, ages, cwd, names, maxDepth = M
             else next.push(target)
             continue
           }
-          if (graph.nodeTypes[target] === graph.nodeType.object) next.push(target)
+          if (graph.nodeTypes[target] === graph.nodeType.object || (graph.nodeTypes[target] === graph.nodeType.array && edge.is('internal') && STORES.has(edge.name))) next.push(target)
         }
       }
       level = next

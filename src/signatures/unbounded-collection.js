@@ -45,6 +45,8 @@ import {
 export const ID = 'unbounded-collection'
 /** A holder whose retained growth is this many times its collection's keeps the entries' objects too. */
 const SHARED_HOLDER_RATIO = 2
+/** Steps from each new entry of a collection Node keeps to the program's function it keeps: a signal, its listener Map, the Map's table, the list head, the listener, its callback. */
+const NODE_ENTRY_DEPTH = 6
 
 /** @type {Signature} */
 export const unboundedCollection = { id: ID, match: matchUnboundedCollection }
@@ -77,7 +79,7 @@ export function matchUnboundedCollection (input) {
     const holder = holderLocation(last, path, cwd, names)
     const node = holder === null || holder.location.file.startsWith('node:') ? nodeOwner(last, path, cwd, names, [...growth.newKeys, ...growth.newValues]) : null
     if (node !== null) {
-      const match = nodeOwnedMatch(g, growth, node, keyClasses, valueClasses, cwd)
+      const match = nodeOwnedMatch(input, g, growth, node, keyClasses, valueClasses)
       // Modules are told apart by whole keys: the printed ones may have lost the query that differs.
       const moduleCache = isModuleCache(node, growth.keyTexts)
       nodeMatches.push({ match, node, moduleCache, keys: growth.keyTexts, importer: moduleCache ? enclosingMapKey(last, path) : null })
@@ -278,25 +280,29 @@ function ownedCollectionMatch (g, growth, keyClasses, valueClasses, { title, not
 
 /**
  * The finding for a collection Node owns: what the program does that adds entries, never a bound
- * the program cannot put on Node's own map.
+ * the program cannot put on Node's own map. Placed at the program's function most new entries keep
+ * (the listener the program added to each signal Node keeps), when there is one: the call that adds
+ * the entry is written beside it. A module cache is placed at the importer by mergeNodeOwned.
+ * @param {SignatureInput} input
  * @param {number} g
  * @param {import('./collection-growth.js').CollectionGrowth} growth
  * @param {NodeOwner} node
  * @param {string[]} keyClasses
  * @param {string[]} valueClasses
- * @param {string} cwd
  * @returns {Match}
  */
-function nodeOwnedMatch (g, growth, node, keyClasses, valueClasses, cwd) {
+function nodeOwnedMatch ({ detail, cwd, names }, g, growth, node, keyClasses, valueClasses) {
   const { owner, path, counts, sampleKeys, keyTexts } = growth
   const name = holderName(path) ?? `${owner.name} @${owner.id}`
   const moduleCache = isModuleCache(node, keyTexts)
   const card = moduleCache ? moduleCacheFix(keyTexts, cwd) : nodeCollectionFix(node, name, sampleKeys, valueClasses)
+  const last = detail.analyses[detail.analyses.length - 1]
+  const callback = moduleCache ? null : libraryEntries(last, [...growth.newKeys, ...growth.newValues], detail.ages, cwd, names, NODE_ENTRY_DEPTH).callback
   return ownedCollectionMatch(g, growth, keyClasses, valueClasses, {
     title: nodeOwnedTitle(card.subject, name, counts, moduleCache),
-    notes: [nodeOwnedNote(node.className, node.module), newKeysNote(sampleKeys)],
-    evidence: { nodeModule: node.module, library: null, holderLocation: null, alsoAt: [], locationRole: null },
-    location: null,
+    notes: [nodeOwnedNote(node.className, node.module), newKeysNote(sampleKeys), callback !== null && keptFunctionNote(callback)],
+    evidence: { nodeModule: node.module, library: null, holderLocation: null, alsoAt: [], locationRole: callback === null ? null : 'kept by each entry' },
+    location: callback,
     fix: { summary: card.summary, snippet: card.snippet }
   })
 }

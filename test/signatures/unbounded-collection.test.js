@@ -75,7 +75,7 @@ test('signatures/scheduled-tasks fixed (each task destroyed when its request is 
 // Node keeps, under a symbol of an AbortSignal, WeakRefs to the signals AbortSignal.any() made from
 // it: Node's bookkeeping, though a symbol of a Node object can hold a value of the program's too (an
 // AsyncLocalStorage store). The entries tell: Node made them. So no "hold them in a WeakSet".
-test('signatures/signal-dependants: Node\'s own sets behind AbortSignal.any() are Node\'s, the one under a symbol of the program\'s signal too', async (t) => {
+test('signatures/signal-dependants: Node\'s own sets behind AbortSignal.any() are Node\'s, the one under a symbol of the program\'s signal too, placed at the listener each signal keeps', async (t) => {
   const report = await reportOf('signatures/signal-dependants')
   const collections = report.findings.filter((f) => f.signature === ID)
   const dependants = collections.find((f) => f.path.at(-1)?.edge === '<symbol kDependantSignals>')
@@ -84,6 +84,13 @@ test('signatures/signal-dependants: Node\'s own sets behind AbortSignal.any() ar
   t.regex(dependants.title, /\(Node's own, in /)
   t.notRegex(dependants.fix.summary + dependants.fix.snippet, /WeakSet|LRUCache/)
   t.true(collections.every((f) => typeof f.evidence.nodeModule === 'string'), collections.map((f) => f.title).join('\n'))
+  // Each signal Node keeps holds the listener the program added to it, written beside the call
+  // that made the signal: both cards are placed there.
+  const listener = markedLocation('signatures/signal-dependants', "signal.addEventListener('abort'", '() =>')
+  for (const finding of collections) {
+    t.like(finding.location, listener, finding.title)
+    t.is(finding.evidence.locationRole, 'kept by each entry')
+  }
 })
 
 // Keys composed per request are concatenated strings in the heap, named "(concatenated string)":
