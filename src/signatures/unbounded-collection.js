@@ -10,7 +10,7 @@
 // (entry-writes.js, weak-entries.js, package-closures.js) and the words (collection-words.js).
 
 import { collectionGrowth, holderName } from './collection-growth.js'
-import { evidenceOf, judgeCollection, retainedById } from './growth-evidence.js'
+import { evidenceOf, judgeCollection, retainedById, perStepOf } from './growth-evidence.js'
 import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
 import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
@@ -153,7 +153,43 @@ export function matchUnboundedCollection (input) {
   }
   const merged = mergeNodeOwned(nodeMatches, input)
   for (const match of mergeLibraryCollections(handles)) merged.add(match)
+  foldLibraryArrays(input, handles, new Set(matches.map((match) => match.group)))
   return matches.filter((match) => !merged.has(match))
+}
+
+/**
+ * Arrays inside a library object the program holds that grow in the same steps as a collection of
+ * that object (memoizee keeps each call's arguments in arrays beside its cache of results) grow
+ * for the same calls: the collection's card claims their rows and names them in a note, so
+ * growing-array gives them no card of their own, with no location and a ring buffer for a fix.
+ * @param {SignatureInput} input
+ * @param {Array<{match: Match, ordinal: number, id: number}>} handles  library collections, by the object the program holds
+ * @param {Set<number>} matched  rows this signature matched
+ */
+function foldLibraryArrays (input, handles, matched) {
+  if (handles.length === 0) return
+  const { detail, cwd, names } = input
+  const last = detail.analyses[detail.analyses.length - 1]
+  for (const g of input.candidates) {
+    if (matched.has(g)) continue
+    const growth = collectionGrowth(input, g, ['array'])
+    if (growth === null) continue
+    const { counts } = growth
+    // An array kept in an array (memoizee's `map[1]`) is held by the code that holds the outer one.
+    let end = growth.path.length
+    while (end > 2 && growth.path[end - 2].node === 'Array') end--
+    const path = growth.path.slice(0, end)
+    const holder = holderLocation(last, path, cwd, names)
+    const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, path.length - 2, cwd, names) : holder.location, cwd, names, offersRemoval)
+    if (handle === null) continue
+    const steps = perStepOf(counts)
+    const primary = handles.find((h) => h.ordinal === handle.ordinal && Math.abs(h.match.finding.evidence.perStep - steps) <= 0.1 * h.match.finding.evidence.perStep)
+    if (primary === undefined) continue
+    primary.match.also = [...primary.match.also ?? [], g]
+    const from = growth.path.findIndex((step) => step.id === primary.id)
+    const name = from < 0 ? growth.owner.name : growth.path.slice(from).map((step, k) => (/^\d+$/.test(step.edge) ? `[${step.edge}]` : `${k === 0 ? '' : '.'}${step.edge}`)).join('')
+    noteOn(primary.match.finding, alsoGrowsNote('calls', name, growth.owner.name, counts, 'elements'))
+  }
 }
 
 /**

@@ -141,6 +141,29 @@ test('signatures/session-store fixed (saveUninitialized: false, nothing written 
   t.deepEqual(report.findings, [])
 })
 
+// A memoized function a package made (memoizee, no `max`): its cache of results and the arrays it
+// keeps each call's arguments in grow for the same calls. One card, the package's, names the
+// arrays; growing-array gives them none of their own (no location, a ring buffer for a fix).
+test('signatures/memoized-calls: memoizee\'s cache and its argument arrays are one finding, the function named by the program\'s name for it', async (t) => {
+  const report = await reportOf('signatures/memoized-calls')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'memoizee')
+  t.true(finding.path.some((step) => step.edge === 'price'), finding.path.map((step) => step.edge).join(' → '))
+  const notes = /** @type {string[]} */ (finding.evidence.notes)
+  t.true(notes.some((note) => /^the same calls grow price\.[\w.]*map\[1\] \(Array\) too: [\d,]+ → [\d,]+ elements$/.test(note)), notes.join('\n'))
+  t.regex(finding.fix.summary, /^price \(a function from memoizee\) keeps one entry per distinct key it is given\..* use its own size limit or expiry/)
+  // The arrays' row is the largest: claimed by the finding, not left as a leak without one.
+  const arrays = report.growth.find((row) => row.path.at(-2)?.edge === 'map')
+  t.truthy(arrays?.leak, 'the argument arrays are a leaking row')
+  t.is(report.findings.length, 1)
+})
+
+test('signatures/memoized-calls fixed (memoize with max: 100): no finding', async (t) => {
+  const report = await reportOf('signatures/memoized-calls', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})
+
 // Node itself holds these collections: its module loader's caches. The program can only stop
 // adding to them, so the card names what it does and never offers to bound Node's map.
 test('signatures/node-owned: an import() under a new URL per request is one finding at the import, with the module URLs and no LRU', async (t) => {

@@ -368,6 +368,8 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
   const methods = [release, clear].filter((m) => m !== null).map((m) => `${variable}.${m}()`)
   const drop = methods.length > 0 ? ` or drop entries when they are done (${methods.join(', ')})` : ' or drop entries when they are done'
   const { className, library } = handle
+  // A function a package made (a memoized function) is named by the program's name for it.
+  const who = className === 'Function' ? `${variable === 'instance' ? 'The function' : variable} (a function from ${library})` : `${className} from ${library}`
   // Promises as values make it a cache of loads (a batching loader, a memoized async call): those
   // are meant to live for one request, and a shared one keeps every result for good.
   if (valueClasses[0] === 'Promise' && className !== 'Function' && className !== 'Object') {
@@ -382,7 +384,7 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
   if (!keyClass.startsWith('(')) {
     const literal = /^\{[\w$, ]*\}$/.test(keyClass) ? `${keyClass.replace(/\s*\}$/, ' }').replace(/^\{/, '{ ')} // made once at start-up` : `new ${keyClass}(/* ... */) // made once at start-up`
     return {
-      summary: `${className} from ${library} keeps one entry per key object, and compares keys by identity: the program passes a new ${keyClass} each time, so every call adds an entry. Build that object once and pass the same one every time (or call the step that uses it once, at start-up),${drop}.`,
+      summary: `${who} keeps one entry per key object, and compares keys by identity: the program passes a new ${keyClass} each time, so every call adds an entry. Build that object once and pass the same one every time (or call the step that uses it once, at start-up),${drop}.`,
       snippet: `const key = ${literal}\n// per request: pass this same key to ${variable}, never a fresh copy`,
       atCall: { kind: 'key object', release }
     }
@@ -392,19 +394,19 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
   // MemoryStore), so the fix is an expiry, not a release in a finally.
   if (looksLikeRandomIds(sampleKeys)) {
     return {
-      summary: `${className} from ${library} keeps one entry per id it is given, and the new keys look like random ids, one per client or session:${keys.replace(/^ New keys look like/, '')} A client that never comes back leaves its entry for good unless something expires it: keep the entries where they expire on their own (a store or an option with a time to live), create one only once there is something to keep in it,${drop}.`,
+      summary: `${who} keeps one entry per id it is given, and the new keys look like random ids, one per client or session:${keys.replace(/^ New keys look like/, '')} A client that never comes back leaves its entry for good unless something expires it: keep the entries where they expire on their own (a store or an option with a time to live), create one only once there is something to keep in it,${drop}.`,
       snippet: '// one entry per client: let entries expire, and make none for a client with nothing to keep\n// (a store with a time to live; no entry until the program writes to it)'
     }
   }
   if (release !== null) {
     return {
-      summary: `${className} from ${library} keeps every entry it is given until its own ${release}(key) takes it out.${keys} One made per call stays for good: call ${release}(key) on it when the entry's work is done, on every path (in a finally), or give it keys from a small, fixed set (a route pattern, not the raw URL or an id).`,
+      summary: `${who} keeps every entry it is given until its own ${release}(key) takes it out.${keys} One made per call stays for good: call ${release}(key) on it when the entry's work is done, on every path (in a finally), or give it keys from a small, fixed set (a route pattern, not the raw URL or an id).`,
       snippet: everyPathSnippet(`// ... ${variable} gets an entry for key`, `${variable}.${release}(key)`),
       atCall: { kind: 'distinct keys', release }
     }
   }
   return {
-    summary: `${className} from ${library} keeps one entry per distinct key it is given.${keys} Give it keys from a small, fixed set (a route pattern, not the raw URL or an id), use its own size limit or expiry if it has one,${drop}.`,
+    summary: `${who} keeps one entry per distinct key it is given.${keys} Give it keys from a small, fixed set (a route pattern, not the raw URL or an id), use its own size limit or expiry if it has one,${drop}.`,
     snippet: '// key by something bounded, e.g. the route pattern\nconst key = req.route?.path ?? \'other\''
   }
 }
