@@ -35,30 +35,54 @@ export function markDominatedBy (analysis, ordinals) {
   return state
 }
 
-/** Dominator steps climbed from a node towards its growth owner before giving up. */
-const MAX_CLIMB = 256
+/** A node's answer in heldThroughNew, for the row it was asked for (UNKNOWN while it climbs). */
+const HELD = 1
+const FREE = 2
 
 /**
- * Whether a new node passing `test` sits strictly between `ordinal` and its growth owner in the
- * dominator tree (an owner of growth row `row`, by `rowOfOwner`): the node is then held through
- * that one, for example a socket held through a closure's captured variable. True also when the
- * owner is more than MAX_CLIMB steps up, where no judgement is safe.
+ * A test of whether a new node passing `test` sits strictly between a node and its growth owner in
+ * the dominator tree (an owner of growth row `row`, by `rowOfOwner`): the node is then held through
+ * that one, for example a socket held through a closure's captured variable. Each node's answer
+ * is remembered for the row it was asked for, so the climbs of all the nodes of a row take one
+ * step per node in all, however deep the tree: a queue kept as a linked list puts each entry one
+ * step below the one before it, thousands of steps below the owner.
  * @param {HeapAnalysis} analysis
- * @param {number} ordinal
  * @param {Int32Array} rowOfOwner growth row per owner ordinal, -1 for other nodes
- * @param {number} row
  * @param {Uint8Array} ages AGE_* per node
  * @param {(analysis: HeapAnalysis, o: number) => boolean} test
+ * @returns {(ordinal: number, row: number) => boolean}
  */
-export function heldThroughNew (analysis, ordinal, rowOfOwner, row, ages, test) {
+export function heldThroughNew (analysis, rowOfOwner, ages, test) {
   const { dominators, graph } = analysis
-  let current = dominators[ordinal]
-  for (let step = 0; step < MAX_CLIMB; step++) {
-    if (rowOfOwner[current] === row || current === graph.rootOrdinal) return false
-    if (ages[current] !== AGE_OLD && test(analysis, current)) return true
-    current = dominators[current]
+  const answers = new Uint8Array(graph.nodeCount)
+  const answeredFor = new Int32Array(graph.nodeCount).fill(-1)
+  /** @type {number[]} */
+  const chain = []
+  return (ordinal, row) => {
+    let current = ordinal
+    // Up to a node answered for this row, or to the owner, the root or a node passing the test.
+    while (answeredFor[current] !== row) {
+      const up = dominators[current]
+      answeredFor[current] = row
+      if (up === current || up === graph.rootOrdinal || rowOfOwner[up] === row) {
+        answers[current] = FREE
+        break
+      }
+      if (ages[up] !== AGE_OLD && test(analysis, up)) {
+        answers[current] = HELD
+        break
+      }
+      answers[current] = UNKNOWN
+      chain.push(current)
+      current = up
+    }
+    // Below it, each node's answer is its dominator's.
+    while (chain.length > 0) {
+      const node = /** @type {number} */ (chain.pop())
+      answers[node] = answers[dominators[node]]
+    }
+    return answers[ordinal] === HELD
   }
-  return true
 }
 
 /**

@@ -94,10 +94,11 @@ function newClosuresByRow (analysis, detail, rowOfOwner) {
   /** @type {Map<number, Map<number, number[]>>} */
   const byRow = new Map()
   const closureType = graph.nodeType.closure
+  const heldThroughClosure = heldThroughNew(analysis, rowOfOwner, ages, isClosure)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (graph.nodeTypes[o] !== closureType || ages[o] === AGE_OLD || noise[o] === 1) continue
     const g = rowOfOwner[owners[o]]
-    if (g < 0 || heldThroughNew(analysis, o, rowOfOwner, g, ages, isClosure)) continue
+    if (g < 0 || heldThroughClosure(o, g)) continue
     const shared = propertyTarget(graph, o, 'shared')
     if (shared < 0) continue
     let byFunction = byRow.get(g)

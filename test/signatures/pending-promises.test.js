@@ -69,3 +69,25 @@ test('the fixed twin rejects its waiters when the load fails: no finding', async
   const report = await reportOf('signatures/pending-waiters-fixed')
   t.deepEqual(report.findings, [])
 })
+
+// p-limit keeps the calls that wait for a slot in a linked list, each entry one step below the one
+// before it in the dominator tree, thousands of steps below the queue: every pending promise is
+// counted however deep, and the finding is at the program's call, not inside p-limit.
+test('signatures/limited-calls: calls waiting in p-limit\'s queue behind stuck slots, every one counted, found at the program\'s call', async (t) => {
+  const report = await reportOf('signatures/limited-calls')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'p-limit')
+  const counts = /** @type {number[]} */ (finding.evidence.counts)
+  t.true(isRising(counts), counts.join(' → '))
+  const added = counts[counts.length - 1] - counts[0]
+  t.true(added > 1000, `${added} new pending promises: deeper than any fixed climb`)
+  t.is(finding.evidence.newPromises, added)
+  t.true(/** @type {string[]} */ (finding.evidence.notes).some((note) => note.startsWith(`${added.toLocaleString('en-US')} new pending promises`)))
+  t.like(finding.location, markedLocation('signatures/limited-calls', '// leak: limited', '() => { failed++ }'))
+})
+
+test('signatures/limited-calls fixed (a deadline on every lookup): no finding', async (t) => {
+  const report = await reportOf('signatures/limited-calls', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

@@ -10,7 +10,7 @@ import { propertyTarget } from '../../query/references.js'
 import { holderName } from '../collection-growth.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from '../growth-evidence.js'
 import { holderLocation } from '../holder-location.js'
-import { libraryHandle } from '../library-handle.js'
+import { libraryHandle, packageOf } from '../library-handle.js'
 import { MAX_HANDLERS, MIN_NEW_REACTIONS, collectHandlers, dominantHandler, isAwaitedPromise } from './promise-reactions.js'
 import { ID, PROMISE_REASONS, heldNotes, heldTitle, libraryWaitFix, waitersFix } from './promise-words.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
@@ -34,16 +34,21 @@ export function keptPromises (input, rows) {
   const { graph, retainedSizes } = last
   if (rows.length === 0) return []
   const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  const heldThroughAwaited = heldThroughNew(last, rowOfOwner, ages, isAwaitedPromise)
   /** @type {Map<number, {count: number, bytes: number, handlers: number[]}>} */
   const byRow = new Map()
   const counted = new Uint8Array(graph.nodeCount)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || noise[o] === 1 || !isAwaitedPromise(last, o)) continue
     const g = rowOfOwner[owners[o]]
-    // A promise that waits on another pending promise is part of that one's chain.
-    if (g < 0 || heldThroughNew(last, o, rowOfOwner, g, ages, isAwaitedPromise)) continue
+    if (g < 0) continue
     let tally = byRow.get(g)
     if (!tally) byRow.set(g, (tally = { count: 0, bytes: 0, handlers: [] }))
+    // Whoever awaits any of them: the program's handler may be on a promise a library's own
+    // pending promise holds (p-limit resolves the promise it handed out from a task it queued).
+    if (tally.handlers.length < MAX_HANDLERS) collectHandlers(graph, propertyTarget(graph, o, 'reactions_or_result'), tally.handlers)
+    // A promise that waits on another pending promise is part of that one's chain.
+    if (heldThroughAwaited(o, g)) continue
     tally.count++
     // What the list keeps per waiter is the entry that holds the promise (a record with its resolve
     // function, a queued task closing over resolve and reject), not only the promise.
@@ -52,7 +57,6 @@ export function keptPromises (input, rows) {
       counted[entry] = 1
       tally.bytes += retainedSizes.at(entry)
     }
-    if (tally.handlers.length < MAX_HANDLERS) collectHandlers(graph, propertyTarget(graph, o, 'reactions_or_result'), tally.handlers)
   }
   /** @type {Match[]} */
   const matches = []
@@ -69,11 +73,15 @@ export function keptPromises (input, rows) {
     const retained = analyses.length === 3
       ? [row.retainedBefore, /** @type {number} */ (row.retainedMiddle), row.retainedAfter]
       : [row.retainedBefore, row.retainedAfter]
-    const { location, locationShare } = dominantHandler(last, tally.handlers, cwd, names)
+    const awaited = dominantHandler(last, tally.handlers, cwd, names)
     // A list inside a library's object (a pool's waiting clients, a queue's tasks, a client's
     // command queue): the program did not make the promises and cannot settle them itself.
     const holder = holderLocation(last, row.path, cwd, names)
     const handle = holder === null ? null : libraryHandle(last, row.path, holder.location, cwd, names)
+    // What awaits them inside that library, with no handler of the program's among them, is its
+    // own machinery (p-limit's run() waiting its turn): the program's hold on the library says more.
+    const inLibrary = handle !== null && awaited.location !== null && packageOf(awaited.location.file) !== null
+    const { location, locationShare } = inLibrary ? { location: null, locationShare: 0 } : awaited
     const facts = [
       { weight: 0.1 * share, reason: PROMISE_REASONS.held(share) },
       { weight: 0, reason: PROMISE_REASONS.awaited }

@@ -6,6 +6,7 @@
 
 import { unwrapBound } from '../../query/heap-values.js'
 import { findReference, propertyTarget, references, retainers } from '../../query/references.js'
+import { packageOf } from '../library-handle.js'
 import { isProgramLocation, mostCommonLocation } from '../program-location.js'
 import { sourceLocation } from '../source-location.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
@@ -129,11 +130,9 @@ function handlerLocation (analysis, fn, cwd, names) {
  * @returns {{location: SourceLocation | null, locationShare: number}}
  */
 export function dominantHandler (analysis, handlers, cwd, names) {
-  const best = mostCommonLocation(function * () {
-    for (const fn of handlers) {
-      const location = handlerLocation(analysis, fn, cwd, names)
-      if (isProgramLocation(location)) yield { location, count: 1 }
-    }
-  }())
+  const located = handlers.map((fn) => handlerLocation(analysis, fn, cwd, names)).filter((location) => isProgramLocation(location))
+  // The program's own handlers first: a package's are its machinery around the program's call.
+  const own = located.filter((location) => packageOf(location.file) === null)
+  const best = mostCommonLocation((own.length > 0 ? own : located).map((location) => ({ location, count: 1 })))
   return best === null ? { location: null, locationShare: 0 } : { location: best.location, locationShare: best.count / best.total }
 }

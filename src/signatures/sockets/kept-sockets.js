@@ -125,6 +125,7 @@ function newSocketsByRow ({ detail }, rows) {
   const { graph, retainedSizes } = last
   const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
   const isSocket = socketClasses(last)
+  const heldThroughScope = heldThroughNew(last, rowOfOwner, ages, isScopeNode)
   /** @type {Map<number, {count: number, closed: number, bytes: number, sample: number}>} */
   const fresh = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
@@ -132,7 +133,7 @@ function newSocketsByRow ({ detail }, rows) {
     const g = rowOfOwner[owners[o]]
     // Sockets reached through captured variables are a closure's doing (closure-retention); an
     // owner made since the baseline is an open handle held from the roots (open-connections.js).
-    if (g < 0 || ages[owners[o]] !== AGE_OLD || heldThroughNew(last, o, rowOfOwner, g, ages, isScopeNode)) continue
+    if (g < 0 || ages[owners[o]] !== AGE_OLD || heldThroughScope(o, g)) continue
     let tally = fresh.get(g)
     if (!tally) fresh.set(g, (tally = { count: 0, closed: 0, bytes: 0, sample: o }))
     tally.count++
