@@ -2,7 +2,7 @@ import test from 'ava'
 import { checkCleanTwin, isRising, markedLocation, perRoundOf, reportOf, stepsOf } from '../helpers/fixture-reports.js'
 import { markedPosition } from '../helpers/fixture-source.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { looksLikeRandomIds } from '../../src/signatures/collections/collection-words.js'
+import { libraryFix, looksLikeRandomIds } from '../../src/signatures/collections/collection-words.js'
 
 const ID = 'unbounded-collection'
 
@@ -157,6 +157,17 @@ test('signatures/memoized-calls: memoizee\'s cache and its argument arrays are o
   const arrays = report.growth.find((row) => row.path.at(-2)?.edge === 'map')
   t.truthy(arrays?.leak, 'the argument arrays are a leaking row')
   t.is(report.findings.length, 1)
+})
+
+// A package's function or plain object has no class worth naming: the card names it by how the
+// program reaches it (mustache's exported templateCache, lodash's memoized function's `.cache`).
+test('a package\'s function or plain object is named by how it is reached, never as "Object from …"', (t) => {
+  /** @param {string} accessor @param {string} className @param {string} library */
+  const summaryOf = (accessor, className, library) => libraryFix({ library, name: accessor.split('.')[0], accessor, ordinal: 0, className, through: false, location: null }, { release: null, clear: 'clear' }, ['a', 'b'], ['(string)'], ['Array']).summary
+  t.regex(summaryOf('templateCache', 'Object', 'mustache'), /^templateCache \(an object from mustache\) keeps one entry per distinct key/)
+  t.regex(summaryOf('price', 'Function', 'memoizee'), /^price \(a function from memoizee\) keeps/)
+  t.regex(summaryOf('priceOf.cache', 'Function', 'lodash'), /^priceOf\.cache \(from lodash\) keeps/)
+  t.regex(summaryOf('store', 'MemoryStore', 'express-session'), /^MemoryStore from express-session keeps/)
 })
 
 test('signatures/memoized-calls fixed (memoize with max: 100): no finding', async (t) => {

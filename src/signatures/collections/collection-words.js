@@ -368,8 +368,13 @@ export function libraryFix (handle, { release, clear }, sampleKeys, keyClasses, 
   const methods = [release, clear].filter((m) => m !== null).map((m) => `${variable}.${m}()`)
   const drop = methods.length > 0 ? ` or drop entries when they are done (${methods.join(', ')})` : ' or drop entries when they are done'
   const { className, library } = handle
-  // A function a package made (a memoized function) is named by the program's name for it.
-  const who = className === 'Function' ? `${variable === 'instance' ? 'The function' : variable} (a function from ${library})` : `${className} from ${library}`
+  // A function or plain object a package made (a memoized function, a template cache) is named by
+  // the name it is reached by: its class says nothing.
+  // The class is the first object's on the way: one reached past it (`priceOf.cache`) is named alone.
+  const kind = className === 'Function' ? 'function' : className === 'Object' ? 'object' : null
+  const who = kind === null
+    ? `${className} from ${library}`
+    : variable.includes('.') ? `${variable} (from ${library})` : `${variable === 'instance' ? `The ${kind}` : variable} (${kind === 'object' ? 'an' : 'a'} ${kind} from ${library})`
   // Promises as values make it a cache of loads (a batching loader, a memoized async call): those
   // are meant to live for one request, and a shared one keeps every result for good.
   if (valueClasses[0] === 'Promise' && className !== 'Function' && className !== 'Object') {
