@@ -158,6 +158,23 @@ export function matchUnboundedCollection (input) {
 }
 
 /**
+ * How the program reaches a path's end from step `from` (`price.context.get.context.map[1]`):
+ * names and indexes, other steps left out; null when `from` is not on the path or names nothing.
+ * @param {import('../analysis/retainer-paths.js').Step[]} path
+ * @param {number} from
+ * @returns {string | null}
+ */
+function accessFrom (path, from) {
+  if (from < 0) return null
+  let text = ''
+  for (const { edge } of path.slice(from)) {
+    if (/^\d+$/.test(edge)) text += `[${edge}]`
+    else if (/^[#\w$]+$/.test(edge)) text += text === '' ? edge : `.${edge}`
+  }
+  return text === '' ? null : text
+}
+
+/**
  * Arrays inside a library object the program holds that grow in the same steps as a collection of
  * that object (memoizee keeps each call's arguments in arrays beside its cache of results) grow
  * for the same calls: the collection's card claims their rows and names them in a note, so
@@ -186,8 +203,7 @@ function foldLibraryArrays (input, handles, matched) {
     const primary = handles.find((h) => h.ordinal === handle.ordinal && Math.abs(h.match.finding.evidence.perStep - steps) <= 0.1 * h.match.finding.evidence.perStep)
     if (primary === undefined) continue
     primary.match.also = [...primary.match.also ?? [], g]
-    const from = growth.path.findIndex((step) => step.id === primary.id)
-    const name = from < 0 ? growth.owner.name : growth.path.slice(from).map((step, k) => (/^\d+$/.test(step.edge) ? `[${step.edge}]` : `${k === 0 ? '' : '.'}${step.edge}`)).join('')
+    const name = accessFrom(growth.path, growth.path.findIndex((step) => step.id === primary.id)) ?? growth.owner.name
     noteOn(primary.match.finding, alsoGrowsNote('calls', name, growth.owner.name, counts, 'elements'))
   }
 }
@@ -238,8 +254,7 @@ function mergeLibraryCollections (handles) {
       primary.match.also = [...primary.match.also ?? [], other.match.group]
       const { counts } = finding.evidence
       const from = finding.path.findIndex((step) => step.id === primary.id)
-      const at = finding.path.slice(from).map((step) => step.edge).filter((edge) => /^[#\w$]+$/.test(edge) && !/^\d+$/.test(edge))
-      noteOn(primary.match.finding, alsoGrowsNote('calls', from < 0 || at.length === 0 ? finding.owner.name : at.join('.'), finding.owner.name, counts, finding.evidence.unit))
+      noteOn(primary.match.finding, alsoGrowsNote('calls', accessFrom(finding.path, from) ?? finding.owner.name, finding.owner.name, counts, finding.evidence.unit))
     }
   }
   return merged
