@@ -84,13 +84,16 @@ const NOT_RELEASE = /^[_#]|Listener|^(?:remove|delete)All/
 
 /**
  * The method an object (or its prototypes) offers to take one entry, or the object itself, back,
- * found by its name as the package wrote it (ONE_RELEASE); null when it offers none.
+ * found by its name as the package wrote it (ONE_RELEASE); null when it offers none. An object
+ * with several stores offers one such method per store (handlebars' `unregisterHelper` and
+ * `unregisterPartial`): the one named after the store (`about`, the property holding it) comes first.
  * @param {HeapGraph} graph
  * @param {number} ordinal
+ * @param {string} [about] the name of the store an entry is taken out of (`partials`)
  * @returns {string | null}
  */
-export function releaseMethod (graph, ordinal) {
-  return rankedMethod(graph, ordinal, ONE_RELEASE)
+export function releaseMethod (graph, ordinal, about = '') {
+  return rankedMethod(graph, ordinal, ONE_RELEASE, about)
 }
 
 /**
@@ -118,17 +121,38 @@ export function clearMethod (graph, ordinal) {
 }
 
 /**
- * The first method whose name the earliest pattern accepts, or null.
+ * The first method whose name the earliest pattern accepts, or null; first of all one that a
+ * pattern accepts and that ends in the singular of `about` (`unregisterPartial` for `partials`).
  * @param {HeapGraph} graph
  * @param {number} ordinal
  * @param {RegExp[]} patterns  most specific first
+ * @param {string} [about]
  */
-function rankedMethod (graph, ordinal, patterns) {
+function rankedMethod (graph, ordinal, patterns, about = '') {
   if (ordinal < 0) return null
   const names = [...methodNames(graph, ordinal)].filter((name) => !NOT_RELEASE.test(name))
+  const stems = singulars(about)
+  if (stems.length > 0) {
+    for (const pattern of patterns) {
+      const found = names.find((name) => pattern.test(name) && stems.some((stem) => name.toLowerCase().endsWith(stem)))
+      if (found !== undefined) return found
+    }
+  }
   for (const pattern of patterns) {
     const found = names.find((name) => pattern.test(name))
     if (found !== undefined) return found
   }
   return null
+}
+
+/**
+ * The forms of a store's name a method named after one of its entries ends in, lower case:
+ * `partials` -> partials, partial; `_caches` -> caches, cache, cach. Names under four letters say
+ * too little to go by.
+ * @param {string} name
+ */
+function singulars (name) {
+  const word = name.replace(/^[_#]+/, '').toLowerCase()
+  if (!/^[a-z]\w{3,}$/.test(word)) return []
+  return [word, word.replace(/s$/, ''), word.replace(/es$/, '')].filter((form, i, all) => form.length >= 4 && all.indexOf(form) === i)
 }

@@ -507,7 +507,7 @@ function offersRemoval (graph, ordinal) {
  * @param {import('../analysis/retainer-paths.js').Step[]} path ends at the collection
  */
 function packageRelease (graph, handle, path) {
-  const release = releaseMethod(graph, handle)
+  const release = releaseMethod(graph, handle, path.at(-1)?.edge)
   const holder = path.length >= 2 ? graph.findOrdinalById(path[path.length - 2].id) : -1
   return { release: release !== null && endsItself(release) && holder !== handle ? null : release, clear: clearMethod(graph, handle) }
 }

@@ -115,3 +115,27 @@ test('an async hook enabled per request: Node\'s list of hooks, placed at the ho
   t.regex(finding.fix.snippet, /\.disable\(\)/)
   t.notRegex(finding.fix.snippet, /shift\(\)/)
 })
+
+// The performance timeline keeps every mark until the program clears it: unlike Node's other
+// lists, the program has a call that takes entries out, and the card gives it.
+test('signatures/timing-marks: performance.mark() per request fills Node\'s buffer of marks, fixed by performance.clearMarks(), not by making it once', async (t) => {
+  const report = await reportOf('signatures/timing-marks')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.regex(String(finding.evidence.nodeModule), /^node:internal\/perf\//)
+  t.deepEqual(finding.evidence.elementClasses, ['PerformanceMark'])
+  t.regex(finding.title, /^Node's buffer of performance marks \(node:internal\/perf\/\w+\) only grows: .* each buffered per call and never cleared\.$/)
+  const perRound = await perRoundOf('signatures/timing-marks')
+  // A start and an end mark per request.
+  t.deepEqual(stepsOf(finding.evidence.counts), [2 * perRound, 2 * perRound])
+  const notes = /** @type {string[]} */ (finding.evidence.notes)
+  t.true(notes.some((note) => note.endsWith('only performance.clearMarks() takes entries out')), notes.join('\n'))
+  t.false(notes.some((note) => note.includes('cannot shorten')), notes.join('\n'))
+  t.regex(finding.fix.snippet, /performance\.clearMarks\(/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /at start-up|shift\(\)/)
+})
+
+test('signatures/timing-marks fixed (marks and measure cleared once read): no finding', async (t) => {
+  const report = await reportOf('signatures/timing-marks', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

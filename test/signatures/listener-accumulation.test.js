@@ -123,3 +123,23 @@ test('the text report shows the card with file:line:column, within 80 columns', 
   t.true(card.some((text) => /^ {3}listeners +\d+ → \d+ → \d+/.test(text)), card.join('\n'))
   t.true(card.some((text) => text.includes("settings.off('change', ")), card.join('\n'))
 })
+
+// node:diagnostics_channel copies a channel's array of subscribers on every subscribe(), so the
+// array of one snapshot is gone from the next: the list is counted through the channel.
+test('signatures/channel-subscribers: a diagnostics channel subscriber per request is a listener list named by the channel, undone by unsubscribe()', async (t) => {
+  const report = await reportOf('signatures/channel-subscribers')
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+  const [finding] = report.findings
+  t.is(finding.evidence.listKind, 'diagnostics channel')
+  t.is(finding.evidence.event, 'app:db-query')
+  t.is(finding.title, 'A subscriber is added to diagnostics channel \'app:db-query\' over and over and never unsubscribed.')
+  t.deepEqual(finding.location, markedLocation('signatures/channel-subscribers', 'const onQuery =', '(/**', 'onQuery'))
+  const perRound = await perRoundOf('signatures/channel-subscribers')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.snippet, /diagnostics_channel\.unsubscribe\('app:db-query', onMessage\)/)
+})
+
+test('signatures/channel-subscribers fixed (unsubscribed when the response is sent): no finding', async (t) => {
+  const report = await reportOf('signatures/channel-subscribers', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

@@ -306,3 +306,25 @@ test('signatures/in-flight: an entry deleted on the success path only is named w
 for (const [program, how] of [['signatures/weak-registry-fixed', 'a FinalizationRegistry deletes each entry with its session'], ['signatures/in-flight-fixed', 'the entry deleted in a finally']]) {
   test(`${program}: ${how}: no finding`, (t) => checkCleanTwin(t, program))
 }
+
+// An object of a package with one store per kind of entry offers a removal method per store
+// (handlebars' unregisterHelper, unregisterPartial, unregisterDecorator): the card names the one
+// for the store that grows.
+test('signatures/template-partials: handlebars\' partials per user are taken out by unregisterPartial(), the method named after the store', async (t) => {
+  const report = await reportOf('signatures/template-partials')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'handlebars')
+  t.is(finding.path.at(-1)?.edge, 'partials')
+  const perRound = await perRoundOf('signatures/template-partials')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /until its own unregisterPartial\(key\) takes it out/)
+  t.regex(finding.fix.snippet, /\.unregisterPartial\(key\)/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /unregisterHelper|unregisterDecorator/)
+})
+
+test('signatures/template-partials fixed (unregisterPartial after the render): no finding', async (t) => {
+  const report = await reportOf('signatures/template-partials', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+  t.deepEqual(report.growth.filter((row) => row.leak), [])
+})

@@ -7,7 +7,7 @@ import { percent } from '../growth-evidence.js'
 import { storeFix, storeNotes } from '../backing-store-words.js'
 import { variableFor } from '../snippet-names.js'
 import { writeSiteNotes } from '../write-sites.js'
-import { joinVerb } from '../node-owned/node-words.js'
+import { joinVerb, neverText } from '../node-owned/node-words.js'
 import { weakEntriesNote } from '../collections/collection-words.js'
 /** @import {BackingStores} from '../backing-stores.js' */
 /** @import {SourceLocation} from '../finding.js' */
@@ -131,8 +131,7 @@ function libraryRecordFix (name, { library, elementClass, via, targetClass, meth
  */
 export function nodeListTitle (subject, counts, records) {
   if (records === null) return `${subject} only grows: ${countsText(counts)} elements, none removed.`
-  const ended = records.end === null ? 'never ended' : `never ${records.end}d`
-  return `${subject} only grows: ${countsText(counts)}, each ${joinVerb(records.elementClass)} per call and ${ended}.`
+  return `${subject} only grows: ${countsText(counts)}, each ${joinVerb(records.elementClass)} per call and ${neverText(records)}.`
 }
 
 /**
@@ -157,11 +156,14 @@ export function reloadTitle (subject, counts, file) {
  * @param {number} fresh
  * @param {string} module  Node's module that holds the list
  * @param {string | null | false} note  one more, when the shape has one
+ * @param {string | null} [release]  the call that takes entries out, when Node offers the program one
  */
-export function nodeListNotes (fresh, module, note) {
+export function nodeListNotes (fresh, module, note, release = null) {
   return notesOf([
     freshNote(fresh),
-    `held by Node's own code (${module}): the program cannot shorten it, only stop adding to it`,
+    release === null
+      ? `held by Node's own code (${module}): the program cannot shorten it, only stop adding to it`
+      : `held by Node's own code (${module}): only ${release} takes entries out`,
     note
   ])
 }

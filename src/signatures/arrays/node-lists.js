@@ -1,10 +1,12 @@
-// A list Node's own code holds (its enabled async hooks) that grows: the program cannot shorten it,
-// only stop adding to it. The card names the records the program makes per call and never ends,
-// and where their callbacks come from, never a bound on Node's own array.
+// A list Node's own code holds (its enabled async hooks, the performance timeline's buffers) that
+// grows: the program cannot shorten it, only stop adding to it, or take its entries out with the
+// call Node offers for them (performance.clearMarks()). The card names the records the program
+// makes per call and never ends, and where their callbacks come from, never a bound on Node's own
+// array.
 
 import { holderName } from '../collection-growth.js'
 import { nodeRecords } from '../node-owned/node-records.js'
-import { nodeCollectionFix, nodeRecordsFix } from '../node-owned/node-words.js'
+import { nodeCollectionFix, nodeRecordsFix, releaseCall } from '../node-owned/node-words.js'
 import { arrayFinding } from './array-finding.js'
 import { CALLBACKS_ROLE, callbacksNote, nodeListNotes, nodeListTitle } from './array-words.js'
 /** @import {CollectionGrowth} from '../collection-growth.js' */
@@ -28,6 +30,7 @@ export function nodeListMatch (input, g, growth, node, elementClasses) {
   const callbacks = records?.callbacks ?? null
   return nodeListFinding(g, growth, elementClasses, {
     module: node.module,
+    release: records === null ? null : releaseCall(records.elementClass),
     title: nodeListTitle(card.subject, counts, records),
     note: callbacksNote(callbacks),
     library: records?.library ?? null,
@@ -42,14 +45,14 @@ export function nodeListMatch (input, g, growth, node, elementClasses) {
  * @param {number} g
  * @param {CollectionGrowth} growth
  * @param {string[]} elementClasses
- * @param {{module: string, title: string, note: string | null | false, library: string | null,
+ * @param {{module: string, release?: string | null, title: string, note: string | null | false, library: string | null,
  *   location: SourceLocation | null, locationRole: string | null, fix: {summary: string, snippet: string}}} card
  * @returns {Match}
  */
-export function nodeListFinding (g, growth, elementClasses, { module, title, note, library, location, locationRole, fix }) {
+export function nodeListFinding (g, growth, elementClasses, { module, release = null, title, note, library, location, locationRole, fix }) {
   return arrayFinding(g, growth, elementClasses, {
     title,
-    notes: nodeListNotes(growth.freshShare, module, note),
+    notes: nodeListNotes(growth.freshShare, module, note, release),
     evidence: { nodeModule: module, library, holderLocation: null, alsoAt: [], locationRole },
     location,
     fix: { summary: fix.summary, snippet: fix.snippet }

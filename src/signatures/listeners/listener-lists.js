@@ -7,11 +7,14 @@
 //   event map      holder .<name> → Map {table} → {slot} → Array [i] → closure | record (mitt and
 //                  other registries keyed by event name)
 //   observer list  holder .<listeners|subscribers|handlers|...> → Array [i] → closure | record
+//   channel        channel ._subscribers → Array [i] → closure (node:diagnostics_channel, which
+//                  copies the array on every subscribe)
 //
 // The diff names one node of the list as the growth owner (the Array, the `_events` object, the
 // last Listener that existed in the baseline); each shape finds its lists from there, and counts
 // their listeners again in every snapshot through ids that do not change.
 
+import { channelLists } from './diagnostics-channel.js'
 import { eventEmitterLists } from './event-emitter.js'
 import { eventMapLists } from './event-map.js'
 import { eventTargetLists } from './event-target.js'
@@ -21,11 +24,12 @@ import { observerLists } from './observer-list.js'
 
 /**
  * @typedef {object} ListenerList
- * @property {'EventEmitter' | 'EventTarget' | 'observer list' | 'event map'} kind
+ * @property {'EventEmitter' | 'EventTarget' | 'observer list' | 'event map' | 'diagnostics channel'} kind
  * @property {number} emitter  ordinal (last snapshot) of the object the listeners are added to
- * @property {string} event    the event name ('' when the heap does not say)
+ * @property {string} event    the event name, or the channel's ('' when the heap does not say)
  * @property {number} listId   V8 id that finds the list in every snapshot: the emitter (EventEmitter),
- *                             the list's head object (EventTarget), the array (observer list, event map)
+ *                             the list's head object (EventTarget), the array (observer list, event map),
+ *                             the channel (diagnostics channel)
  */
 
 /**
@@ -46,7 +50,7 @@ import { observerLists } from './observer-list.js'
  */
 
 /** @type {ListShape[]} */
-const SHAPES = [eventEmitterLists, eventTargetLists, eventMapLists, observerLists]
+const SHAPES = [eventEmitterLists, eventTargetLists, eventMapLists, channelLists, observerLists]
 
 /**
  * The listener lists a growth owner belongs to, found by walking from it to the emitter.

@@ -18,7 +18,7 @@ export const USE_ROLE = 'hands it to the library'
 /** Why the confidence is what it is: one clause per fact the matcher weighs. */
 export const LISTENER_REASONS = Object.freeze({
   /** @param {ListenerList['kind']} kind  an emitter's kind of list, not an observer list */
-  list: (kind) => `an ${kind} listener list, counted in every snapshot`,
+  list: (kind) => `${/^[aeiou]/i.test(kind) ? 'an' : 'a'} ${kind} listener list, counted in every snapshot`,
   observerList: 'an array of functions kept under a listener-like name',
   /**
    * @param {number} fromLocation  new listeners from the located function
@@ -104,6 +104,7 @@ export function listenerNotes (list, emitterClass, { fresh, location, fromLocati
 function titleOf (list, name, emitterClass, listCount, once = false) {
   const target = listCount > 1 ? `${listCount} objects like ${name} (${emitterClass})` : `${name} (${emitterClass})`
   if (list.kind === 'observer list') return `Functions are added to ${list.event} of ${target} over and over and never removed.`
+  if (list.kind === 'diagnostics channel') return `A subscriber is added to diagnostics channel ${channelText(list)} over and over and never unsubscribed.`
   if (once && list.event !== '') return `A once('${list.event}') listener is added to ${target} over and over, and '${list.event}' never comes to remove it.`
   const event = list.event === '' ? 'A' : `${/^[aeiou]/i.test(list.event) ? 'An' : 'A'} '${list.event}'`
   return `${event} listener is added to ${target} over and over and never removed.`
@@ -134,6 +135,13 @@ function fixFor (list, name, verb, recordVerb, ending) {
     return {
       summary: `remove the function with ${owner}.${verb}() when the code that added it is done.`,
       snippet: `const onEvent = () => { /* ... */ }\n${owner}.on(${event}onEvent)\n${done}() => ${owner}.${verb}(${event}onEvent))`
+    }
+  }
+  if (list.kind === 'diagnostics channel') {
+    const channel = list.event === '' ? 'name' : `'${list.event}'`
+    return {
+      summary: 'unsubscribe the function when the work it serves ends, with the channel\'s name and the same function, or subscribe once at start-up and find the request from the message.',
+      snippet: `const onMessage = (message) => { /* ... */ }\ndiagnostics_channel.subscribe(${channel}, onMessage)\n${done}() => diagnostics_channel.unsubscribe(${channel}, onMessage))`
     }
   }
   const event = list.event === '' ? 'event' : list.event
@@ -186,6 +194,7 @@ function unclosedTitle (list, name, emitterClass, maker, takeBack) {
     const event = list.event === '' ? 'a listener' : `${/^[aeiou]/i.test(list.event) ? 'an' : 'a'} '${list.event}' listener`
     return `${maker.className} objects (${maker.from}) are added to ${name} (${emitterClass}) over and over and never taken back with ${takeBack.take}(): each adds ${event} on it.`
   }
+  if (list.kind === 'diagnostics channel') return `${maker.className} objects (${maker.from}) are made over and over and never ${pastOf(maker.method)}: each subscribes to diagnostics channel ${channelText(list)}.`
   const what = list.kind === 'observer list' ? `a function to ${list.event} of` : `${list.event === '' ? 'a' : `${/^[aeiou]/i.test(list.event) ? 'an' : 'a'} '${list.event}'`} listener on`
   return `${maker.className} objects (${maker.from}) are made over and over and never ${pastOf(maker.method)}: each adds ${what} ${name} (${emitterClass}).`
 }
@@ -258,4 +267,12 @@ function iteratorFix (list, name, ending, nodeIterator) {
     summary: `end each subscription when the request ends: call the iterator's return() (or leave its for await loop), or pass the library an AbortSignal that is aborted then. Until it ends, it keeps its listeners on ${emitter} and buffers every event.`,
     snippet: `const iterator = /* the call that subscribes to ${emitter} */\n${done}() => iterator.return())`
   }
+}
+
+/**
+ * A diagnostics channel as the program names it: `'app:db-query'`, or `(named by a symbol)`.
+ * @param {ListenerList} list
+ */
+function channelText (list) {
+  return list.event === '' ? '(named by a symbol)' : `'${list.event}'`
 }

@@ -45,11 +45,35 @@ function readableSpecifier (specifier, cwd, importer) {
   return name.startsWith('/') || name.startsWith('.') ? name : `./${name}`
 }
 
-/** What Node's own records are, by the class Node names them: how one joins the list, and what a
- * pile of them costs beyond memory. */
-const NODE_RECORDS = /** @type {Record<string, {joins: string, cost: string}>} */ ({
-  AsyncHook: { joins: 'enabled', cost: 'every async operation in the process calls each enabled hook, so the process also gets slower with every one' }
-})
+/**
+ * What Node's own records are, by the class Node names them: how one joins the list, what a pile
+ * of them costs beyond memory, and for those the program takes out with a call of its own (the
+ * performance timeline's entries), what they were never given and the remedy.
+ * @type {Record<string, {joins: string, cost?: string, never?: string, list?: string, release?: string, remedy?: {summary: string, snippet: string}}>}
+ */
+const NODE_RECORDS = {
+  AsyncHook: { joins: 'enabled', cost: 'every async operation in the process calls each enabled hook, so the process also gets slower with every one' },
+  PerformanceMark: {
+    joins: 'buffered',
+    never: 'never cleared',
+    list: 'buffer of performance marks',
+    release: 'performance.clearMarks()',
+    remedy: {
+      summary: 'Node keeps every performance.mark() on its timeline until performance.clearMarks() takes it out. Clear a request\'s marks once they are measured (performance.clearMarks(name)), or time the request with performance.now() and keep only the numbers.',
+      snippet: 'performance.mark(startName)\n// ... the work, then once it is measured:\nperformance.clearMarks(startName)\nperformance.clearMarks(endName)'
+    }
+  },
+  PerformanceMeasure: {
+    joins: 'buffered',
+    never: 'never cleared',
+    list: 'buffer of performance measures',
+    release: 'performance.clearMeasures()',
+    remedy: {
+      summary: 'Node keeps every performance.measure() on its timeline until performance.clearMeasures() takes it out. Read the duration the call returns and clear it (performance.clearMeasures(name)), or time the request with performance.now() and keep only the numbers.',
+      snippet: 'const { duration } = performance.measure(name, start, end)\nperformance.clearMeasures(name)'
+    }
+  }
+}
 
 /**
  * How one record joined Node's list ("enabled" for an async hook, else "made").
@@ -60,6 +84,25 @@ export function joinVerb (elementClass) {
 }
 
 /**
+ * What the program never did to the records: "never cleared" for the timeline's entries, "never
+ * disabled" when a record offers disable(), else "never ended".
+ * @param {NodeRecords} records
+ */
+export function neverText ({ elementClass, end }) {
+  return NODE_RECORDS[elementClass]?.never ?? (end === null ? 'never ended' : `never ${end}d`)
+}
+
+/**
+ * The call that takes records of this class out of Node's list, when the program has one
+ * (`performance.clearMarks()`), else null.
+ * @param {string} elementClass
+ * @returns {string | null}
+ */
+export function releaseCall (elementClass) {
+  return NODE_RECORDS[elementClass]?.release ?? null
+}
+
+/**
  * The card of a Node-owned list of records the program makes per call and never ends.
  * @param {NodeOwner} owner
  * @param {NodeRecords} records
@@ -67,16 +110,19 @@ export function joinVerb (elementClass) {
  */
 export function nodeRecordsFix (owner, records) {
   const { elementClass, callbacks, library, end } = records
-  const ended = end === null ? 'never ended' : `never ${end}d`
   const known = NODE_RECORDS[elementClass]
   const joins = joinVerb(elementClass)
+  const subject = known?.list === undefined
+    ? `Node's own list of ${known === undefined ? '' : `${joins} `}${elementClass} objects (${owner.module})`
+    : `Node's ${known.list} (${owner.module})`
+  if (known?.remedy !== undefined) return { subject, ...known.remedy }
   const from = callbacks === null
     ? ''
     : ` Their callbacks come from ${library === null ? 'the program' : library} (${callbacks.file}:${callbacks.line}${callbacks.function === '' ? '' : `, ${callbacks.function}`}): ${library === null ? 'that code runs' : `the program calls into ${library}`} in a way that ${joins === 'made' ? 'makes' : joins.replace(/d$/, 's')} a new one each time (a per-request setup call).`
   const variable = elementClass.charAt(0).toLowerCase() + elementClass.slice(1)
   return {
-    subject: `Node's own list of ${known === undefined ? '' : `${joins} `}${elementClass} objects (${owner.module})`,
-    summary: `each new ${elementClass} is ${joins} per call and ${ended}, and Node keeps every one${known === undefined ? '' : `: ${known.cost}`}.${from} Make it once at start-up and reuse it${end === null ? '' : `, or call its ${end}() when done`}.`,
+    subject,
+    summary: `each new ${elementClass} is ${joins} per call and ${neverText(records)}, and Node keeps every one${known?.cost === undefined ? '' : `: ${known.cost}`}.${from} Make it once at start-up and reuse it${end === null ? '' : `, or call its ${end}() when done`}.`,
     snippet: `// once, at start-up, not per request\nconst ${variable} = /* the call that makes the ${elementClass} */${end === null ? '' : `\n// or, when it is no longer needed:\n${variable}.${end}()`}`
   }
 }
