@@ -17,6 +17,7 @@ import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { TIMER_CALLBACKS, listDuration, tallyTimers, timerList } from './timers/live-timers.js'
 import { TIMER_REASONS, libraryTimerFix, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
 import { libraryEntries } from './library-entries.js'
+import { timerMaker } from './timers/timer-makers.js'
 import { packageOf } from './library-handle.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -83,6 +84,7 @@ export function matchForgottenTimer (input) {
     // heartbeat): the program's function they keep places its call into the package.
     const library = tally.location === null ? null : packageOf(tally.location.file)
     const started = library === null ? null : libraryEntries(last, newTimers, ages, cwd, names, TIMER_DEPTH).callback
+    const maker = library === null ? null : timerMaker(last, newTimers, ages, library, cwd, names)
     matches.push({
       group: group.row,
       finding: {
@@ -103,12 +105,13 @@ export function matchForgottenTimer (input) {
           durationMs,
           bytesPerTimer: Math.round(tally.retained / tally.count),
           callbackVariables: variables,
-          notes: timerNotes({ count: tally.count, intervals: tally.intervals, bytesEach: tally.retained / tally.count, newTimers: newTimers.length, durationMs, variables, kept, library, started }),
-          ...(library !== null && { library })
+          notes: timerNotes({ count: tally.count, intervals: tally.intervals, bytesEach: tally.retained / tally.count, newTimers: newTimers.length, durationMs, variables, kept, library, started, maker }),
+          ...(library !== null && { library }),
+          ...(maker !== null && { madeBy: { className: maker.className, from: library, method: maker.method } })
         },
         location: started ?? tally.location,
         members: newTimers,
-        fix: library !== null && kept === null ? libraryTimerFix(library, started) : timerFix(tally.fn, repeating, durationMs, kept)
+        fix: library !== null && kept === null ? libraryTimerFix(library, started, maker) : timerFix(tally.fn, repeating, durationMs, kept)
       }
     })
   }

@@ -16,7 +16,9 @@ import { constructorOf, packageOf } from './library-handle.js'
 // takes it from here.
 
 /** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
-export const END_METHODS = [...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
+// shutdown() first: an object that offers it beside close() may mean something else by close() (a
+// circuit breaker's close() closes the circuit).
+export const END_METHODS = ['shutdown', ...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
 /** New listeners looked at for the object they close over. */
 const SAMPLE = 50
 /**
@@ -152,7 +154,7 @@ function holds (analysis, holder, target) {
  * @param {number} fn
  * @returns {number[]}
  */
-function heldBy (analysis, fn) {
+export function heldBy (analysis, fn) {
   const { graph } = analysis
   const values = []
   const boundThis = propertyTarget(graph, fn, 'bound_this')

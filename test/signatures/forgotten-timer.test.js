@@ -1,6 +1,6 @@
 import test from 'ava'
 import { markedPosition } from '../helpers/fixture-source.js'
-import { PER_ROUND, WARMUP, checkWeakerWithTwoSnapshots, isRising, markedLocation, reportOf, roundCounts } from '../helpers/fixture-reports.js'
+import { PER_ROUND, WARMUP, checkWeakerWithTwoSnapshots, isRising, markedLocation, perRoundOf, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
 
 const ID = 'forgotten-timer'
 
@@ -84,7 +84,31 @@ test('a package\'s own timers (node-cron\'s heartbeats): at the program\'s callb
   if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
   t.deepEqual(finding.location, markedLocation(program, '// leak: schedule', '() =>'))
   t.is(finding.evidence.library, 'node-cron')
-  t.regex(finding.fix.summary, /^these timers are node-cron's own: it runs them for something the program started in it \(the call at fixtures\/programs\/signatures\/scheduled-tasks\.js:\d+/)
+  t.regex(finding.fix.summary, /^these timers are node-cron's own: something the program makes through node-cron per call \(the call at fixtures\/programs\/signatures\/scheduled-tasks\.js:\d+/)
+  // The task node-cron returned, alive and kept by the timers, offers the way out.
+  t.like(finding.evidence.madeBy, { from: 'node-cron' })
+  t.regex(finding.fix.snippet, new RegExp(`handle\\.${finding.evidence.madeBy?.method}\\(\\)`))
   t.notRegex(finding.fix.snippet, /setTimeout|setInterval/)
   t.true(finding.evidence.notes.some((note) => note.startsWith('the timers are node-cron\'s own, each keeping the program\'s function at')), finding.evidence.notes.join('\n'))
+})
+
+// A package's timers kept by an object of the package made per call: the object's own method that
+// ends them is the fix (opossum's Status, made for each CircuitBreaker, and shutdown(); close()
+// there closes the circuit), not a guess among stop, destroy and close.
+test('signatures/circuit-breakers: a CircuitBreaker per request leaves opossum\'s intervals running; the fix names shutdown()', async (t) => {
+  const report = await reportOf('signatures/circuit-breakers')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'opossum')
+  t.like(finding.evidence.madeBy, { from: 'opossum', method: 'shutdown' })
+  const perRound = await perRoundOf('signatures/circuit-breakers')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /until shutdown\(\) ends them/)
+  t.regex(finding.fix.snippet, /handle\.shutdown\(\)/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /destroy|\bclose\(\)/)
+})
+
+test('signatures/circuit-breakers fixed (one breaker made at start-up): no finding', async (t) => {
+  const report = await reportOf('signatures/circuit-breakers', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
 })

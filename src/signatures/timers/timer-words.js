@@ -4,6 +4,7 @@
 import { bytesText, countText, durationText, namedBytes, notesOf } from '../evidence-notes.js'
 import { percent } from '../growth-evidence.js'
 /** @import {SourceLocation} from '../finding.js' */
+/** @import {TimerMaker} from './timer-makers.js' */
 
 /**
  * The collection of the program that keeps the timers' handles.
@@ -48,17 +49,18 @@ export function timerTitle (fn, repeating, counts, durationMs) {
  * The card's lines.
  * @param {{count: number, intervals: number, bytesEach: number, newTimers: number, durationMs: number | null,
  *   variables: Array<{name: string, bytes: number}>, kept: KeptHandles | null, library?: string | null,
- *   started?: SourceLocation | null}} facts  count: live timers with this callback, the last snapshot's;
+ *   started?: SourceLocation | null, maker?: TimerMaker | null}} facts  count: live timers with this callback, the last snapshot's;
  *   bytesEach: what one retains, on average; variables: what the callback captures; library: the
  *   package whose timers they are; started: the program's function they keep
  */
-export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs, variables, kept, library = null, started = null }) {
+export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs, variables, kept, library = null, started = null, maker = null }) {
   return notesOf([
     `${intervals > 0 ? `${countText(intervals)} intervals` : ''}${intervals > 0 && intervals < count ? ' and ' : ''}${intervals < count ? `${countText(count - intervals)} pending timeouts` : ''}${durationMs === null ? '' : ` of ${durationText(durationMs)}`}, ~${bytesText(bytesEach)} each`,
     `${countText(newTimers)} started since the first snapshot and still live`,
     variables.length > 0 && `the callback captures ${namedBytes(variables)}`,
     kept !== null && `the program keeps ${percent(kept.share)} of the new handles in ${kept.name} (${kept.className}), and clears none of them`,
-    library !== null && `the timers are ${library}'s own${started === null ? '' : `, each keeping the program's function at ${started.file}:${started.line}`}`
+    library !== null && `the timers are ${library}'s own${started === null ? '' : `, each keeping the program's function at ${started.file}:${started.line}`}`,
+    maker !== null && `${maker.count} of ${maker.sampled} sampled timers run for a new ${maker.className} (${library}), which offers ${maker.method}()`
   ])
 }
 
@@ -67,10 +69,21 @@ export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs
  * thing, since the program holds no handle on the timers themselves.
  * @param {string} library
  * @param {SourceLocation | null} started  the program's function the timers keep
+ * @param {TimerMaker | null} [maker]  the package's object, made per call, whose method ends them
  * @returns {{summary: string, snippet: string}}
  */
-export function libraryTimerFix (library, started) {
+export function libraryTimerFix (library, started, maker = null) {
   const where = started === null ? '' : ` (the call at ${started.file}:${started.line}, whose callback each timer keeps)`
+  if (maker !== null) {
+    // The object found may be a part of what the program made (a CircuitBreaker's Status, alive
+    // through its own timers after the breaker is gone): the card names its class as a clue and
+    // its method, which the made object offers too.
+    const { className, method } = maker
+    return {
+      summary: `these timers are ${library}'s own: something the program makes through ${library} per call${where} starts them (a new ${className} for each, which offers ${method}()), and they keep running, with all they hold, until ${method}() ends them. Make it once at start-up and reuse it, or call ${method}() on what ${library} returned when its work is done.`,
+      snippet: `// what ${library} returned for this work: made once at start-up, or ended when the work ends\nres.on('close', () => handle.${method}())`
+    }
+  }
   return {
     summary: `these timers are ${library}'s own: it runs them for something the program started in it${where}, and they keep running, with all they hold, until that is ended. End it when its work is done, with what ${library} returned for it (its stop, destroy or close), or start it once, at start-up, not per request.`,
     snippet: `// what ${library} returned for this work, ended when the work ends\nres.on('close', () => handle.destroy())`

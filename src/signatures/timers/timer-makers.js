@@ -1,0 +1,90 @@
+// The package object behind timers a package runs, whose own method ends them: opossum's Status,
+// made for each CircuitBreaker, with its shutdown(). The timers' callbacks keep some inner part of
+// it (the Status' window of statistics); the object is found by going up from what they keep,
+// through objects made since the first snapshot, to the outermost one of the package that offers
+// a method ending it. What the program made may be gone already (a breaker nothing holds, its
+// Status kept by its own timers), so the object found is a clue to it, not always it.
+
+import { AGE_OLD } from '../../query/ages.js'
+import { offeredMethod } from '../../query/heap-methods.js'
+import { EdgeCursor, reference } from '../../query/references.js'
+import { constructorOf, packageOf } from '../library-handle.js'
+import { END_METHODS, heldBy } from '../unclosed-makers.js'
+/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../../analysis/shown-names.js' */
+
+/** New timers looked at. */
+const SAMPLE = 50
+/** Retainer steps up from what a callback keeps, and nodes looked at per timer. */
+const MAX_DEPTH = 4
+const MAX_NODES = 256
+
+/**
+ * @typedef {object} TimerMaker
+ * @property {string} className  the class of the package's object made per call (`Status`)
+ * @property {string} method     its method that ends it (`shutdown`)
+ * @property {number} count      sampled timers under one of them
+ * @property {number} sampled
+ */
+
+/**
+ * The package class whose objects, made per call, run the new timers, with the method ending
+ * one; null when no such class is above at least half of the sampled timers.
+ * @param {HeapAnalysis} analysis the last snapshot's
+ * @param {number[]} newTimers
+ * @param {Uint8Array} ages
+ * @param {string} library  the package the timers' callbacks are in
+ * @param {string} cwd
+ * @param {NameResolver} names
+ * @returns {TimerMaker | null}
+ */
+export function timerMaker (analysis, newTimers, ages, library, cwd, names) {
+  const { graph } = analysis
+  const sample = newTimers.slice(-SAMPLE)
+  /** @type {Map<number, {count: number, object: number}>} by class */
+  const byClass = new Map()
+  /** @type {Map<number, boolean>} whether an object is the package's and offers an end, by ordinal */
+  const known = new Map()
+  const qualifies = (/** @type {number} */ o) => {
+    let yes = known.get(o)
+    if (yes === undefined) {
+      const made = constructorOf(analysis, o, cwd, names)
+      yes = made.location !== null && packageOf(made.location.file) === library && offeredMethod(graph, o, END_METHODS) !== null
+      known.set(o, yes)
+    }
+    return yes
+  }
+  const edge = new EdgeCursor(graph)
+  for (const timer of sample) {
+    const callback = reference(graph, timer, '_onTimeout')
+    if (callback < 0) continue
+    const seen = new Set([timer, callback])
+    let level = heldBy(analysis, callback).filter((o) => ages[o] !== AGE_OLD && !seen.has(o))
+    let outermost = -1
+    for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && seen.size < MAX_NODES; depth++) {
+      /** @type {number[]} */
+      const next = []
+      for (const o of level) {
+        seen.add(o)
+        if (graph.nodeTypes[o] === graph.nodeType.object && qualifies(o)) outermost = o
+        for (edge.retainers(o); edge.next();) {
+          const up = edge.source
+          if (seen.has(up) || ages[up] === AGE_OLD || edge.is('weak') || graph.nodeTypes[up] !== graph.nodeType.object) continue
+          seen.add(up)
+          next.push(up)
+        }
+      }
+      level = next
+    }
+    if (outermost < 0) continue
+    const cls = analysis.classOf[outermost]
+    const entry = byClass.get(cls) ?? { count: 0, object: outermost }
+    entry.count++
+    byClass.set(cls, entry)
+  }
+  let best = null
+  for (const [, entry] of byClass) if (entry.count * 2 >= sample.length && (best === null || entry.count > best.count)) best = entry
+  if (best === null) return null
+  const method = /** @type {string} */ (offeredMethod(graph, best.object, END_METHODS))
+  return { className: constructorOf(analysis, best.object, cwd, names).name, method, count: best.count, sampled: sample.length }
+}
