@@ -13,7 +13,6 @@ import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, retainedById, perStepOf } from './growth-evidence.js'
 import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
-import { CLEAR_METHODS, REMOVAL_METHODS, clearMethod, endsItself, offeredMethod, releaseMethod } from '../query/heap-methods.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
 import { libraryAncestor, libraryHandle, packageOf } from './library-handle.js'
 import { libraryEntries } from './library-entries.js'
@@ -27,6 +26,7 @@ import { storeNotes } from './backing-store-words.js'
 import { entryWrite } from './collections/entry-writes.js'
 import { weakEntries } from './collections/weak-entries.js'
 import { packageClosures } from './collections/package-closures.js'
+import { offersRemoval, packageRelease } from './collections/package-release.js'
 import {
   NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
   keptFunctionNote, libraryFix, libraryOwnedFix, libraryOwnedNote, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
@@ -484,30 +484,4 @@ function mechanismNotes (mechanism, name) {
     case 'package closures': return [packageClosuresNote(mechanism.closures, name)]
     default: return []
   }
-}
-
-/**
- * Whether an object on a package collection's path offers to remove entries (the handle moves down
- * the path to the first that does): a memoized function's `.cache` with its `delete`.
- * @param {HeapGraph} graph
- * @param {number} ordinal
- */
-function offersRemoval (graph, ordinal) {
-  return offeredMethod(graph, ordinal, [...REMOVAL_METHODS, ...CLEAR_METHODS]) !== null
-}
-
-/**
- * The package's own calls that take one entry, or all of them, out of the collection the program
- * reaches through `handle`, as the heap shows them on its prototype chain. A method that ends what
- * it is called on (`close`) takes an entry out only when the object is the collection's own
- * holder (a container of named loggers); on an object further up (a client that keeps a cache)
- * it would end the object.
- * @param {HeapGraph} graph
- * @param {number} handle
- * @param {import('../analysis/retainer-paths.js').Step[]} path ends at the collection
- */
-function packageRelease (graph, handle, path) {
-  const release = releaseMethod(graph, handle, path.at(-1)?.edge)
-  const holder = path.length >= 2 ? graph.findOrdinalById(path[path.length - 2].id) : -1
-  return { release: release !== null && endsItself(release) && holder !== handle ? null : release, clear: clearMethod(graph, handle) }
 }
