@@ -17,8 +17,9 @@ import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { TIMER_CALLBACKS, listDuration, tallyTimers, timerList } from './timers/live-timers.js'
 import { TIMER_REASONS, libraryTimerFix, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
 import { libraryEntries } from './library-entries.js'
-import { timerMaker } from './timers/timer-makers.js'
+import { packageMaker } from './package-makers.js'
 import { packageOf } from './library-handle.js'
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
@@ -84,7 +85,7 @@ export function matchForgottenTimer (input) {
     // heartbeat): the program's function they keep places its call into the package.
     const library = tally.location === null ? null : packageOf(tally.location.file)
     const started = library === null ? null : libraryEntries(last, newTimers, ages, cwd, names, TIMER_DEPTH).callback
-    const maker = library === null ? null : timerMaker(last, newTimers, ages, library, cwd, names)
+    const maker = library === null ? null : packageMaker(last, callbacksOf(last.graph, newTimers), ages, library, cwd, names)
     matches.push({
       group: group.row,
       finding: {
@@ -209,4 +210,13 @@ function keptIn (analysis, timers) {
   const name = variableName(graph, best)
   if (name === null) return null
   return { name, kind: /** @type {string} */ (collectionKind(graph, best)), className: analysis.classes.names[analysis.classOf[best]], share: count / sample.length }
+}
+
+/**
+ * The functions timers call.
+ * @param {HeapGraph} graph
+ * @param {number[]} timers
+ */
+function callbacksOf (graph, timers) {
+  return timers.map((timer) => propertyTarget(graph, timer, '_onTimeout')).filter((fn) => fn >= 0)
 }

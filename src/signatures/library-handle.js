@@ -159,6 +159,21 @@ export function constructorOf (analysis, o, cwd, names) {
 }
 
 /**
+ * The package whose module scope is the nearest on the path to its end, or null (the program's
+ * module, or none): for a collection under plain objects and builtins only (chokidar's map of
+ * watched paths, each entry a plain object holding a Set of listeners).
+ * @param {Step[]} path
+ * @returns {string | null}
+ */
+export function scopePackage (path) {
+  for (let i = path.length - 1; i >= 0; i--) {
+    const module = path[i].module
+    if (typeof module === 'string') return packageOf(module)
+  }
+  return null
+}
+
+/**
  * Where the nearest object on the path that a library made was constructed, from step `from`
  * towards the roots: for a collection whose own holder the heap places nowhere (a plain object
  * inside the library's instance).

@@ -14,12 +14,13 @@ import { evidenceOf, judgeCollection, retainedById, perStepOf } from './growth-e
 import { bytesText, notesOf } from './evidence-notes.js'
 import { commonClasses } from '../query/held-objects.js'
 import { HOLDER_ROLES, holderLocation } from './holder-location.js'
-import { libraryAncestor, libraryHandle, packageOf } from './library-handle.js'
+import { libraryAncestor, libraryHandle, packageOf, scopePackage } from './library-handle.js'
 import { libraryEntries } from './library-entries.js'
 import { nodeOwner } from './node-owned.js'
 import { enclosingMapKey, importSite, isModuleCache, moduleSpecifier } from './node-owned/module-cache.js'
 import { moduleCacheFix, nodeCollectionFix } from './node-owned/node-words.js'
 import { writeSiteNotes, writeSites } from './write-sites.js'
+import { packageMaker } from './package-makers.js'
 import { readableScriptName } from './source-location.js'
 import { backingStores, viewWriteSites } from './backing-stores.js'
 import { storeNotes } from './backing-store-words.js'
@@ -89,9 +90,9 @@ export function matchUnboundedCollection (input) {
     const handle = libraryHandle(last, path, holder === null ? libraryAncestor(last, path, path.length - 2, cwd, names) : holder.location, cwd, names, offersRemoval)
     // A package's own collection that no object of the program's reaches: what the program does
     // is call into the package, and that is where the fix is.
-    const ownedBy = handle === null && holder !== null ? packageOf(holder.location.file) : null
-    if (ownedBy !== null && holder !== null) {
-      matches.push(libraryOwnedMatch(input, g, growth, ownedBy, holder, keyClasses, valueClasses))
+    const ownedBy = handle !== null ? null : holder !== null ? packageOf(holder.location.file) : scopePackage(path)
+    if (ownedBy !== null) {
+      matches.push(libraryOwnedMatch(input, g, growth, ownedBy, holder, keyClasses, valueClasses, shared))
       continue
     }
     // A library's collection is changed through the program's handle on it, not where the library writes.
@@ -267,24 +268,44 @@ function mergeLibraryCollections (handles) {
  * @param {number} g
  * @param {import('./collection-growth.js').CollectionGrowth} growth
  * @param {string} library
- * @param {import('./holder-location.js').HolderLocation} holder  the package's code that holds it
+ * @param {import('./holder-location.js').HolderLocation | null} holder  the package's code that holds it,
+ *   null when only the package's module scope above it says whose it is
  * @param {string[]} keyClasses
  * @param {string[]} valueClasses
+ * @param {{name: string, parts: string, retained: number[]} | null} [shared]  the object whose other
+ *   fields share the entries' objects, whose growth the card then gives (sharedHolder)
  * @returns {Match}
  */
-function libraryOwnedMatch ({ detail, cwd, names }, g, growth, library, holder, keyClasses, valueClasses) {
+function libraryOwnedMatch ({ detail, cwd, names }, g, growth, library, holder, keyClasses, valueClasses, shared = null) {
   const { owner, path, counts, sampleKeys } = growth
   const last = detail.analyses[detail.analyses.length - 1]
   const name = holderName(path, last) ?? `${owner.name} @${owner.id}`
-  const { callback, end } = libraryEntries(last, growth.newValues, detail.ages, cwd, names)
-  const card = libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, end)
-  return ownedCollectionMatch(g, growth, keyClasses, valueClasses, {
+  const entries = libraryEntries(last, growth.newValues, detail.ages, cwd, names)
+  const { callback } = entries
+  // Entries that are the package's functions end with the object they close over (a watcher's
+  // listeners, and its close()).
+  const functions = [...growth.newKeys, ...growth.newValues].filter((o) => last.graph.nodeTypes[o] === last.graph.nodeType.closure)
+  const maker = entries.end !== null ? null : packageMaker(last, functions, detail.ages, library, cwd, names)
+  const card = libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, entries.end ?? maker?.method ?? null, maker?.className ?? null)
+  // The object that shares the entries' objects keeps what the leak costs (sharedHolder).
+  const measured = shared === null ? growth : { ...growth, retained: shared.retained, share: 1 }
+  return ownedCollectionMatch(g, measured, keyClasses, valueClasses, {
     title: collectionTitle(card.subject, counts, growth.ownerCount, false),
-    notes: [libraryOwnedNote(library), callback !== null && keptFunctionNote(callback)],
-    evidence: { library, holderLocation: holder.location, alsoAt: [], locationRole: callback === null ? HOLDER_ROLES[holder.how] : 'kept by each entry' },
+    notes: [
+      libraryOwnedNote(library),
+      callback !== null && keptFunctionNote(callback),
+      shared !== null && sharedHolderNote(shared, growth.kind, bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0]))
+    ],
+    evidence: {
+      library,
+      holderLocation: holder?.location ?? null,
+      alsoAt: [],
+      locationRole: callback !== null ? 'kept by each entry' : holder === null ? null : HOLDER_ROLES[holder.how],
+      ...(maker !== null && { madeBy: { className: maker.className, from: library, method: maker.method } })
+    },
     // Without a function of the program's in the entries, the package's code that holds the
     // collection: the allocation stacks, when there are some, lead from it to the program's call.
-    location: callback ?? holder.location,
+    location: callback ?? holder?.location ?? null,
     fix: { summary: card.summary, snippet: card.snippet }
   })
 }

@@ -328,3 +328,28 @@ test('signatures/template-partials fixed (unregisterPartial after the render): n
   t.deepEqual(report.findings, [])
   t.deepEqual(report.growth.filter((row) => row.leak), [])
 })
+
+// A collection a package keeps under plain objects and builtins only, below its module scope
+// (chokidar's map of watched paths, each entry's Set of listeners): the package's own, fixed by
+// ending the object the listeners close over (a watcher's close()), never by a WeakSet or a bound.
+test('signatures/config-watchers: chokidar\'s listeners per watched path are chokidar\'s own, ended by the FSWatcher\'s close()', async (t) => {
+  const report = await reportOf('signatures/config-watchers')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'chokidar')
+  t.is(finding.path.at(-1)?.edge, 'listeners')
+  t.like(finding.evidence.madeBy, { className: 'FSWatcher', from: 'chokidar', method: 'close' })
+  const perRound = await perRoundOf('signatures/config-watchers')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  // What the leak costs is the watched path's entry, whose other fields share the listeners' objects.
+  const row = report.growth.find((r) => r.leak)
+  t.is(finding.evidence.retained.at(-1), row?.retainedAfter)
+  t.regex(finding.fix.summary, /^this collection is chokidar's own.*\(FSWatcher's close\(\)\)\.$/)
+  t.regex(finding.fix.snippet, /handle\.close\(\)/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /WeakSet|LRU|compared by identity/)
+})
+
+test('signatures/config-watchers fixed (each watcher closed when the response is sent): no finding', async (t) => {
+  const report = await reportOf('signatures/config-watchers', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

@@ -53,15 +53,18 @@ export function librarySubject (handle) {
  * @param {string[]} keyClasses  most common first
  * @param {string[]} valueClasses
  * @param {string | null} end  the method the entries' values offer to end them
+ * @param {string | null} [ended]  the class `end` belongs to, when it is not the values' own (the
+ *   package's object each entry, a function, closes over)
  * @returns {{subject: string, summary: string, snippet: string}}
  */
-export function libraryOwnedFix (library, name, sampleKeys, keyClasses, valueClasses, end) {
+export function libraryOwnedFix (library, name, sampleKeys, keyClasses, valueClasses, end, ended = null) {
   const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
   const values = valueClasses.length > 0 ? ` New entries hold ${valueClasses.join(', ')}.` : ''
-  const valueClass = valueClasses[0] ?? 'entry'
+  const valueClass = ended ?? valueClasses[0] ?? 'entry'
   // Object keys are compared by identity: what the program passes, built per call, is a new key.
   const keyClass = keyClasses[0] ?? '('
-  const byIdentity = keyClass.startsWith('(') ? '' : ` Its keys are objects, compared by identity: the program passes a new ${keyClass} each time, so build that object once and pass the same one every time.`
+  // Keys that are the package's own functions, closing over the object `ended` names, are not the program's to reuse.
+  const byIdentity = keyClass.startsWith('(') || ended !== null ? '' : ` Its keys are objects, compared by identity: the program passes a new ${keyClass} each time, so build that object once and pass the same one every time.`
   return {
     subject: `${name} (${library}'s own)`,
     summary: `this collection is ${library}'s own, kept by its code: the program cannot bound or clear it, but each call the program makes into ${library} that adds an entry stays there.${keys}${values}${byIdentity} Make that call once, at start-up, and reuse what it returns${end === null ? '' : `, or end each one when its work is done (${valueClass}'s ${end}())`}.`,

@@ -4,7 +4,7 @@
 import { bytesText, countText, durationText, namedBytes, notesOf } from '../evidence-notes.js'
 import { percent } from '../growth-evidence.js'
 /** @import {SourceLocation} from '../finding.js' */
-/** @import {TimerMaker} from './timer-makers.js' */
+/** @import {PackageMaker} from '../package-makers.js' */
 
 /**
  * The collection of the program that keeps the timers' handles.
@@ -49,7 +49,7 @@ export function timerTitle (fn, repeating, counts, durationMs) {
  * The card's lines.
  * @param {{count: number, intervals: number, bytesEach: number, newTimers: number, durationMs: number | null,
  *   variables: Array<{name: string, bytes: number}>, kept: KeptHandles | null, library?: string | null,
- *   started?: SourceLocation | null, maker?: TimerMaker | null}} facts  count: live timers with this callback, the last snapshot's;
+ *   started?: SourceLocation | null, maker?: PackageMaker | null}} facts  count: live timers with this callback, the last snapshot's;
  *   bytesEach: what one retains, on average; variables: what the callback captures; library: the
  *   package whose timers they are; started: the program's function they keep
  */
@@ -69,7 +69,7 @@ export function timerNotes ({ count, intervals, bytesEach, newTimers, durationMs
  * thing, since the program holds no handle on the timers themselves.
  * @param {string} library
  * @param {SourceLocation | null} started  the program's function the timers keep
- * @param {TimerMaker | null} [maker]  the package's object, made per call, whose method ends them
+ * @param {PackageMaker | null} [maker]  the package's object, made per call, whose method ends them
  * @returns {{summary: string, snippet: string}}
  */
 export function libraryTimerFix (library, started, maker = null) {

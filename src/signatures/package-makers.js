@@ -1,46 +1,48 @@
-// The package object behind timers a package runs, whose own method ends them: opossum's Status,
-// made for each CircuitBreaker, with its shutdown(). The timers' callbacks keep some inner part of
-// it (the Status' window of statistics); the object is found by going up from what they keep,
-// through objects made since the first snapshot, to the outermost one of the package that offers
-// a method ending it. What the program made may be gone already (a breaker nothing holds, its
-// Status kept by its own timers), so the object found is a clue to it, not always it.
+// The package object behind functions a package keeps running or registered (its timers'
+// callbacks, the listeners it adds), whose own method ends them: opossum's Status, made for each
+// CircuitBreaker, with its shutdown(); chokidar's FSWatcher with its close(). The functions keep
+// some inner part of it (the Status' window of statistics, the watcher's fs handler); the object
+// is found by going up from what they keep, through objects made since the first snapshot, to the
+// outermost one of the package that offers a method ending it. What the program made may be gone
+// already (a breaker nothing holds, its Status kept by its own timers), so the object found is a
+// clue to it, not always it.
 
-import { AGE_OLD } from '../../query/ages.js'
-import { offeredMethod } from '../../query/heap-methods.js'
-import { EdgeCursor, reference } from '../../query/references.js'
-import { constructorOf, packageOf } from '../library-handle.js'
-import { END_METHODS, heldBy } from '../unclosed-makers.js'
-/** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
-/** @import {NameResolver} from '../../analysis/shown-names.js' */
+import { AGE_OLD } from '../query/ages.js'
+import { offeredMethod } from '../query/heap-methods.js'
+import { EdgeCursor } from '../query/references.js'
+import { constructorOf, packageOf } from './library-handle.js'
+import { END_METHODS, heldBy } from './unclosed-makers.js'
+/** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 
-/** New timers looked at. */
+/** Functions looked at. */
 const SAMPLE = 50
-/** Retainer steps up from what a callback keeps, and nodes looked at per timer. */
+/** Retainer steps up from what a function keeps, and nodes looked at per function. */
 const MAX_DEPTH = 4
 const MAX_NODES = 256
 
 /**
- * @typedef {object} TimerMaker
+ * @typedef {object} PackageMaker
  * @property {string} className  the class of the package's object made per call (`Status`)
  * @property {string} method     its method that ends it (`shutdown`)
- * @property {number} count      sampled timers under one of them
+ * @property {number} count      sampled functions under one of them
  * @property {number} sampled
  */
 
 /**
- * The package class whose objects, made per call, run the new timers, with the method ending
- * one; null when no such class is above at least half of the sampled timers.
+ * The package class whose objects, made per call, the new functions run for, with the method
+ * ending one; null when no such class is above at least half of the sampled functions.
  * @param {HeapAnalysis} analysis the last snapshot's
- * @param {number[]} newTimers
+ * @param {number[]} functions  new closures of the package (a timer's callback, a listener)
  * @param {Uint8Array} ages
- * @param {string} library  the package the timers' callbacks are in
+ * @param {string} library  the package they are in
  * @param {string} cwd
  * @param {NameResolver} names
- * @returns {TimerMaker | null}
+ * @returns {PackageMaker | null}
  */
-export function timerMaker (analysis, newTimers, ages, library, cwd, names) {
+export function packageMaker (analysis, functions, ages, library, cwd, names) {
   const { graph } = analysis
-  const sample = newTimers.slice(-SAMPLE)
+  const sample = functions.slice(-SAMPLE)
   /** @type {Map<number, {count: number, object: number}>} by class */
   const byClass = new Map()
   /** @type {Map<number, boolean>} whether an object is the package's and offers an end, by ordinal */
@@ -55,11 +57,9 @@ export function timerMaker (analysis, newTimers, ages, library, cwd, names) {
     return yes
   }
   const edge = new EdgeCursor(graph)
-  for (const timer of sample) {
-    const callback = reference(graph, timer, '_onTimeout')
-    if (callback < 0) continue
-    const seen = new Set([timer, callback])
-    let level = heldBy(analysis, callback).filter((o) => ages[o] !== AGE_OLD && !seen.has(o))
+  for (const fn of sample) {
+    const seen = new Set([fn])
+    let level = heldBy(analysis, fn).filter((o) => ages[o] !== AGE_OLD && !seen.has(o))
     let outermost = -1
     for (let depth = 0; depth <= MAX_DEPTH && level.length > 0 && seen.size < MAX_NODES; depth++) {
       /** @type {number[]} */
