@@ -150,7 +150,10 @@ function describe (input, g, lists, counts, last, ages, cwd) {
     closer,
     nodeIterator: closer !== null && location !== null && location.file === 'node:events',
     once,
-    ending: endOfWork(last, fresh, ages, input.names, maker?.classIndex ?? -1)
+    ending: endOfWork(last, fresh, ages, input.names, maker?.classIndex ?? -1),
+    // A package's own listeners with nothing of the program's to end them: the package adds one
+    // per call and never takes it off (got's cache adds an 'error' listener to its Keyv per request).
+    ownedBy: maker === null && closer === null && site === null && location !== null ? packageOf(location.file) : null
   }
 
   return {

@@ -143,3 +143,25 @@ test('signatures/channel-subscribers fixed (unsubscribed when the response is se
   const report = await reportOf('signatures/channel-subscribers', { args: ['fixed'] })
   t.deepEqual(report.findings, [])
 })
+
+// Listeners of a package's own code that the package adds per call and never removes, with nothing
+// of the program's (an object it made, a line that subscribes) to end them: got's HTTP cache adds
+// a once('error') listener to its Keyv per request. The program cannot remove them; the card says
+// so instead of offering an off() the program has no function for.
+test('signatures/cached-fetches: got\'s cache adds a listener of keyv\'s per request; the card says it is the package\'s own, not the program\'s to remove', async (t) => {
+  const report = await reportOf('signatures/cached-fetches')
+  const finding = report.findings.find((f) => f.signature === 'listener-accumulation')
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(finding.evidence.event, 'error')
+  t.regex(finding.location?.file ?? '', /(^|\/)node_modules\/keyv\//)
+  t.regex(finding.title, /^An 'error' listener of keyv's own code is added to .* over and over and never removed\.$/)
+  const perRound = await perRoundOf('signatures/cached-fetches')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.fix.summary, /^these listeners are keyv's own: .* The program cannot remove them/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /\.off\(|removeListener\(/)
+})
+
+test('signatures/cached-fetches fixed (no cache option): no finding', async (t) => {
+  const report = await reportOf('signatures/cached-fetches', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

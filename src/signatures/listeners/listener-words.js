@@ -47,6 +47,8 @@ export const LISTENER_REASONS = Object.freeze({
  * @property {boolean} nodeIterator  Node's events.on() made the listeners
  * @property {boolean} once  the new listeners were added with once() and still wait
  * @property {{variable: string, event: string} | null} ending  what ends the work the listener serves
+ * @property {string | null} ownedBy  the package whose own code the listeners are, when nothing of
+ *   the program's (an object it made, a line that subscribes) ends them
  */
 
 /**
@@ -56,9 +58,10 @@ export const LISTENER_REASONS = Object.freeze({
  * @param {number} listCount  lists of the row that grew
  * @param {ListenerCase} found
  */
-export function listenerTitle (list, name, emitterClass, listCount, { maker, takeBack, closer, nodeIterator, once }) {
+export function listenerTitle (list, name, emitterClass, listCount, { maker, takeBack, closer, nodeIterator, once, ownedBy }) {
   if (maker !== null) return unclosedTitle(list, name, emitterClass, maker, takeBack)
   if (closer !== null) return iteratorTitle(list, name, emitterClass, nodeIterator)
+  if (ownedBy !== null) return `${eventListener(list)} of ${ownedBy}'s own code is added to ${name} (${emitterClass}) over and over and never removed.`
   return titleOf(list, name, emitterClass, listCount, once)
 }
 
@@ -70,9 +73,10 @@ export function listenerTitle (list, name, emitterClass, listCount, { maker, tak
  * @param {string | null} recordVerb  the one a list entry offers (a Subscription's unsubscribe)
  * @returns {{summary: string, snippet: string}}
  */
-export function listenerFix (list, name, { maker, takeBack, closer, nodeIterator, once, ending }, verb, recordVerb) {
+export function listenerFix (list, name, { maker, takeBack, closer, nodeIterator, once, ending, ownedBy }, verb, recordVerb) {
   if (maker !== null) return unclosedFix(list, name, maker, ending, takeBack)
   if (closer !== null) return iteratorFix(list, name, ending, nodeIterator)
+  if (ownedBy !== null) return ownListenersFix(list, name, ownedBy)
   return once ? onceFix(list, name, ending) : fixFor(list, name, verb, recordVerb, ending)
 }
 
@@ -275,4 +279,31 @@ function iteratorFix (list, name, ending, nodeIterator) {
  */
 function channelText (list) {
   return list.event === '' ? '(named by a symbol)' : `'${list.event}'`
+}
+
+/**
+ * "An 'error' listener", "A listener", "A function" (an observer list's entry).
+ * @param {ListenerList} list
+ */
+function eventListener (list) {
+  if (list.kind === 'observer list') return 'A function'
+  if (list.event === '') return 'A listener'
+  return `${/^[aeiou]/i.test(list.event) ? 'An' : 'A'} '${list.event}' listener`
+}
+
+/**
+ * The remedy for a package's own listeners that it adds per call and never removes: the program
+ * cannot take them off, only call less, or not in the way that adds them.
+ * @param {ListenerList} list
+ * @param {string} name
+ * @param {string} library
+ * @returns {{summary: string, snippet: string}}
+ */
+function ownListenersFix (list, name, library) {
+  const listener = eventListener(list)
+  const what = listener.charAt(0).toLowerCase() + listener.slice(1)
+  return {
+    summary: `these listeners are ${library}'s own: a package adds one to ${name} for each call the program makes through it and never takes it off, so each keeps what its call made. The program cannot remove them: make that call once and reuse what it returns, or leave out the option that makes the package add them; a package that adds ${what} per call and never removes it has a bug, which a newer version may have fixed.`,
+    snippet: `// ${library} adds ${what} to ${name} per call and never removes it:\n// reuse one result instead of calling again, leave out the option that adds it, or update the package`
+  }
 }
