@@ -133,6 +133,9 @@ test('signatures/timing-marks: performance.mark() per request fills Node\'s buff
   t.false(notes.some((note) => note.includes('cannot shorten')), notes.join('\n'))
   t.regex(finding.fix.snippet, /performance\.clearMarks\(/)
   t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /at start-up|shift\(\)/)
+  // A mark holds nothing of the program's: the line is the program's call, read from its code.
+  t.deepEqual(finding.location, markedLocation('signatures/timing-marks', '// leak: marks per request', 'mark(', ''))
+  t.is(finding.evidence.locationRole, 'makes them')
 })
 
 test('signatures/timing-marks fixed (marks and measure cleared once read): no finding', async (t) => {

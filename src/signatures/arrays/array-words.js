@@ -22,6 +22,7 @@ export const ID = 'growing-array'
 
 /** How the code at the finding's location relates to a list Node owns, for the card. */
 export const CALLBACKS_ROLE = 'its callbacks'
+export const MAKES_ROLE = 'makes them'
 export const RELOAD_ROLE = 'reloads it'
 
 /**

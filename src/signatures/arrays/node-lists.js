@@ -6,9 +6,10 @@
 
 import { holderName } from '../collection-growth.js'
 import { nodeRecords } from '../node-owned/node-records.js'
-import { nodeCollectionFix, nodeRecordsFix, releaseCall } from '../node-owned/node-words.js'
+import { programApiCall } from '../node-owned/api-calls.js'
+import { nodeCollectionFix, nodeRecordsFix, recordMaker, releaseCall } from '../node-owned/node-words.js'
 import { arrayFinding } from './array-finding.js'
-import { CALLBACKS_ROLE, callbacksNote, nodeListNotes, nodeListTitle } from './array-words.js'
+import { CALLBACKS_ROLE, MAKES_ROLE, callbacksNote, nodeListNotes, nodeListTitle } from './array-words.js'
 /** @import {CollectionGrowth} from '../collection-growth.js' */
 /** @import {Match, SignatureInput, SourceLocation} from '../finding.js' */
 /** @import {NodeOwner} from '../node-owned.js' */
@@ -28,14 +29,17 @@ export function nodeListMatch (input, g, growth, node, elementClasses) {
   const records = nodeRecords(last, growth.newValues, input.cwd, input.names)
   const card = records === null ? nodeCollectionFix(node, name, [], elementClasses) : nodeRecordsFix(node, records)
   const callbacks = records?.callbacks ?? null
+  // Records with no callback of the program's in them: the program's call of the API that makes them.
+  const api = records === null || callbacks !== null ? null : recordMaker(records.elementClass)
+  const made = api === null ? null : programApiCall(last, api.receiver, api.method, input.cwd, input.names)
   return nodeListFinding(g, growth, elementClasses, {
     module: node.module,
     release: records === null ? null : releaseCall(records.elementClass),
     title: nodeListTitle(card.subject, counts, records),
-    note: callbacksNote(callbacks),
+    note: made === null || api === null ? callbacksNote(callbacks) : madeNote(api, made.calls),
     library: records?.library ?? null,
-    location: callbacks,
-    locationRole: callbacks ? CALLBACKS_ROLE : null,
+    location: callbacks ?? made?.location ?? null,
+    locationRole: callbacks ? CALLBACKS_ROLE : made ? MAKES_ROLE : null,
     fix: card
   })
 }
@@ -57,4 +61,12 @@ export function nodeListFinding (g, growth, elementClasses, { module, release = 
     location,
     fix: { summary: fix.summary, snippet: fix.snippet }
   })
+}
+
+/**
+ * @param {{receiver: string, method: string}} api
+ * @param {number} calls  the program's calls of it
+ */
+function madeNote ({ receiver, method }, calls) {
+  return `placed at the program's ${receiver}.${method}() call${calls > 1 ? `, the first in a function of its ${calls}` : ''}: the records hold nothing of the program's`
 }

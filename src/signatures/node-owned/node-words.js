@@ -49,7 +49,9 @@ function readableSpecifier (specifier, cwd, importer) {
  * What Node's own records are, by the class Node names them: how one joins the list, what a pile
  * of them costs beyond memory, and for those the program takes out with a call of its own (the
  * performance timeline's entries), what they were never given and the remedy.
- * @type {Record<string, {joins: string, cost?: string, never?: string, list?: string, release?: string, remedy?: {summary: string, snippet: string}}>}
+ * The API call that makes one, for records that hold nothing of the program's to place them by.
+ * @type {Record<string, {joins: string, cost?: string, never?: string, list?: string, release?: string, made?: {receiver: string, method: string},
+ *   remedy?: {summary: string, snippet: string}}>}
  */
 const NODE_RECORDS = {
   AsyncHook: { joins: 'enabled', cost: 'every async operation in the process calls each enabled hook, so the process also gets slower with every one' },
@@ -58,6 +60,7 @@ const NODE_RECORDS = {
     never: 'never cleared',
     list: 'buffer of performance marks',
     release: 'performance.clearMarks()',
+    made: { receiver: 'performance', method: 'mark' },
     remedy: {
       summary: 'Node keeps every performance.mark() on its timeline until performance.clearMarks() takes it out. Clear a request\'s marks once they are measured (performance.clearMarks(name)), or time the request with performance.now() and keep only the numbers.',
       snippet: 'performance.mark(startName)\n// ... the work, then once it is measured:\nperformance.clearMarks(startName)\nperformance.clearMarks(endName)'
@@ -68,6 +71,7 @@ const NODE_RECORDS = {
     never: 'never cleared',
     list: 'buffer of performance measures',
     release: 'performance.clearMeasures()',
+    made: { receiver: 'performance', method: 'measure' },
     remedy: {
       summary: 'Node keeps every performance.measure() on its timeline until performance.clearMeasures() takes it out. Read the duration the call returns and clear it (performance.clearMeasures(name)), or time the request with performance.now() and keep only the numbers.',
       snippet: 'const { duration } = performance.measure(name, start, end)\nperformance.clearMeasures(name)'
@@ -100,6 +104,16 @@ export function neverText ({ elementClass, end }) {
  */
 export function releaseCall (elementClass) {
   return NODE_RECORDS[elementClass]?.release ?? null
+}
+
+/**
+ * The API call that makes records of this class (`performance.mark()`), when Node's records of it
+ * hold nothing of the program's, else null.
+ * @param {string} elementClass
+ * @returns {{receiver: string, method: string} | null}
+ */
+export function recordMaker (elementClass) {
+  return NODE_RECORDS[elementClass]?.made ?? null
 }
 
 /**
