@@ -9,7 +9,7 @@
 
 import { retainerPath } from '../analysis/retainer-paths.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
-import { AGE_OLD } from '../query/ages.js'
+import { AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { unwrapBound, variableName } from '../query/heap-values.js'
 import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
@@ -60,6 +60,10 @@ export function matchForgottenTimer (input) {
     const counts = tallies.map((byKey) => byKey.get(key)?.count ?? 0)
     const newTimers = tally.timers.filter((o) => ages[o] !== AGE_OLD)
     if (!growsEveryStep(counts) || newTimers.length < MIN_NEW_TIMERS) continue
+    // Timeouts shorter than a step that are all newer than the step before: each fires before the
+    // next snapshot, and their count is how many start in a moment, not how many were forgotten
+    // (an entry's expiry timer of 50 ms).
+    if (analyses.length === 3 && tally.timers.every((o) => ages[o] === AGE_RECENT)) continue
     const retained = tallies.map((byKey) => byKey.get(key)?.retained ?? 0)
 
     const group = claimedRow(input, newTimers, owners, rowOfOwner, retained)

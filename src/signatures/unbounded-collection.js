@@ -27,10 +27,10 @@ import { storeNotes } from './backing-store-words.js'
 import { entryWrite } from './collections/entry-writes.js'
 import { weakEntries } from './collections/weak-entries.js'
 import { packageClosures } from './collections/package-closures.js'
-import { offersRemoval, packageRelease } from './collections/package-release.js'
+import { offersRemoval, packageRelease, scopeRelease } from './collections/package-release.js'
 import {
   NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
-  keptFunctionNote, libraryFix, libraryOwnedFix, libraryOwnedNote, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
+  keptFunctionNote, libraryFix, libraryOwnedFix, libraryOwnedNote, offeredReleaseFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
   sharedHolderNote, summedNote, viewFix, weakEntriesNote, weakRefFix
 } from './collections/collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
@@ -286,13 +286,17 @@ function libraryOwnedMatch ({ detail, cwd, names }, g, growth, library, holder, 
   // listeners, and its close()).
   const functions = [...growth.newKeys, ...growth.newValues].filter((o) => last.graph.nodeTypes[o] === last.graph.nodeType.closure)
   const maker = entries.end !== null ? null : packageMaker(last, functions, detail.ages, library, cwd, names)
-  const card = libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, entries.end ?? maker?.method ?? null, maker?.className ?? null)
+  // The package's object whose methods share the collection's scope may offer to take entries out.
+  const offered = scopeRelease(last.graph, path)
+  const card = offered !== null
+    ? offeredReleaseFix(library, name, sampleKeys, valueClasses, offered)
+    : libraryOwnedFix(library, name, sampleKeys, keyClasses, valueClasses, entries.end ?? maker?.method ?? null, maker?.className ?? null)
   // The object that shares the entries' objects keeps what the leak costs (sharedHolder).
   const measured = shared === null ? growth : { ...growth, retained: shared.retained, share: 1 }
   return ownedCollectionMatch(g, measured, keyClasses, valueClasses, {
     title: collectionTitle(card.subject, counts, growth.ownerCount, false),
     notes: [
-      libraryOwnedNote(library),
+      libraryOwnedNote(library, offered),
       callback !== null && keptFunctionNote(callback),
       shared !== null && sharedHolderNote(shared, growth.kind, bytesText(growth.retained[growth.retained.length - 1] - growth.retained[0]))
     ],

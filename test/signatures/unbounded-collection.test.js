@@ -353,3 +353,28 @@ test('signatures/config-watchers fixed (each watcher closed when the response is
   const report = await reportOf('signatures/config-watchers', { args: ['fixed'] })
   t.deepEqual(report.findings, [])
 })
+
+// A package's own collection, a variable of its code, whose entries the object it exports takes
+// out (memory-cache's del(key) and clear() close over its `_cache`): the fix is that call, not
+// "the program cannot clear it".
+test('signatures/page-cache: memory-cache\'s own cache names the del(key) and clear() of the object it exports', async (t) => {
+  const report = await reportOf('signatures/page-cache')
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.is(finding.evidence.library, 'memory-cache')
+  t.is(finding.path.at(-1)?.edge, '_cache')
+  const perRound = await perRoundOf('signatures/page-cache')
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  const notes = /** @type {string[]} */ (finding.evidence.notes)
+  t.true(notes.includes('kept by memory-cache\'s own code; del(key) or clear() of the object memory-cache gives the program take entries out'), notes.join('\n'))
+  t.regex(finding.fix.summary, /stays until del\(key\) or clear\(\) takes it out/)
+  t.regex(finding.fix.snippet, /cache\.del\(key\)/)
+  t.notRegex(finding.fix.summary, /cannot bound or clear/)
+})
+
+// memory-cache's put(key, value, ms) deletes each entry after its time with a timeout of its own:
+// 50 ms timeouts seen in each snapshot are new ones, not forgotten ones.
+test('signatures/page-cache fixed (each entry given a time): no finding, its short expiry timeouts included', async (t) => {
+  const report = await reportOf('signatures/page-cache', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+})

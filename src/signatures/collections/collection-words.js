@@ -79,9 +79,49 @@ export function keptFunctionNote (location) {
   return `each new entry keeps the program's function at ${location.file}:${location.line}`
 }
 
-/** @param {string} library */
-export function libraryOwnedNote (library) {
+/**
+ * @param {string} library
+ * @param {{release: string | null, clear: string | null} | null} [offered]  the package's calls that
+ *   take entries out (scopeRelease)
+ */
+export function libraryOwnedNote (library, offered = null) {
+  if (offered !== null) return `kept by ${library}'s own code; ${offeredCalls(offered)} of the object ${library} gives the program take entries out`
   return `kept by ${library}'s own code, which no object of the program's reaches: the program cannot bound it, only stop adding to it`
+}
+
+/**
+ * The card of a package's own collection whose entries the package's object takes out
+ * (memory-cache's del(key) and clear(), sharing the scope of its `_cache`).
+ * @param {string} library
+ * @param {string} name
+ * @param {string[]} sampleKeys
+ * @param {string[]} valueClasses
+ * @param {{release: string | null, clear: string | null}} offered
+ * @returns {{subject: string, summary: string, snippet: string}}
+ */
+export function offeredReleaseFix (library, name, sampleKeys, valueClasses, { release, clear }) {
+  const keys = sampleKeys.length > 0 ? ` New keys look like ${sampleKeys.map((k) => JSON.stringify(k)).join(', ')}.` : ''
+  const values = valueClasses.length > 0 ? ` New entries hold ${valueClasses.join(', ')}.` : ''
+  // `memory-cache` → memoryCache → cache, as the program would name what it imports.
+  const variable = variableFor(library.replace(/^@[^/]+\//, '').replace(/[-.]+([a-z\d])/g, (_, c) => c.toUpperCase()))
+  const take = release === null
+    ? `Empty it with ${clear}() when its entries are done with, or give it keys from a small, fixed set (a route pattern, not the raw URL or an id).`
+    : `Call ${release}(key) when an entry's work is done, on every path (in a finally), or give it keys from a small, fixed set (a route pattern, not the raw URL or an id)${clear === null ? '' : `; ${clear}() empties it`}.`
+  return {
+    subject: `${name} (${library}'s own)`,
+    summary: `this collection is ${library}'s own, kept by its code, and every entry the program adds through ${library} stays until ${offeredCalls({ release, clear })} takes it out.${keys}${values} ${take}`,
+    snippet: release === null
+      ? `// when the entries are done with\n${variable}.${clear}()`
+      : `// ... ${library} gets an entry for key\ntry {\n  // ... the work, as before\n} finally {\n  ${variable}.${release}(key)\n}`
+  }
+}
+
+/**
+ * "del(key) or clear()", "clear()".
+ * @param {{release: string | null, clear: string | null}} offered
+ */
+function offeredCalls ({ release, clear }) {
+  return [release === null ? null : `${release}(key)`, clear === null ? null : `${clear}()`].filter((call) => call !== null).join(' or ')
 }
 
 /** @param {number} fresh  the share of new entries whose key or value is new */
