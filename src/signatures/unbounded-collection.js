@@ -7,7 +7,8 @@
 // where every path ends; closures a package made are the collection's to stop keeping; a package's
 // collection is emptied with the package's own release call, found on its prototype chain. Only
 // when none of these shows is the fix a bound. collections/ holds what reads each mechanism
-// (entry-writes.js, weak-entries.js, package-closures.js) and the words (collection-words.js).
+// (entry-writes.js, weak-entries.js, package-closures.js, which one shows: mechanisms.js), a
+// package's removal calls (package-release.js) and the words (collection-words.js).
 
 import { collectionGrowth, holderName } from './collection-growth.js'
 import { evidenceOf, judgeCollection, retainedById, perStepOf } from './growth-evidence.js'
@@ -25,22 +26,15 @@ import { readableScriptName } from './source-location.js'
 import { backingStores, viewWriteSites } from './backing-stores.js'
 import { storeNotes } from './backing-store-words.js'
 import { entryWrite } from './collections/entry-writes.js'
-import { weakEntries } from './collections/weak-entries.js'
-import { packageClosures } from './collections/package-closures.js'
 import { offersRemoval, packageRelease, scopeRelease } from './collections/package-release.js'
+import { fixOf, mechanismNotes, mechanismOf } from './collections/mechanisms.js'
 import {
-  NO_IMPORTER_NOTE, alsoGrowsNote, boundFix, collectionSubject, collectionTitle, everyPathFix, freshNote, importerEntryName,
-  keptFunctionNote, libraryFix, libraryOwnedFix, libraryOwnedNote, offeredReleaseFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle, onePathNote, packageClosuresFix, packageClosuresNote, scopeName,
-  sharedHolderNote, summedNote, viewFix, weakEntriesNote, weakRefFix
+  NO_IMPORTER_NOTE, alsoGrowsNote, collectionSubject, collectionTitle, freshNote, importerEntryName, keptFunctionNote,
+  libraryFix, libraryOwnedFix, libraryOwnedNote, offeredReleaseFix, newKeysNote, nodeOwnedNote, nodeOwnedTitle,
+  scopeName, sharedHolderNote, summedNote
 } from './collections/collection-words.js'
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
 /** @import {NodeOwner} from './node-owned.js' */
-/** @import {HeapGraph} from '../graph/heap-graph.js' */
-/** @import {CollectionKind} from '../query/collection-entries.js' */
-/** @import {BackingStores} from './backing-stores.js' */
-/** @import {EntryWrite} from './collections/entry-writes.js' */
-/** @import {WeakEntries} from './collections/weak-entries.js' */
-/** @import {PackageClosures} from './collections/package-closures.js' */
 /** @import {SourceLocation} from './finding.js' */
 
 export const ID = 'unbounded-collection'
@@ -449,64 +443,4 @@ function namedStep (path) {
  */
 function noteOn (finding, note) {
   finding.evidence.notes = [...finding.evidence.notes, note]
-}
-
-/**
- * What the heap and the program's write show about why entries stay, most specific first: views
- * of big buffers or strings, WeakRefs whose objects are gone, a removal on one path only, closures
- * a package made; null when none shows (a bound is then the fix).
- * @typedef {{kind: 'views', stores: BackingStores} | {kind: 'weak refs', weak: WeakEntries} |
- *   {kind: 'one path', write: EntryWrite, removal: NonNullable<EntryWrite['removal']>} |
- *   {kind: 'package closures', closures: PackageClosures} | null} Mechanism
- */
-
-/**
- * @param {SignatureInput} input
- * @param {import('./collection-growth.js').CollectionGrowth} growth
- * @param {BackingStores | null} stores
- * @param {EntryWrite | null} write
- * @returns {Mechanism}
- */
-function mechanismOf ({ detail, cwd, names }, growth, stores, write) {
-  if (stores !== null) return { kind: 'views', stores }
-  const last = detail.analyses[detail.analyses.length - 1]
-  const weak = weakEntries(last.graph, growth.newValues)
-  if (weak !== null) return { kind: 'weak refs', weak }
-  if (write !== null && write.removal !== null) return { kind: 'one path', write, removal: write.removal }
-  const closures = packageClosures(last, growth.newValues, detail.ages, cwd, names)
-  return closures === null ? null : { kind: 'package closures', closures }
-}
-
-/**
- * @param {CollectionKind} kind
- * @param {string} name
- * @param {string[]} keyClasses
- * @param {Mechanism} mechanism
- * @param {{site: SourceLocation, expression: string} | null} view
- * @param {EntryWrite | null} write
- * @returns {{summary: string, snippet: string}}
- */
-function fixOf (kind, name, keyClasses, mechanism, view, write) {
-  switch (mechanism?.kind) {
-    case 'views': return viewFix(kind, name, mechanism.stores, view, write)
-    case 'weak refs': return weakRefFix(kind, name, mechanism.weak, write)
-    case 'one path': return everyPathFix(kind, name, mechanism.write, mechanism.removal)
-    case 'package closures': return packageClosuresFix(kind, name, mechanism.closures, write)
-    default: return boundFix(kind, name, keyClasses)
-  }
-}
-
-/**
- * The notes a mechanism adds (the views' are storeNotes, given with the stores).
- * @param {Mechanism} mechanism
- * @param {string} name
- * @returns {string[]}
- */
-function mechanismNotes (mechanism, name) {
-  switch (mechanism?.kind) {
-    case 'weak refs': return [weakEntriesNote(mechanism.weak)]
-    case 'one path': return [onePathNote(mechanism.removal)]
-    case 'package closures': return [packageClosuresNote(mechanism.closures, name)]
-    default: return []
-  }
 }
