@@ -217,10 +217,10 @@ function keptIn (analysis, timers) {
 }
 
 /**
- * The functions timers call.
+ * The functions timers call (a Timeout's `_onTimeout`, an Immediate's `_onImmediate`).
  * @param {HeapGraph} graph
  * @param {number[]} timers
  */
 function callbacksOf (graph, timers) {
-  return timers.map((timer) => propertyTarget(graph, timer, '_onTimeout')).filter((fn) => fn >= 0)
+  return timers.map((timer) => propertyTarget(graph, timer, TIMER_CALLBACKS.get(graph.nodeName(timer)) ?? '_onTimeout')).filter((fn) => fn >= 0)
 }

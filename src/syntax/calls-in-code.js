@@ -35,7 +35,8 @@ export function firstCallOf (calls, start, end, names, constructs) {
  * @param {number} from
  * @param {number} to
  * @param {Set<string>} methods
- * @returns {Array<{start: number, end: number, argumentOf: string | null}>}
+ * @returns {Array<{start: number, end: number, at: number, receiver: {start: number, end: number}, argumentOf: string | null}>}
+ *   at: where the method's name starts (where V8 places the call); receiver: what it is called on
  */
 export function methodCallsBetween (calls, parents, from, to, methods) {
   const found = []
@@ -45,7 +46,7 @@ export function methodCallsBetween (calls, parents, from, to, methods) {
     const parent = /** @type {any} */ (parents[i])
     const outer = (parent?.type === 'CallExpression' || parent?.type === 'NewExpression') && parent.arguments.includes(call) ? parent : null
     const name = outer === null ? null : calleeName(outer.callee)
-    found.push({ start: call.start, end: call.end, argumentOf: name === null ? null : outer.type === 'NewExpression' ? `new ${name}` : name })
+    found.push({ start: call.start, end: call.end, at: call.callee.property.start, receiver: { start: call.callee.object.start, end: call.callee.object.end }, argumentOf: name === null ? null : outer.type === 'NewExpression' ? `new ${name}` : name })
   }
   return found
 }

@@ -262,7 +262,8 @@ export class ScriptSyntax {
 
   /**
    * The calls of methods named in `methods` that start in [from, to), in text order: where each
-   * starts and ends, and the call or `new` it is an argument of (`Buffer.from` for
+   * starts and ends, where its method's name starts, the span of what it is called on, and the
+   * call or `new` it is an argument of (`Buffer.from` for
    * `Buffer.from(body.subarray(0, 16))`: the callee's name, or `new Name`), else null.
    * @param {number} from
    * @param {number} to

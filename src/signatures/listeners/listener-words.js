@@ -110,8 +110,7 @@ function titleOf (list, name, emitterClass, listCount, once = false) {
   if (list.kind === 'observer list') return `Functions are added to ${list.event} of ${target} over and over and never removed.`
   if (list.kind === 'diagnostics channel') return `A subscriber is added to diagnostics channel ${channelText(list)} over and over and never unsubscribed.`
   if (once && list.event !== '') return `A once('${list.event}') listener is added to ${target} over and over, and '${list.event}' never comes to remove it.`
-  const event = list.event === '' ? 'A' : `${/^[aeiou]/i.test(list.event) ? 'An' : 'A'} '${list.event}'`
-  return `${event} listener is added to ${target} over and over and never removed.`
+  return `${eventListener(list)} is added to ${target} over and over and never removed.`
 }
 
 /**

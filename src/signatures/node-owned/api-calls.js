@@ -28,7 +28,6 @@ export function programApiCall (analysis, receiver, method, cwd, names) {
     const name = locations.scriptName(scriptId)
     return name !== null && name !== '' && !name.startsWith('node:') && packageOf(name) === null
   }
-  const written = new RegExp(`^(?:[\\w$]+\\s*\\.\\s*)*${receiver}\\s*\\.\\s*(?=${method}\\s*\\()`)
   /** @type {{location: SourceLocation, inFunction: boolean} | null} */
   let best = null
   let calls = 0
@@ -37,13 +36,12 @@ export function programApiCall (analysis, receiver, method, cwd, names) {
     if (text === null || !text.includes(method)) continue
     const syntax = scriptSyntax(text)
     for (const call of syntax.methodCallsIn(0, text.length, new Set([method]))) {
-      const prefix = written.exec(text.slice(call.start, call.end))
-      if (prefix === null) continue
+      // `performance.mark(` or `perf_hooks.performance.mark(`: the receiver's last name.
+      const on = text.slice(call.receiver.start, call.receiver.end)
+      if (on !== receiver && !on.endsWith(`.${receiver}`)) continue
       calls++
-      // V8 places a method call at the method's name.
-      const at = call.start + prefix[0].length
-      const inFunction = syntax.scopeAt(at) !== PROGRAM
-      if (best === null || (inFunction && !best.inFunction)) best = { location: siteAt(analysis, scriptId, syntax, functions, at, cwd), inFunction }
+      const inFunction = syntax.scopeAt(call.at) !== PROGRAM
+      if (best === null || (inFunction && !best.inFunction)) best = { location: siteAt(analysis, scriptId, syntax, functions, call.at, cwd), inFunction }
     }
   }
   return best === null ? null : { location: best.location, calls }
