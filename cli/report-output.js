@@ -4,12 +4,10 @@ import { randomUUID } from 'node:crypto'
 import { fstatSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
 import { evaluateGates, renderGithubAnnotations, renderReport } from 'leakdiff'
-import { escapeText, gatesFor, markdownCode, markdownText, parseFailOn, parseSize, summarizePass, summarizeViolations, SIGNATURES } from '#cli/support'
+import { escapeText, gatesFor, markdownCode, markdownText, parseFailOn, parseSize, summarizePass, summarizeViolations, SIGNATURE_IDS } from '#cli/support'
 import { UsageError, writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
-
-const SIGNATURE_IDS = SIGNATURES.map((signature) => signature.id)
 
 /**
  * The gate options. Parsed values that are wrong stay recognisable (NaN, an empty list) so that

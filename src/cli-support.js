@@ -2,8 +2,8 @@
 // package.json `imports`, which only this package can resolve, so none of it is public.
 export { readSnapshotCounts } from './parse/read-header.js'
 export { estimateMemory } from './analysis/memory-need.js'
-export { DEFAULT_DIFF_OPTIONS } from './diff/diff-heaps.js'
-export { SIGNATURES } from './signatures/index.js'
+export { DEFAULT_DIFF_OPTIONS } from './diff/default-options.js'
+export { SIGNATURE_IDS } from './signatures/ids.js'
 export { formatsFor, describeFormats } from './report/renderers.js'
 export { gatesFor, summarizeViolations, summarizePass, parseFailOn } from './report/gates.js'
 export { escapeText } from './report/escape/escape-text.js'

@@ -7,6 +7,7 @@ import { compareIds } from './match-ids.js'
 import { preparePaths } from '../analysis/retainer-paths.js'
 import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
+import { DEFAULT_DIFF_OPTIONS } from './default-options.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -37,19 +38,6 @@ import { computeNodeAges, markEngineNoise } from './node-ages.js'
  * @property {Uint32Array} owners       growth owner ordinal per node (old nodes own themselves)
  * @property {number[][]} groupOwners   per row of `result.growth`, its owners' ordinals, largest growth first
  */
-
-/**
- * Default thresholds: an owner group is a leak when its leaked objects reach both sizes and, with
- * three snapshots, it keeps growing in the last step.
- * @type {Readonly<GrowthThresholds & {minIdAgreement: number}>}
- */
-export const DEFAULT_DIFF_OPTIONS = Object.freeze({
-  minBytes: 64 * 1024,
-  minObjects: 50,
-  minContinued: 0.1,
-  // Within one process ~1.0 (observed 0.99998); across two processes ~0.33 (heapsnapshot-format.md 5).
-  minIdAgreement: 0.9
-})
 
 /**
  * What a diff computes from one analysis alone, made now: every snapshot's id index, and for the

@@ -50,6 +50,9 @@ test('fail-on names signatures; max-growth is a limit in bytes; allow waves find
   t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['bus (EventEmitter) → _events'] }).ok)
   t.true(evaluateGates(report, { ...DEFAULT_GATES, allow: ['->bus → EventEmitter ._events'] }).ok)
   t.false(evaluateGates(report, { ...DEFAULT_GATES, allow: ['no-such-path'] }).ok)
+  // assertNoLeak's gates (any finding, no growth): an allowed signature passes, and so does the growth it explains.
+  t.false(evaluateGates(report, { failOn: 'any', maxGrowth: 0 }).ok)
+  t.true(evaluateGates(report, { failOn: 'any', maxGrowth: 0, allow: ['listener-accumulation'] }).ok)
 })
 
 test('the verdict gate is the diff\'s own judgement; on a leak each finding not allowed fails with it', async (t) => {

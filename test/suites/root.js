@@ -2,5 +2,6 @@
 import '../cut-text.test.js'
 import '../errors.test.js'
 import '../oracle.test.js'
+import '../package-imports.test.js'
 import '../suites.test.js'
 import '../units.test.js'
