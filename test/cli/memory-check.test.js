@@ -33,7 +33,7 @@ test('an analysis that needs more memory than is left is refused before it start
   const forced = await inspect(files[0], { format: 'json', skipMemoryCheck: true }, { LEAKDIFF_MEMORY_LIMIT: '1MB' })
   t.is(refused.code, 2)
   t.is(refused.stdout, '')
-  t.regex(refused.stderr, /^leakdiff: analysing these 3 snapshots needs about [\d.]+ MB of memory and [\d.]+ MB is available \(LEAKDIFF_MEMORY_LIMIT\)\. Raise LEAKDIFF_MEMORY_LIMIT, diff two snapshots at a time, or pass --skip-memory-check to try anyway\n$/)
+  t.regex(refused.stderr, /^leakdiff: analysing these 3 snapshots needs about [\d.]+ [MG]B of memory and [\d.]+ [MG]B is available \(LEAKDIFF_MEMORY_LIMIT\)\. Raise LEAKDIFF_MEMORY_LIMIT, diff two snapshots at a time, or pass --skip-memory-check to try anyway\n$/)
   t.is(inspectRefused.code, 2)
   t.is(inspectRefused.stdout, '')
   t.regex(inspectRefused.stderr, /^leakdiff: analysing this snapshot needs about .* --skip-memory-check to try anyway\n$/)
