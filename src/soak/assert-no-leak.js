@@ -164,11 +164,13 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
 
 /**
  * The error of a failed assertion: its message is the first failing thread's reason, then the
- * text report of each failing thread (headed by the thread when workers were checked).
+ * text report of each failing thread (headed by the thread when workers were checked). Names in
+ * it come from the heap: the reason and the reports are escaped, so no control character of theirs
+ * reaches a terminal or a CI log.
  * @param {ThreadCheck[]} checks  the test's own thread first
  * @param {string | undefined} keepSnapshots
  */
-function leakError (checks, keepSnapshots) {
+export function leakError (checks, keepSnapshots) {
   const titled = checks.length > 1
   const title = (/** @type {ThreadCheck} */ check, /** @type {number} */ k) => k === 0 ? describeThread(currentThread()) : titleOf(check)
   const failing = checks.flatMap((check, k) => check.gates.ok ? [] : [{ check, title: title(check, k), own: k === 0 }])

@@ -13,6 +13,8 @@ import { checkGithubOutput, checkMarkdown, CONTROL } from '../helpers/hostile-ch
 import { tempDir } from '../helpers/temp-dir.js'
 import { readXml } from '../helpers/xml.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
+import { leakError } from '../../src/soak/assert-no-leak.js'
+import { currentThread } from '../../src/agent/thread-info.js'
 
 /** @type {string[]} */
 let files
@@ -123,4 +125,18 @@ test('the CLI under GitHub Actions: the report is a block without commands, the 
   t.is(code, 1)
   checkGithubOutput(t, stdout, stderr)
   checkMarkdown(t, await readFile(summary, 'utf8'))
+})
+
+test('assertNoLeak: the error\'s message (the text report and the failed gate) holds no control character from the heap', (t) => {
+  // The finding named by the hostile string first, so that the failed gate's line quotes it too.
+  const named = report.findings.filter((finding) => finding.title.includes(hostile))
+  t.true(named.length > 0)
+  const first = { ...report, findings: [...named, ...report.findings.filter((finding) => !named.includes(finding))] }
+  const gates = evaluateGates(first, { failOn: 'any', maxGrowth: 0, allow: [] })
+  const error = leakError([{ threadId: currentThread().id, name: null, startedAt: null, report: first, gates }], undefined)
+  t.is(error.code, 'LEAKDIFF_LEAK')
+  const [line] = error.message.split('\n')
+  t.true(line.startsWith('assertNoLeak: leak found: ') && line.includes('\\u001b[31mRED'), line)
+  t.true(error.message.includes('\\u001b[31mRED'), 'the name is in the message, escaped')
+  t.false(CONTROL.test(error.message.replaceAll('\n', '')))
 })
