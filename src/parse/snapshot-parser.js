@@ -1085,7 +1085,13 @@ export class SnapshotParser {
       this.#strBytes.copy(grown, 0, 0, this.#strSize)
       this.#strBytes = grown
     }
-    buf.copy(this.#strBytes, this.#strSize, start, end)
+    // Most strings are a few bytes: a loop copies those for less than Buffer#copy's call costs.
+    if (size <= 32) {
+      const bytes = this.#strBytes
+      for (let i = start, at = this.#strSize; i < end; i++, at++) bytes[at] = buf[i]
+    } else {
+      buf.copy(this.#strBytes, this.#strSize, start, end)
+    }
     this.#strSize += size
   }
 

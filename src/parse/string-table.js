@@ -13,6 +13,10 @@
 // hold raw UTF-8; the parser flags those and the table decodes them as UTF-8.
 
 const BACKSLASH = 0x5c
+// Names (of properties, classes, variables) are short and asked for over and over, once per edge or
+// object that bears them: those are decoded once. Longer strings (source text, values) are decoded
+// each time, so that the table keeps no copy of them on the JS heap.
+const KEPT_BYTES = 64
 
 export class StringTable {
   /** @type {Buffer} */
@@ -25,6 +29,8 @@ export class StringTable {
   #index
   /** @type {{first: Uint32Array, order: Uint32Array} | undefined} */
   #buckets
+  /** @type {Array<string | undefined> | undefined} short strings decoded so far, by index */
+  #decoded
 
   /**
    * @param {Buffer} bytes concatenated escaped string bodies
@@ -74,13 +80,20 @@ export class StringTable {
     if (!(index >= 0 && index < this.#length)) return ''
     const start = this.#starts[index]
     const end = this.#starts[index + 1]
+    const short = end - start <= KEPT_BYTES
+    if (short) {
+      const known = (this.#decoded ??= new Array(this.#length))[index]
+      if (known !== undefined) return known
+    }
     const bytes = this.#bytes
     let escaped = false
     for (let i = start; i < end; i++) {
       if (bytes[i] === BACKSLASH) { escaped = true; break }
     }
-    const text = bytes.toString(this.#encoding, start, end)
-    return escaped ? JSON.parse('"' + text + '"') : text
+    const raw = bytes.toString(this.#encoding, start, end)
+    const text = escaped ? JSON.parse('"' + raw + '"') : raw
+    if (short) /** @type {Array<string | undefined>} */ (this.#decoded)[index] = text
+    return text
   }
 
   /**
