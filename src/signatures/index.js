@@ -22,8 +22,8 @@
 // which knows more about a socket than that its handle is open.
 //
 // Adding a signature is a matcher module (`export const name = { id, match }`; a folder beside it
-// for its shapes and its words, as listeners/ and sockets/ are) and two lines here: its import and
-// its place in the list. The imports follow the list's order, so both lines go in at the same place.
+// for its shapes and its words, as listeners/ and sockets/ are), two lines here (its import and
+// its place in the list) and its id in ids.js, which the CLI reads without loading the matchers. The imports follow the list's order, so both lines go in at the same place.
 // The order cannot come from the imports themselves: a module's namespace object lists its
 // exports alphabetically, and a list of paths loaded with import() would hide the modules from
 // tsc and eslint.
