@@ -3,6 +3,7 @@
 // once per snapshot (HeapGraph#ordinalsById): linear after the sort, no Map (a Map holds at most
 // 16.7 M entries).
 
+import { searchSortedPositions } from '../graph/sorted-index.js'
 /** @import {StringTable} from '../parse/string-table.js' */
 
 /**
@@ -31,19 +32,21 @@ export function markPresent (nodeIds, byId, otherIds, otherById) {
 
 /**
  * @typedef {object} IdAgreement
- * @property {number} shared    V8 heap object ids (odd) found in both snapshots
- * @property {number} checked   how many of those were compared by type and name (a sample)
+ * @property {number} checked   how many ids of `a`, a sample, were found in `b` and compared by type and name
  * @property {number} ratio     share of the checked ones with the same type and name in both:
  *                              ~1 within one process, ~0.3 for two processes
  */
 
-// About this many shared ids are compared: within one process nearly all agree, across two about a
-// third do, and a few thousand tell those apart to a point or two.
+// About this many of a's ids are looked up in b: within one process nearly all that are found agree,
+// across two about a third do, and a few thousand tell those apart to a point or two.
 const SAMPLE = 5_000
+const MIN_CHECKED = 500
 
 /**
  * How well the ids of two snapshots line up. Within one process a surviving id keeps its type and
  * name; across processes ids are reused for unrelated objects (heapsnapshot-format.md section 5).
+ * A sample of a's object ids, spread evenly over them, is looked up in b by bisection: no walk over
+ * every id of both.
  * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} a
  * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} b
  * @param {Uint32Array} aById a's ordinals sorted by id
@@ -51,22 +54,34 @@ const SAMPLE = 5_000
  * @returns {IdAgreement}
  */
 export function compareIds (a, b, aById, bById) {
-  const step = Math.max(1, Math.floor(Math.min(aById.length, bById.length) / SAMPLE))
-  let shared = 0
+  const sampled = compareSample(a, b, aById, bById, Math.max(1, Math.floor(aById.length / SAMPLE)))
+  // Few of a's objects left in b (a heap that turned over): the sample may have missed them, so
+  // every id is looked up.
+  return sampled.checked >= MIN_CHECKED ? sampled : compareSample(a, b, aById, bById, 1)
+}
+
+/**
+ * @param {Parameters<typeof compareIds>[0]} a
+ * @param {Parameters<typeof compareIds>[1]} b
+ * @param {Uint32Array} aById
+ * @param {Uint32Array} bById
+ * @param {number} step  every step-th of a's ids in id order
+ * @returns {IdAgreement}
+ */
+function compareSample (a, b, aById, bById, step) {
   let checked = 0
   let same = 0
-  let j = 0
-  for (let i = 0; i < aById.length; i++) {
-    const ao = aById[i]
-    const id = a.nodeIds[ao]
-    if ((id & 1) === 0) continue
-    while (j < bById.length && b.nodeIds[bById[j]] < id) j++
-    if (j === bById.length) break
-    const bo = bById[j]
-    if (b.nodeIds[bo] !== id) continue
-    if (shared++ % step !== 0) continue
+  for (let i = 0; i < aById.length;) {
+    // The first object id (odd: V8's ids of synthetic nodes are even) at or after the sample point.
+    let k = i
+    while (k < aById.length && (a.nodeIds[aById[k]] & 1) === 0) k++
+    if (k === aById.length) break
+    i = Math.max(i + step, k + 1)
+    const ao = aById[k]
+    const bo = searchSortedPositions(bById, b.nodeIds, a.nodeIds[ao])
+    if (bo < 0) continue
     checked++
     if (a.nodeTypes[ao] === b.nodeTypes[bo] && a.strings.sameText(a.nodeNames[ao], b.strings, b.nodeNames[bo])) same++
   }
-  return { shared, checked, ratio: checked === 0 ? 0 : same / checked }
+  return { checked, ratio: checked === 0 ? 0 : same / checked }
 }
