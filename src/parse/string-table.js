@@ -14,8 +14,9 @@
 
 const BACKSLASH = 0x5c
 // Names (of properties, classes, variables) are short and asked for over and over, once per edge or
-// object that bears them: those are decoded once. Longer strings (source text, values) are decoded
-// each time, so that the table keeps no copy of them on the JS heap.
+// object that bears them: those are decoded once and kept by index, in a Map (an array as long as
+// the table would cost 8 bytes per string of a table of millions). Longer strings (source text,
+// values) are decoded each time, so that the table keeps no copy of them on the JS heap.
 const KEPT_BYTES = 64
 
 export class StringTable {
@@ -29,8 +30,8 @@ export class StringTable {
   #index
   /** @type {{first: Uint32Array, order: Uint32Array} | undefined} */
   #buckets
-  /** @type {Array<string | undefined> | undefined} short strings decoded so far, by index */
-  #decoded
+  /** @type {Map<number, string>} short strings decoded so far, by index */
+  #decoded = new Map()
 
   /**
    * @param {Buffer} bytes concatenated escaped string bodies
@@ -82,7 +83,7 @@ export class StringTable {
     const end = this.#starts[index + 1]
     const short = end - start <= KEPT_BYTES
     if (short) {
-      const known = (this.#decoded ??= new Array(this.#length))[index]
+      const known = this.#decoded.get(index)
       if (known !== undefined) return known
     }
     const bytes = this.#bytes
@@ -92,7 +93,7 @@ export class StringTable {
     }
     const raw = bytes.toString(this.#encoding, start, end)
     const text = escaped ? JSON.parse('"' + raw + '"') : raw
-    if (short) /** @type {Array<string | undefined>} */ (this.#decoded)[index] = text
+    if (short) this.#decoded.set(index, text)
     return text
   }
 
