@@ -42,8 +42,8 @@ export default {
   files,
   // Test files wait on the processes they start for much of their time (a service's agent writing
   // a series, a watch rule firing, the diff service): two files per core keep the cores busy
-  // meanwhile (AVA's default is one per core, two on CI). 175 s against 157 s for every test on 2
-  // cores, 2026-11-28.
+  // meanwhile (AVA's default is one per core, two on CI): every test took 139–144 s against 159–161 s
+  // on 2 cores, runs taking turns (docs/testing.md).
   concurrency: 2 * availableParallelism(),
   // A test that does nothing for this long has hung; a busy machine gets longer.
   timeout: scaledSeconds(120_000),
