@@ -7,8 +7,11 @@
 // DevTools runs Lengauer–Tarjan; dominators are unique, so the result is DevTools' whatever the
 // algorithm. The common ancestors are found by climbing the tree a level at a time, which on some
 // shapes (a long chain whose every link holds one shared node) costs the square of the chain's
-// length: past a bound on the climbing, Lengauer–Tarjan takes over (lengauer-tarjan.js), at about
-// twice the memory. Two changes make the iterative algorithm fit a heap snapshot:
+// length; and a dominator that moves can reach the nodes it dominates only in the next pass, so
+// some heaps take a pass per link of a chain of such moves (hundreds, each a walk over every node,
+// where real heaps mostly settle in three to five). Past a bound on the climbing, or on the passes,
+// Lengauer–Tarjan takes over (lengauer-tarjan.js), at about twice the memory. Two changes make the
+// iterative algorithm fit a heap snapshot:
 //   - Forward edges only. A pass takes each node and offers it to the targets of its edges
 //     ("push") instead of gathering each node's retainers, so no retainer index is built: three
 //     arrays of one entry per node are all the memory it needs (Lengauer-Tarjan needs five, and
@@ -36,6 +39,9 @@ const UNSEEN = 0xffffffff
 const ON_STACK = 0xfffffffe
 const MAX_NODES = 0x7fffffff
 const CLIMBS_PER_EDGE = 8
+// Passes that still move a dominator. On the committed fixture heaps, those that settle within 7
+// passes take about Lengauer–Tarjan's time or less; those that take 30 to 450 take 2 to 13 times it.
+const MAX_MOVING_PASSES = 7
 
 /**
  * @typedef {object} DominatorResult
@@ -49,14 +55,14 @@ const CLIMBS_PER_EDGE = 8
  * Immediate dominators.
  * @param {HeapGraph} graph
  * @param {Uint8Array} essential one bit per edge (buildEssentialEdges)
- * @param {{storage?: Uint32Array[], scratch?: Uint8Array, workLimit?: number}} [options] up to three
- *   arrays of at least nodeCount entries the caller lends instead of new ones (the first becomes
- *   `dominators`, the other two are free again afterwards); bytes for two bits per node, when long
- *   enough; and how many steps up the tree the passes may take before Lengauer–Tarjan takes over
- *   (tests set 0 to run it)
+ * @param {{storage?: Uint32Array[], scratch?: Uint8Array, workLimit?: number, passLimit?: number}} [options] up
+ *   to three arrays of at least nodeCount entries the caller lends instead of new ones (the first
+ *   becomes `dominators`, the other two are free again afterwards); bytes for two bits per node,
+ *   when long enough; how many steps up the tree the passes may take before Lengauer–Tarjan takes
+ *   over (tests set 0 to run it), and how many passes may move a dominator
  * @returns {DominatorResult}
  */
-export function buildDominators (graph, essential, { storage = [], scratch, workLimit } = {}) {
+export function buildDominators (graph, essential, { storage = [], scratch, workLimit, passLimit = MAX_MOVING_PASSES } = {}) {
   const { nodeCount, firstEdge, edgeTargets, rootOrdinal } = graph
   // Below 2^31: the walk of the tree (retained-sizes.js) uses the top bit.
   if (nodeCount >= MAX_NODES) {
@@ -121,11 +127,12 @@ export function buildDominators (graph, essential, { storage = [], scratch, work
   const byLengauerTarjan = () => ({ dominators: lengauerTarjan(graph, essential, [post, nodeAt, dom]), unheld, algorithm: /** @type {const} */ ('lengauer-tarjan') })
   let budget = workLimit ?? CLIMBS_PER_EDGE * (graph.edgeCount + nodeCount)
   if (budget <= 0) return byLengauerTarjan()
-  for (;;) {
+  for (let moving = 0; ; moving++) {
     const pass = offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget)
     if (pass.steps > budget) return byLengauerTarjan()
     budget -= pass.steps
     if (!pass.changed) break
+    if (moving + 1 >= passLimit) return byLengauerTarjan()
   }
 
   toOrdinals(post, nodeAt, dom)

@@ -14,7 +14,8 @@
 // measured peak at 20 MB, within 2.5% either way at 201 MB (the peak moves with the garbage
 // collector) and 6% above at 1 GB; the diff was measured within 6% (201 MB to 2.1 GB, and three
 // 1 GB snapshots) and counts more per node since. A heap whose dominators need Lengauer–Tarjan
-// (lengauer-tarjan.js: a chain of a million links) takes about 20 B per node more than this.
+// (lengauer-tarjan.js: a chain of a million links, or iterative passes that do not settle) takes
+// about 20 B per node more than this.
 
 /** @import {SnapshotCounts} from '../parse/read-header.js' */
 

@@ -7,6 +7,7 @@ import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { buildDominators } from '../../src/analysis/dominators.js'
 import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
+import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
@@ -48,6 +49,26 @@ test('a long chain whose every link holds one shared object and a payload an arr
   // The iterative passes, let run to the end however long they climb, agree.
   const { mismatches, examples } = compareDominators(graph, dominators, 'iterative')
   t.is(mismatches, 0, examples)
+})
+
+test('a heap whose dominators keep moving pass after pass is given to Lengauer–Tarjan, with the dominators the passes would find', async (t) => {
+  // The router's last snapshot: run to the end, the passes take hundreds of walks over every node.
+  const { files } = await captureFixture('alloc/router-leaks')
+  const graph = new HeapGraph(await parseSnapshot(files[2]))
+  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
+  const found = buildDominators(graph, essential)
+  t.is(found.algorithm, 'lengauer-tarjan')
+  t.is(buildDominators(graph, essential, { passLimit: 400 }).algorithm, 'lengauer-tarjan', 'more than 400 passes')
+  const { mismatches, examples } = compareDominators(graph, found.dominators, 'iterative')
+  t.is(mismatches, 0, examples)
+  // A heap that settles in a few passes keeps them, unless they are bounded below that.
+  const mixed = await captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+  const mixedEssential = buildEssentialEdges(mixed, markPageOwnedNodes(mixed))
+  t.is(buildDominators(mixed, mixedEssential).algorithm, 'iterative')
+  const bounded = buildDominators(mixed, mixedEssential, { passLimit: 1 })
+  t.is(bounded.algorithm, 'lengauer-tarjan')
+  const iterative = buildDominators(mixed, mixedEssential).dominators
+  t.is(bounded.dominators.findIndex((dominator, o) => dominator !== iterative[o]), -1)
 })
 
 for (const program of ['engine/mixed-heap', 'engine/long-chain']) {

@@ -13,8 +13,8 @@ import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
  */
 export function dominatorsBy (graph, algorithm) {
   const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
-  // No bound on the iterative passes' work, or none at all for Lengauer–Tarjan.
-  const result = buildDominators(graph, essential, { workLimit: algorithm === 'iterative' ? Infinity : 0 })
+  // No bound on the iterative passes' work and number, or none at all for Lengauer–Tarjan.
+  const result = buildDominators(graph, essential, algorithm === 'iterative' ? { workLimit: Infinity, passLimit: Infinity } : { workLimit: 0 })
   if (result.algorithm !== algorithm) throw new Error(`Expected dominators by ${algorithm}, got ${result.algorithm}`)
   return result.dominators
 }
