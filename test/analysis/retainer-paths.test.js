@@ -124,7 +124,7 @@ test('each step is the retainer one closer of the most recognisable edge type, w
   t.is(bad, 0, examples.join('\n'))
   // With the retainer index built (as the diff has it), paths walk it and come out the same.
   t.true(graph.hasRetainers)
-  t.deepEqual(paths.map(([o]) => [o, JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity }))]), paths)
+  t.deepEqual(paths.filter(([o, path]) => JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity })) !== path), [])
 })
 
 test('root steps made by the analysis itself (inspect) give the same paths as steps made on first use', async (t) => {
@@ -135,12 +135,16 @@ test('root steps made by the analysis itself (inspect) give the same paths as st
   t.true(withSteps.rootSteps instanceof Uint32Array)
   t.is(withSteps.rootSteps?.length, withSteps.graph.nodeCount)
   let compared = 0
+  /** @type {string[]} */
+  const differences = []
   for (let o = 0; o < plain.graph.nodeCount; o += 5) {
     if (plain.distances[o] === NO_DISTANCE) continue
-    t.deepEqual(retainerPath(withSteps, o, { maxLength: Infinity }), retainerPath(plain, o, { maxLength: Infinity }))
+    const [stepped, found] = [withSteps, plain].map((analysis) => JSON.stringify(retainerPath(analysis, o, { maxLength: Infinity })))
+    if (stepped !== found) differences.push(`@${plain.graph.nodeIds[o]}: ${stepped} instead of ${found}`)
     compared++
   }
   t.true(compared > 2_000)
+  t.deepEqual(differences.slice(0, 3), [])
   t.false(withSteps.graph.hasRetainers)
 })
 

@@ -4,6 +4,7 @@
 import test from 'ava'
 import fc from 'fast-check'
 import { searchSortedPositions, sortPositionsByKey } from '../../src/graph/sorted-index.js'
+import { arrayDifference } from '../helpers/array-difference.js'
 
 /** @param {Uint32Array} keys */
 function stableOrder (keys) {
@@ -15,7 +16,7 @@ const key = fc.integer({ min: 0, max: 0xffffffff })
 test('keys in no order: the order of a stable sort', (t) => {
   fc.assert(fc.property(fc.array(key, { maxLength: 300 }), (values) => {
     const keys = Uint32Array.from(values)
-    t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+    t.is(arrayDifference([...sortPositionsByKey(keys)], stableOrder(keys)), '')
   }), { numRuns: 200 })
 })
 
@@ -27,13 +28,13 @@ test('long ascending runs among short ones, with equal keys across runs: the ord
   const run = fc.oneof(sortedRun(1024, 2500), sortedRun(0, 6))
   fc.assert(fc.property(fc.array(run, { maxLength: 16 }), (runs) => {
     const keys = Uint32Array.from(runs.flat())
-    t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+    t.is(arrayDifference([...sortPositionsByKey(keys)], stableOrder(keys)), '')
   }), { numRuns: 60 })
 })
 
 test('ids as V8 writes them (ascending, with objects written out of turn): the order of a stable sort', (t) => {
   const keys = Uint32Array.from({ length: 20_000 }, (_, i) => (i % 97 === 0 ? 40_000 - i : 2 * i + 1))
-  t.deepEqual([...sortPositionsByKey(keys)], stableOrder(keys))
+  t.is(arrayDifference([...sortPositionsByKey(keys)], stableOrder(keys)), '')
   t.deepEqual([...sortPositionsByKey(new Uint32Array(0))], [])
 })
 

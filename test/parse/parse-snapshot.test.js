@@ -9,6 +9,7 @@ import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { mismatches } from '../helpers/snapshot-mismatches.js'
 import { tempDir } from '../helpers/temp-dir.js'
+import { arrayDifference } from '../helpers/array-difference.js'
 
 /** @type {string} */
 let scratch
@@ -130,7 +131,7 @@ test('fields in another order than V8 writes them, and fields unknown to us, par
   await writeFile(file, JSON.stringify(json))
   const data = await parseSnapshot(file)
   for (const column of /** @type {const} */ (['nodeTypes', 'nodeNames', 'nodeIds', 'selfSizes', 'detachedness', 'firstEdge', 'edgeTypes', 'edgeNames', 'edgeTargets'])) {
-    t.deepEqual(data[column], original[column], column)
+    t.is(arrayDifference(data[column], original[column]), '', column)
   }
 })
 
