@@ -110,6 +110,10 @@ export async function startApp ({ script, nodeArgs = [], env = {}, cwd, extraPid
   }
   try {
     const line = await waitFor(() => stdout.split('\n').find((l) => l.startsWith('ready ')), LINE_MS, 'the ready line')
+    // What the app wrote to stderr before its ready line (the agent's own lines) is in the pipe by
+    // then, but the event loop may hand the stdout chunk over first, with the stderr chunk next in
+    // the same round: tests read those lines as soon as this returns.
+    await new Promise((resolve) => { setImmediate(resolve) })
     app.ready = line.split(' ').slice(1)
     pids = extraPids(app.ready)
   } catch (error) {
