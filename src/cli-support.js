@@ -1,7 +1,7 @@
 // What the CLI uses besides the public API (src/index.js): reached as `#cli/support` through
 // package.json `imports`, which only this package can resolve, so none of it is public.
 export { readSnapshotCounts } from './parse/read-header.js'
-export { estimateMemory } from './analysis/memory-need.js'
+export { estimateMemory, lengauerTarjanBytes } from './analysis/memory-need.js'
 export { DEFAULT_DIFF_OPTIONS } from './diff/default-options.js'
 export { SIGNATURE_IDS } from './signatures/ids.js'
 export { formatsFor, describeFormats } from './report/renderers.js'

@@ -70,8 +70,8 @@ export async function handler (argv) {
       continue
     }
     // Beside the service, in its container, a diff that does not fit could get the service killed.
-    await ensureMemory(picked, 'diff', { skip: argv.skipMemoryCheck })
-    const report = await diffWithProgress(picked, { top: argv.top, ...sourceOptionsOf(argv) })
+    const { lowMemory } = await ensureMemory(picked, 'diff', { skip: argv.skipMemoryCheck })
+    const report = await diffWithProgress(picked, { top: argv.top, ...sourceOptionsOf(argv), lowMemory })
     // As the diff command does without gates: the verdict decides the exit code (a leak in any
     // thread fails it).
     const failed = process.exitCode === 1
@@ -83,7 +83,8 @@ export async function handler (argv) {
 /**
  * Diffs 2 or 3 snapshots with a progress bar on a terminal.
  * @param {string[]} files
- * @param {{top?: number, sourceMaps?: string, sourceRoots?: string[]}} [options] --top, --source-maps and --source-root
+ * @param {{top?: number, sourceMaps?: string, sourceRoots?: string[], lowMemory?: boolean}} [options] --top, --source-maps and
+ *   --source-root, and whether the memory left asks for the slower dominator algorithm (ensureMemory)
  */
 export async function diffWithProgress (files, options = {}) {
   const progress = progressBar('reading snapshots')

@@ -70,7 +70,7 @@ async function diffFiles (argv, snapshots) {
   await checkOutput(argv.output)
   await checkDistinct(snapshots)
   const sources = snapshots.map(snapshotSource)
-  await ensureMemory(sources, 'diff', { skip: argv.skipMemoryCheck })
+  const { lowMemory } = await ensureMemory(sources, 'diff', { skip: argv.skipMemoryCheck })
   const progress = progressBar('reading snapshots')
   let report
   try {
@@ -80,6 +80,7 @@ async function diffFiles (argv, snapshots) {
       minObjects: argv.minObjects,
       minContinued: argv.minContinued,
       ...sourceOptionsOf(argv),
+      lowMemory,
       onProgress: progress.update
     })
   } finally {

@@ -20,11 +20,11 @@ export function builder (yargs) {
 export async function handler (argv) {
   await checkOutput(argv.output)
   const source = snapshotSource(argv.snapshot)
-  await ensureMemory([source], 'inspect', { skip: argv.skipMemoryCheck })
+  const { lowMemory } = await ensureMemory([source], 'inspect', { skip: argv.skipMemoryCheck })
   const progress = progressBar(`reading ${argv.snapshot}`)
   let report
   try {
-    report = await inspectSnapshot(source, { top: argv.top, onProgress: progress.update })
+    report = await inspectSnapshot(source, { top: argv.top, lowMemory, onProgress: progress.update })
   } finally {
     progress.done()
   }

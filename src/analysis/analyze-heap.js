@@ -55,6 +55,7 @@ import { describeUnheldNodes } from './unheld-nodes.js'
  * @property {NodeLocations} locations
  * @property {ShallowSizes} shallowSizes   self sizes as DevTools shows them (4.5), bytes, by `at(ordinal)`
  * @property {Uint32Array} dominators      immediate dominator ordinal (the root's is itself)
+ * @property {'iterative' | 'lengauer-tarjan'} dominatorAlgorithm  the one that found them (dominators.js)
  * @property {SizeColumn} retainedSizes    bytes, by `at(ordinal)`
  * @property {Int32Array | null} distances from the roots; NO_DISTANCE (-5) when unreached; null when
  *                                         asked without them (a diff's earlier snapshots: nothing
@@ -90,6 +91,10 @@ const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'sh
  * @property {boolean} [distances]  false leaves out the distances from the roots (null), and with
  *   them the Summary's smallest distance per class: for a snapshot whose objects are only counted,
  *   sized and matched by id, never shown on a path (a diff's earlier snapshots)
+ * @property {boolean} [lowMemory]  the dominators' iterative passes run to the end however many
+ *   they take, where past seven Lengauer–Tarjan would take over, faster but with about 26 bytes
+ *   per node more (dominators.js); a heap whose passes would climb the square of a chain's length
+ *   still gets Lengauer–Tarjan
  */
 
 /**
@@ -99,7 +104,7 @@ const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'sh
  * @param {AnalysisOptions} [options]
  * @returns {HeapAnalysis}
  */
-export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false, distances: withDistances = true } = {}) {
+export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false, distances: withDistances = true, lowMemory = false } = {}) {
   let step = 0
   const stage = (/** @type {string} */ name) => onProgress?.({ stage: name, step: ++step, steps: STAGES.length })
   /** @type {string[]} */
@@ -120,7 +125,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
   const essential = buildEssentialEdges(graph, pageOwned, { storage: bitMemory })
 
   stage('dominators')
-  const { dominators, unheld } = buildDominators(graph, essential, { storage: [A, B, C], scratch: bitMemory.subarray(essential.length) })
+  const { dominators, unheld, algorithm } = buildDominators(graph, essential, { storage: [A, B, C], scratch: bitMemory.subarray(essential.length), ...(lowMemory && { passLimit: Infinity }) })
 
   stage('distances')
   const distances = withDistances || rootSteps ? computeDistances(graph, userRoots, { scratch: C, storage: B }) : null
@@ -147,6 +152,7 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
     locations,
     shallowSizes: shallow.sizes,
     dominators,
+    dominatorAlgorithm: algorithm,
     retainedSizes,
     distances,
     classOf,

@@ -15,7 +15,8 @@
 // collector) and 6% above at 1 GB; the diff was measured within 6% (201 MB to 2.1 GB, and three
 // 1 GB snapshots) and counts more per node since. A heap whose dominators need Lengauer–Tarjan
 // (lengauer-tarjan.js: a chain of a million links, or iterative passes that do not settle) takes
-// about 20 B per node more than this.
+// more than this: 75 MB more at the peak of `leakdiff inspect` of the 237 MB bench snapshot (2.87
+// million nodes), 26 B per node (lengauerTarjanBytes).
 
 /** @import {SnapshotCounts} from '../parse/read-header.js' */
 
@@ -27,6 +28,7 @@ const BYTES_PER_EDGE = 9
 const TEXT_PER_NODE = 28
 const TEXT_PER_EDGE = 14
 const EXTRA_PER_NODE = { inspect: 16, diff: 35 }
+const LENGAUER_TARJAN_PER_NODE = 26
 
 /**
  * Peak memory of an analysis (`leakdiff inspect`, or the diff of `snapshots`), in bytes.
@@ -40,4 +42,16 @@ export function estimateMemory (snapshots, job) {
     bytes += (BYTES_PER_NODE + EXTRA_PER_NODE[job]) * nodeCount + BYTES_PER_EDGE * edgeCount + strings
   }
   return bytes
+}
+
+/**
+ * What Lengauer–Tarjan adds to the peak of estimateMemory's job when it finds the dominators instead
+ * of the iterative passes: for the largest snapshot, or for the two largest in a diff, whose
+ * analyses may run at once (analyze-in-parallel.js).
+ * @param {SnapshotCounts[]} snapshots
+ * @param {'inspect' | 'diff'} job
+ */
+export function lengauerTarjanBytes (snapshots, job) {
+  const largest = snapshots.map(({ nodeCount }) => nodeCount).sort((a, b) => b - a).slice(0, job === 'diff' ? 2 : 1)
+  return LENGAUER_TARJAN_PER_NODE * largest.reduce((sum, count) => sum + count, 0)
 }

@@ -8,9 +8,9 @@ import { analysisToMessage } from './analysis-transfer.js'
 
 const port = /** @type {import('node:worker_threads').MessagePort} */ (parentPort)
 try {
-  for (const [index, { path, distances }] of /** @type {Array<{path: string, distances: boolean}>} */ (workerData.files).entries()) {
+  for (const [index, { path, distances, lowMemory }] of /** @type {Array<{path: string, distances: boolean, lowMemory: boolean}>} */ (workerData.files).entries()) {
     const data = await parseSnapshot(path, { onProgress: (progress) => port.postMessage({ type: 'progress', index, progress }) })
-    const { message, transferList } = analysisToMessage(analyzeHeap(data, { distances }))
+    const { message, transferList } = analysisToMessage(analyzeHeap(data, { distances, lowMemory }))
     port.postMessage({ type: 'analysis', index, analysis: message }, transferList)
   }
 } catch (error) {

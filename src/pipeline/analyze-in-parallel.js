@@ -28,15 +28,15 @@ const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
  * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
  * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void,
- *   distances?: (index: number) => boolean}} [options]
+ *   distances?: (index: number) => boolean, lowMemory?: boolean}} [options]
  *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
  *   when the files add up to 64 MiB or more; prepare: runs on this thread for each analysis as it
  *   is here (one of its own once made, a worker's once it arrives), while the workers go on;
  *   distances: whether input `index` needs its distances from the roots (analyzeHeap; all do by
- *   default)
+ *   default); lowMemory: analyzeHeap's, for every input
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, distances = () => true } = {}) {
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, distances = () => true, lowMemory = false } = {}) {
   const sizes = await fileSizes(sources)
   if (parallel === 'auto') parallel = sum(sizes) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
@@ -50,7 +50,7 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   const results = new Array(sources.length)
   const here = async (/** @type {number[]} */ indexes) => {
     for (const i of indexes) {
-      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }), { distances: distances(i) })
+      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }), { distances: distances(i), lowMemory })
       prepare?.(results[i], i)
     }
   }
@@ -61,7 +61,7 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
   const [own, ...workerLanes] = assignLanes(files, sizes, Math.max(1, Math.min(files.length, availableParallelism())))
   const streams = [...sources.keys()].filter((i) => typeof sources[i] !== 'string')
-  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => ({ path: /** @type {string} */ (sources[i]), distances: distances(i) })), {
+  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => ({ path: /** @type {string} */ (sources[i]), distances: distances(i), lowMemory })), {
     onAnalysis: (k, analysis) => {
       results[lane[k]] = analysis
       prepare?.(analysis, lane[k])
@@ -118,7 +118,7 @@ class LaneWorker {
   #worker
 
   /**
-   * @param {Array<{path: string, distances: boolean}>} files  and whether each needs its distances
+   * @param {Array<{path: string, distances: boolean, lowMemory: boolean}>} files  and analyzeHeap's options for each
    * @param {{onAnalysis: (k: number, analysis: HeapAnalysis) => void, progressOf: (k: number) => (((progress: ParseProgress) => void) | undefined)}} handlers
    *   onAnalysis: the analysis of files[k], as it arrives
    */

@@ -51,7 +51,8 @@ import { readSidecar, sidecarsDifference } from './sidecars.js'
  *   cwd?: string,
  *   parallel?: boolean | 'auto',
  *   onProgress?: (progress: ParseProgress) => void,
- *   readSources?: boolean
+ *   readSources?: boolean,
+ *   lowMemory?: boolean
  * } & SourceOptions} DiffOptions
  */
 
@@ -62,10 +63,11 @@ import { readSidecar, sidecarsDifference } from './sidecars.js'
  * @param {DiffOptions} [options] top: growth rows and class rows to keep (0: all); cwd: source
  *   files under it are shown relative to it; onProgress: bytes read over all inputs, then the
  *   stages after the analyses; sourceMaps, sourceRoots: where the scripts' source maps and files
- *   are (src/sources/); readSources: false leaves the disk alone (locations as the snapshot has them)
+ *   are (src/sources/); readSources: false leaves the disk alone (locations as the snapshot has them);
+ *   lowMemory: the slower dominator algorithm where the faster needs more memory (analyzeHeap)
  * @returns {Promise<DiffReport>}
  */
-export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, readSources = true, sourceMaps = null, sourceRoots = [], ...thresholds } = {}) {
+export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), parallel = 'auto', onProgress, readSources = true, lowMemory = false, sourceMaps = null, sourceRoots = [], ...thresholds } = {}) {
   if (!Array.isArray(sources)) throw new InvalidArgumentError(`Expected an array of 2 or 3 snapshots, got ${describeValue(sources)}`)
   if (sources.length < 2 || sources.length > 3) throw new InvalidArgumentError(`Expected 2 or 3 snapshots, got ${sources.length}`)
   const locator = readSources ? new SourceLocator({ sourceMaps, sourceRoots, cwd }) : null
@@ -75,7 +77,7 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   // Snapshots of two processes are compared by class totals only: no paths, no retainers to make.
   const prepare = differentProcesses === null ? (/** @type {HeapAnalysis} */ analysis, /** @type {number} */ i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) : undefined
   // Paths and distances are the newest snapshot's: the earlier ones are counted, sized and matched.
-  const analyses = await analyzeSnapshots(sources, { parallel, onProgress, prepare, distances: (i) => i === sources.length - 1 })
+  const analyses = await analyzeSnapshots(sources, { parallel, onProgress, prepare, distances: (i) => i === sources.length - 1, lowMemory })
   const infos = await snapshotInfos(sources, analyses, metas)
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   const onStage = (/** @type {string} */ stage) => onProgress?.({ bytesRead: read, totalBytes: read, stage })

@@ -17,17 +17,18 @@ import { inspectReportModel } from '../report/report-model.js'
 /**
  * Parses and analyses one snapshot and builds the inspect report.
  * @param {SnapshotSource} source
- * @param {{top?: number, cwd?: string, onProgress?: (progress: ParseProgress) => void}} [options]
+ * @param {{top?: number, cwd?: string, onProgress?: (progress: ParseProgress) => void, lowMemory?: boolean}} [options]
  *   top: classes and dominators to list; 0 lists every class (and 20 dominators); cwd: scripts
- *   under it are shown relative to it in `pathText`
+ *   under it are shown relative to it in `pathText`; lowMemory: the slower dominator algorithm
+ *   where the faster needs more memory (analyzeHeap)
  * @returns {Promise<InspectReport>}
  */
-export async function inspectSnapshot (source, { top = 20, cwd = process.cwd(), onProgress } = {}) {
+export async function inspectSnapshot (source, { top = 20, cwd = process.cwd(), onProgress, lowMemory = false } = {}) {
   const data = await parseSnapshot(source, { onProgress })
   // A pipe's size is not known on disk: its bytes read stand in, as a stream's do.
   const info = typeof source === 'string' ? await stat(source) : undefined
   const bytes = info?.isFile() ? info.size : data.byteLength
-  return buildInspectReport(analyzeHeap(data, { rootSteps: true }), { path: data.label, bytes, top, cwd })
+  return buildInspectReport(analyzeHeap(data, { rootSteps: true, lowMemory }), { path: data.label, bytes, top, cwd })
 }
 
 /**

@@ -3,8 +3,8 @@ import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { readSnapshotCounts } from '../../src/parse/read-header.js'
-import { estimateMemory } from '../../src/analysis/memory-need.js'
-import { ensureMemory } from '../../cli/memory-check.js'
+import { estimateMemory, lengauerTarjanBytes } from '../../src/analysis/memory-need.js'
+import { ensureMemory, planMemory } from '../../cli/memory-check.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { inProcess, inspect } from '../helpers/cli-in-process.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -39,6 +39,18 @@ test('an analysis that needs more memory than is left is refused before it start
   t.regex(inspectRefused.stderr, /^leakdiff: analysing this snapshot needs about .* --skip-memory-check to try anyway\n$/)
   t.is(forced.code, 0, forced.stderr)
   t.is(JSON.parse(forced.stdout).kind, 'inspect')
+})
+
+test('a job that fits only without the faster dominator algorithm\'s extra memory runs with lowMemory', (t) => {
+  const counts = [{ nodeCount: 3e6, edgeCount: 1.2e7, textBytes: 2.4e8 }, { nodeCount: 1e6, edgeCount: 4e6, textBytes: 8e7 }, { nodeCount: 2e6, edgeCount: 8e6, textBytes: 1.6e8 }]
+  // The two largest of a diff may be analysed at once; an inspect has one.
+  t.is(lengauerTarjanBytes(counts, 'diff'), 26 * 5e6)
+  t.is(lengauerTarjanBytes(counts.slice(1), 'inspect'), 26 * 2e6)
+  const addedBytes = estimateMemory(counts, 'diff')
+  const fasterBytes = lengauerTarjanBytes(counts, 'diff')
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes + fasterBytes }), { fits: true, lowMemory: false })
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes + fasterBytes / 2 }), { fits: true, lowMemory: true })
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes - 1 }), { fits: false, lowMemory: true })
 })
 
 test('a limit that is not a size is a usage error', async (t) => {

@@ -33,3 +33,16 @@ test('each analysis is handed to `prepare` on this thread as it is here, a worke
   t.deepEqual(prepared.map(([i]) => i).sort(), files.map((_, i) => i))
   for (const [i, analysis] of prepared) t.is(analysis, analyses[i])
 })
+
+test('lowMemory reaches every analysis, this thread\'s and a worker\'s: dominators that keep moving stay with the iterative passes', async (t) => {
+  // The router's snapshots take tens to hundreds of passes: by default Lengauer–Tarjan finds them.
+  const { files } = await captureFixture('alloc/router-leaks')
+  const fast = await analyzeSnapshots(files, { parallel: true })
+  const low = await analyzeSnapshots(files, { parallel: true, lowMemory: true })
+  t.deepEqual(fast.map((analysis) => analysis.dominatorAlgorithm), ['lengauer-tarjan', 'lengauer-tarjan', 'lengauer-tarjan'])
+  t.deepEqual(low.map((analysis) => analysis.dominatorAlgorithm), ['iterative', 'iterative', 'iterative'])
+  for (const [i, analysis] of low.entries()) {
+    t.is(analysis.dominators.findIndex((dominator, o) => dominator !== fast[i].dominators[o]), -1, files[i])
+    t.is(analysis.totalSize, fast[i].totalSize)
+  }
+})
