@@ -18,6 +18,7 @@ import { renamedClasses } from './renamed-classes.js'
 import { ScriptFiles } from './script-files.js'
 import { SourceNames } from './source-names.js'
 import { parseSourceRoot } from './source-roots.js'
+/** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {Finding} from '../signatures/finding.js' */
 /** @import {OriginalPosition} from './original-positions.js' */
@@ -44,7 +45,10 @@ export class SourceLocator {
     this.#sources = { files, scripts, positions, names, cwd }
   }
 
-  /** The names people wrote and the scripts' whole texts, for the layers that show names. */
+  /**
+   * The names people wrote and the scripts' whole texts, for the layers that show names.
+   * @returns {NameResolver}
+   */
   get names () {
     return this.#sources.names
   }

@@ -10,7 +10,7 @@ import { IDENTIFIER, VariableNames } from './variable-names.js'
 /** @import {ProgramScripts} from './program-scripts.js' */
 /** @import {OriginalPositions} from './original-positions.js' */
 
-/** @implements {NameResolver} */
+/** The sources layer's NameResolver (source-locator.js hands it down as one). */
 export class SourceNames {
   #files
   #scripts
