@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { readFileSync } from 'node:fs'
 import yargs from 'yargs'
 import { hideBin } from 'yargs/helpers'
 import { DASH, protectDashes, reportError, UsageError } from './output.js'
@@ -12,6 +13,10 @@ tuneV8()
 
 const COMMANDS = [inspect, capture, soak].map((module) => module.command.split(' ')[0])
 const NO_SNAPSHOTS = `Expected two or three snapshots of one process, oldest first: leakdiff a.heapsnapshot b.heapsnapshot [c.heapsnapshot]; or a command: ${COMMANDS.join(', ')}`
+
+// yargs looks for a package.json from the working directory when the CLI is an ES module: a
+// project's own version, where leakdiff is installed in it.
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'))
 
 const argv = protectDashes(hideBin(process.argv))
 const debug = argv.includes('--debug')
@@ -36,7 +41,7 @@ const cli = yargs(argv)
   .recommendCommands()
   .help()
   .alias('help', 'h')
-  .version()
+  .version(version)
   .wrap(Math.min(100, process.stdout.columns || 80))
   .fail((message, error) => {
     // Run bare, yargs counts the default command's positionals ("got 0, need at least 1"), which

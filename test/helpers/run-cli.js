@@ -13,13 +13,14 @@ const run = promisify(execFile)
  * exit code whatever the code.
  * @param {string[]} args
  * @param {Record<string, string | undefined>} [env] added last: `{ FORCE_COLOR: '1', NO_COLOR: undefined }` colours
- * @param {{stdin?: string}} [options] stdin: a file piped into the CLI's standard input
+ * @param {{stdin?: string, cwd?: string}} [options] stdin: a file piped into the CLI's standard input;
+ *   cwd: the directory it runs in (this process's by default)
  * @returns {Promise<{stdout: string, stderr: string, code: number}>}
  */
-export async function leakdiff (args, env = {}, { stdin } = {}) {
+export async function leakdiff (args, env = {}, { stdin, cwd } = {}) {
   const { FORCE_COLOR, NO_COLOR, GITHUB_ACTIONS, GITHUB_STEP_SUMMARY, ...inherited } = process.env
   try {
-    const child = run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, maxBuffer: 64 * 1024 * 1024 })
+    const child = run(process.execPath, [CLI, ...args], { env: { ...inherited, NO_COLOR: '1', ...env }, cwd, maxBuffer: 64 * 1024 * 1024 })
     const input = /** @type {import('node:stream').Writable} */ (child.child.stdin)
     if (stdin) createReadStream(stdin).pipe(input).on('error', () => {})
     else input.end()
