@@ -54,7 +54,9 @@ const SERIES_START_MS = 15_000
  * @property {LoadStats[]} rounds  the built-in load's numbers per round (empty with `load`)
  * @property {number} pid          the process that was snapshotted
  * @property {SoakThread[]} threads  the service's worker threads with an agent, each diffed apart
- *   (their heaps are not in the main thread's snapshots)
+ *   (their heaps are not in the main thread's snapshots) over the snapshots it is in, from the first
+ *   one to the last in a row (a worker started after the baseline has fewer); one in fewer than two
+ *   is named in the report's warnings
  */
 
 /**
@@ -117,15 +119,16 @@ export async function runSoak (options) {
     const snapshots = []
     // A machine slow enough to need a longer --ready-timeout is slow to start a series as well.
     const seriesStartMs = Math.max(SERIES_START_MS, settings.readyTimeoutMs)
-    /** @type {Map<number, {file: string | null, name: string | null, snapshots: string[]}>} each worker thread's, by thread id */
+    /** @type {Map<number, {file: string | null, name: string | null, snapshots: string[], first: number}>} each worker thread's, by thread id */
     const threadSnapshots = new Map()
     const snapshot = async (/** @type {string} */ label) => {
       const series = await guard(requestSeries(pid, { dir, signal: SIGNAL, timeoutMs: seriesStartMs, pollMs: 100, abortSignal: signal }), `while writing the ${label} snapshot`)
       snapshots.push(series.snapshots[0])
       for (const thread of series.threads) {
-        const entry = threadSnapshots.get(thread.threadId) ?? { file: thread.file, name: thread.name, snapshots: [] }
-        // A thread that missed an earlier snapshot cannot be diffed from the baseline.
-        if (entry.snapshots.length === snapshots.length - 1 && thread.snapshots.length > 0) entry.snapshots.push(thread.snapshots[0])
+        // A worker may start (or its agent get ready) after the baseline: its snapshots run from the
+        // first one it is in, and a gap breaks the run.
+        const entry = threadSnapshots.get(thread.threadId) ?? { file: thread.file, name: thread.name, snapshots: [], first: snapshots.length - 1 }
+        if (entry.first + entry.snapshots.length === snapshots.length - 1 && thread.snapshots.length > 0) entry.snapshots.push(thread.snapshots[0])
         threadSnapshots.set(thread.threadId, entry)
       }
       onProgress(`${label} snapshot written (${snapshots.length} of ${settings.series})`)
@@ -160,7 +163,11 @@ export async function runSoak (options) {
     /** @type {SoakThread[]} */
     const threads = []
     for (const [threadId, entry] of [...threadSnapshots].sort(([a], [b]) => a - b)) {
-      if (entry.snapshots.length !== snapshots.length) continue
+      // Diffed only up to the last snapshot: a worker gone before it holds nothing now.
+      if (entry.snapshots.length < 2 || entry.first + entry.snapshots.length !== snapshots.length) {
+        report.warnings.push(`worker thread ${threadId}${entry.file ? ` (${entry.file})` : ''} is not in two or more snapshots in a row up to the last (it started late, or missed one): its heap is not diffed`)
+        continue
+      }
       onProgress(`diffing thread ${threadId}`)
       const threadReport = await diffSnapshots(entry.snapshots, { top: settings.top, cwd, ...settings.sources })
       threads.push({ threadId, file: entry.file, name: entry.name, report: threadReport, gates: evaluateGates(threadReport, settings.gates) })
