@@ -19,9 +19,30 @@ export function sourceLocation (analysis, ordinal, cwd, names) {
   const name = readableFunctionName(analysis.locations.functionName(ordinal))
   const original = name === '' ? null : names.functionName(analysis, location.scriptName, name, location)
   /** @type {SourceLocation} */
-  const found = { file: readableScriptName(location.scriptName, cwd), line: location.line + 1, column: location.column + 1, function: original ?? name }
+  const found = { file: readableNameIn(analysis, location.scriptName, cwd), line: location.line + 1, column: location.column + 1, function: original ?? name }
   if (original !== null) found.generatedFunction = name
   return found
+}
+
+// Per analysis, its scripts' readable names: signatures locate thousands of objects (timers,
+// listeners, closures) in a few scripts, and a URL made a relative path costs microseconds. A heap
+// names each script once, so the map holds no more entries than the heap has scripts.
+/** @type {WeakMap<HeapAnalysis, Map<string, string>>} */
+const readableNames = new WeakMap()
+
+/**
+ * readableScriptName, once per script of the analysis.
+ * @param {HeapAnalysis} analysis
+ * @param {string} scriptName
+ * @param {string} cwd
+ */
+function readableNameIn (analysis, scriptName, cwd) {
+  let names = readableNames.get(analysis)
+  if (names === undefined) readableNames.set(analysis, (names = new Map()))
+  const key = cwd + '\0' + scriptName
+  let readable = names.get(key)
+  if (readable === undefined) names.set(key, (readable = readableScriptName(scriptName, cwd)))
+  return readable
 }
 
 /**

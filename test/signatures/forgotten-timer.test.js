@@ -1,5 +1,11 @@
 import test from 'ava'
-import { markedPosition } from '../helpers/fixture-source.js'
+import { join } from 'node:path'
+import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { HEAP_NAMES } from '../../src/analysis/shown-names.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
+import { tallyTimers } from '../../src/signatures/timers/live-timers.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { markedPosition, ROOT } from '../helpers/fixture-source.js'
 import { PER_ROUND, WARMUP, checkWeakerWithTwoSnapshots, isRising, markedLocation, perRoundOf, reportOf, roundCounts, stepsOf } from '../helpers/fixture-reports.js'
 
 const ID = 'forgotten-timer'
@@ -111,4 +117,15 @@ test('signatures/circuit-breakers: a CircuitBreaker per request leaves opossum\'
 test('signatures/circuit-breakers fixed (one breaker made at start-up): no finding', async (t) => {
   const report = await reportOf('signatures/circuit-breakers', { args: ['fixed'] })
   t.deepEqual(report.findings, [])
+})
+
+test('one analysis located from two working directories: each location relative to its own', async (t) => {
+  const { files } = await captureFixture('signatures/forgotten-timer')
+  const analysis = analyzeHeap(await parseSnapshot(files[2]))
+  const fileIn = (/** @type {string} */ cwd) => [...tallyTimers(analysis, cwd, HEAP_NAMES, false).values()]
+    .map((tally) => tally.location?.file).find((file) => file?.endsWith('forgotten-timer.js'))
+  const fromRoot = fileIn(ROOT)
+  t.is(fromRoot, 'fixtures/programs/signatures/forgotten-timer.js')
+  t.is(fileIn(join(ROOT, 'fixtures')), 'programs/signatures/forgotten-timer.js')
+  t.is(fileIn(ROOT), fromRoot)
 })
