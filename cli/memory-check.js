@@ -3,6 +3,10 @@ import { estimateMemory, formatBytes, lengauerTarjanBytes, parseSize, readSnapsh
 import { measureHeadroom } from 'leakdiff/agent'
 import { UsageError } from './output.js'
 
+// The estimate lands within 6% of the measured peaks, either way (memory-need.js): a job must fit
+// with this much of its own need to spare, or a peak above the estimate could still be killed.
+const MARGIN = 0.1
+
 /** An analysis that needs more memory than this process may still use. */
 export class MemoryError extends Error {
   /** @param {string} message */
@@ -50,17 +54,17 @@ export async function ensureMemory (sources, job, { skip = false, env = process.
   const limitedBy = ours ? 'LEAKDIFF_MEMORY_LIMIT' : headroom.limitedBy
   const outcome = ours ? '' : ', so the kernel would likely kill it (exit 137)'
   const remedy = ours ? 'Raise LEAKDIFF_MEMORY_LIMIT' : 'Free memory'
-  throw new MemoryError(`analysing ${what} needs about ${formatBytes(rssBytes + addedBytes)} of memory and ${formatBytes(headroom.availableBytes + rssBytes)} ` +
+  throw new MemoryError(`analysing ${what} needs about ${formatBytes(rssBytes + addedBytes)} of memory (${formatBytes(rssBytes + addedBytes * (1 + MARGIN))} with ${MARGIN * 100}% to spare) and ${formatBytes(headroom.availableBytes + rssBytes)} ` +
     `is available (${limitedBy})${outcome}. ${remedy}${fewer}, or pass --skip-memory-check to try anyway`)
 }
 
 /**
- * Whether a job fits in the memory available, and whether only without the faster algorithm's
- * extra memory.
+ * Whether a job fits in the memory available with a tenth of its estimate to spare, and whether
+ * only without the faster algorithm's extra memory.
  * @param {{addedBytes: number, fasterBytes: number, availableBytes: number}} need
  *   addedBytes: the job's estimate; fasterBytes: what the faster dominator algorithm may add to it
  * @returns {{fits: boolean, lowMemory: boolean}}
  */
 export function planMemory ({ addedBytes, fasterBytes, availableBytes }) {
-  return { fits: addedBytes <= availableBytes, lowMemory: addedBytes + fasterBytes > availableBytes }
+  return { fits: addedBytes * (1 + MARGIN) <= availableBytes, lowMemory: (addedBytes + fasterBytes) * (1 + MARGIN) > availableBytes }
 }

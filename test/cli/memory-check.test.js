@@ -33,7 +33,7 @@ test('an analysis that needs more memory than is left is refused before it start
   const forced = await inspect(files[0], { format: 'json', skipMemoryCheck: true }, { LEAKDIFF_MEMORY_LIMIT: '1MB' })
   t.is(refused.code, 2)
   t.is(refused.stdout, '')
-  t.regex(refused.stderr, /^leakdiff: analysing these 3 snapshots needs about [\d.]+ [MG]B of memory and [\d.]+ [MG]B is available \(LEAKDIFF_MEMORY_LIMIT\)\. Raise LEAKDIFF_MEMORY_LIMIT, diff two snapshots at a time, or pass --skip-memory-check to try anyway\n$/)
+  t.regex(refused.stderr, /^leakdiff: analysing these 3 snapshots needs about [\d.]+ [MG]B of memory \([\d.]+ [MG]B with 10% to spare\) and [\d.]+ [MG]B is available \(LEAKDIFF_MEMORY_LIMIT\)\. Raise LEAKDIFF_MEMORY_LIMIT, diff two snapshots at a time, or pass --skip-memory-check to try anyway\n$/)
   t.is(inspectRefused.code, 2)
   t.is(inspectRefused.stdout, '')
   t.regex(inspectRefused.stderr, /^leakdiff: analysing this snapshot needs about .* --skip-memory-check to try anyway\n$/)
@@ -48,9 +48,11 @@ test('a job that fits only without the faster dominator algorithm\'s extra memor
   t.is(lengauerTarjanBytes(counts.slice(1), 'inspect'), 26 * 2e6)
   const addedBytes = estimateMemory(counts, 'diff')
   const fasterBytes = lengauerTarjanBytes(counts, 'diff')
-  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes + fasterBytes }), { fits: true, lowMemory: false })
-  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes + fasterBytes / 2 }), { fits: true, lowMemory: true })
-  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes - 1 }), { fits: false, lowMemory: true })
+  // Each with a tenth of it to spare: the estimate is within 6% of the measured peaks, either way.
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: 1.1 * (addedBytes + fasterBytes) }), { fits: true, lowMemory: false })
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: addedBytes + fasterBytes }), { fits: true, lowMemory: true })
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: 1.1 * addedBytes }), { fits: true, lowMemory: true })
+  t.deepEqual(planMemory({ addedBytes, fasterBytes, availableBytes: 1.09 * addedBytes }), { fits: false, lowMemory: true })
 })
 
 test('a limit that is not a size is a usage error', async (t) => {
