@@ -26,6 +26,7 @@
 // The choice per node is the one a scan of its retainers makes (retainer slots are in edge order),
 // so paths do not depend on whether the graph has a retainer index.
 
+import { blockVariableName } from './block-scope-names.js'
 import { NO_DISTANCE, distancesOf } from './distances.js'
 import { computeRootSteps, NO_STEP } from './root-steps.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
@@ -370,11 +371,13 @@ export function readableAnchors (analysis) {
 function stepOf (analysis, edge, scopes, names) {
   const { graph, classOf, classes } = analysis
   const target = graph.edgeTargets[edge]
-  const generated = graph.edgeName(edge)
+  // A block scope's variable is a variable, though V8 writes it as a numbered hidden slot.
+  const variable = blockVariableName(graph, edge)
+  const generated = variable ?? graph.edgeName(edge)
   /** @type {Step} */
   const step = {
-    edge: shownEdgeName(analysis, edge, names, generated),
-    edgeType: graph.edgeTypeName(edge),
+    edge: variable ?? shownEdgeName(analysis, edge, names, generated),
+    edgeType: variable === null ? graph.edgeTypeName(edge) : 'context',
     // A synthetic node's class is "(synthetic)"; its name says which root it is (a handle kind,
     // `Node / FSEventWrap`), which is what a path through it needs to say.
     node: graph.nodeTypes[target] === graph.nodeType.synthetic ? graph.nodeName(target) : shownClassName(analysis, target, names),

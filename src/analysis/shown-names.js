@@ -8,6 +8,8 @@
 // Only what reports show asks: questions about the code that ran (a scan of its text, a match of a
 // property) keep the heap's names.
 
+import { blockVariableName } from './block-scope-names.js'
+
 /** @import {HeapAnalysis} from './analyze-heap.js' */
 
 /**
@@ -36,8 +38,8 @@ export const HEAP_NAMES = Object.freeze({
 })
 
 /**
- * The edge's name as a report shows it: a variable's name as written when `names` knows it, else
- * the heap's.
+ * The edge's name as a report shows it: a variable's name as written when `names` knows it, a
+ * block scope's variable by its name (block-scope-names.js), else the heap's.
  * @param {HeapAnalysis} analysis
  * @param {number} edge
  * @param {NameResolver} names
@@ -45,6 +47,7 @@ export const HEAP_NAMES = Object.freeze({
  */
 export function shownEdgeName (analysis, edge, names, heapName = analysis.graph.edgeName(edge)) {
   const { graph } = analysis
+  if (graph.edgeTypes[edge] === graph.edgeType.hidden) return blockVariableName(graph, edge) ?? heapName
   return graph.edgeTypes[edge] === graph.edgeType.context ? names.variableName(analysis, edge) ?? heapName : heapName
 }
 

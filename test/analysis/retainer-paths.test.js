@@ -2,6 +2,7 @@
 // in the snapshot is a chain of real, non-weak edges as long as the node's distance.
 import test from 'ava'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
+import { blockVariableName } from '../../src/analysis/block-scope-names.js'
 import { BASE_SYSTEM_DISTANCE, NO_DISTANCE } from '../../src/analysis/distances.js'
 import { MAX_PATH_STEPS, retainerPath } from '../../src/analysis/retainer-paths.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
@@ -111,7 +112,8 @@ test('each step is the retainer one closer of the most recognisable edge type, w
         if (graph.edgeTypeName(e) === 'weak' || !closer || source === node) continue
         if (best < 0 || rankOf(e) < rankOf(best)) best = e
       }
-      expected.unshift({ edge: graph.edgeName(best), edgeType: graph.edgeTypeName(best), id: graph.nodeIds[node] })
+      const variable = blockVariableName(graph, best)
+      expected.unshift({ edge: variable ?? graph.edgeName(best), edgeType: variable === null ? graph.edgeTypeName(best) : 'context', id: graph.nodeIds[node] })
       node = graph.edgeSource(best)
     }
     const steps = JSON.parse(actual).map((/** @type {import('../../src/analysis/retainer-paths.js').Step} */ step) => ({ edge: step.edge, edgeType: step.edgeType, id: step.id }))
@@ -197,7 +199,10 @@ test('a path of thousands of steps down a linked list keeps every name, the list
  */
 function hasEdge (graph, from, to, type, name) {
   for (let e = graph.firstEdge[from]; e < graph.firstEdge[from + 1]; e++) {
-    if (graph.edgeTargets[e] === to && graph.edgeTypeName(e) === type && graph.edgeName(e) === name) return true
+    if (graph.edgeTargets[e] !== to) continue
+    if (graph.edgeTypeName(e) === type && graph.edgeName(e) === name) return true
+    // A block scope's variable: a hidden slot of its context, shown by the name its ScopeInfo gives.
+    if (type === 'context' && graph.edgeTypeName(e) === 'hidden' && blockVariableName(graph, e) === name) return true
   }
   return false
 }

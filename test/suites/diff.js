@@ -1,5 +1,6 @@
 // The unit tests of test/diff/ in one AVA worker thread (ava.config.js).
 import '../diff/alloc-call-lines.test.js'
+import '../diff/block-scopes.test.js'
 import '../diff/cli.test.js'
 import '../diff/deep-paths.test.js'
 import '../diff/growth-rate.test.js'
