@@ -4,11 +4,17 @@
 // edges, numbered over the slots that hold an object: a slot holding a small integer has no edge.
 // The block's ScopeInfo lists its variables' names in slot order. When it lists as many names as
 // the context has hidden edges, no slot held a small integer and the k-th edge is the k-th name;
-// otherwise which name is whose cannot be told, and none is given.
+// otherwise the k-th edge is one of the names from the k-th to as many past it as slots have no
+// edge (blockSlotCandidates), and the names resolver may tell which from the script's text.
 
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 
-/** @type {WeakMap<HeapGraph, {scopeInfo: number, scopeInfoName: number, byContext: Map<number, string[] | null>}>} */
+/**
+ * A block context's variable names in slot order, and how many hidden edges it has.
+ * @typedef {{names: string[], slots: number}} BlockScope
+ */
+
+/** @type {WeakMap<HeapGraph, {scopeInfo: number, scopeInfoName: number, byContext: Map<number, BlockScope | null>}>} */
 const perGraph = new WeakMap()
 
 /**
@@ -18,6 +24,32 @@ const perGraph = new WeakMap()
  * @returns {string | null}
  */
 export function blockVariableName (graph, edge) {
+  const found = slotOf(graph, edge)
+  return found === null || found.scope.names.length !== found.scope.slots ? null : found.scope.names[found.k] ?? null
+}
+
+/**
+ * The names a hidden edge out of a block scope's context may stand for when its slots and names do
+ * not pair up: from the edge's own position among the names to as many past it as slots have no
+ * edge. Null when they pair up (blockVariableName names it) or the edge is no such slot.
+ * @param {HeapGraph} graph
+ * @param {number} edge
+ * @returns {string[] | null}
+ */
+export function blockSlotCandidates (graph, edge) {
+  const found = slotOf(graph, edge)
+  if (found === null) return null
+  const { names, slots } = found.scope
+  return names.length === slots ? null : names.slice(found.k, found.k + names.length - slots + 1)
+}
+
+/**
+ * The block scope a hidden edge comes out of, and the edge's place among its hidden edges.
+ * @param {HeapGraph} graph
+ * @param {number} edge
+ * @returns {{scope: BlockScope, k: number} | null}
+ */
+function slotOf (graph, edge) {
   if (graph.edgeTypes[edge] !== graph.edgeType.hidden) return null
   let known = perGraph.get(graph)
   if (known === undefined) {
@@ -26,27 +58,27 @@ export function blockVariableName (graph, edge) {
   }
   if (known.scopeInfo < 0 || known.scopeInfoName < 0) return null
   const context = graph.edgeSource(edge)
-  let names = known.byContext.get(context)
-  if (names === undefined) {
-    names = namesOf(graph, context, known.scopeInfo, known.scopeInfoName)
-    known.byContext.set(context, names)
+  let scope = known.byContext.get(context)
+  if (scope === undefined) {
+    scope = scopeOf(graph, context, known.scopeInfo, known.scopeInfoName)
+    known.byContext.set(context, scope)
   }
-  if (names === null) return null
-  // The edge's place among the context's hidden edges.
+  if (scope === null) return null
   let k = 0
   for (let e = graph.firstEdge[context]; e < edge; e++) if (graph.edgeTypes[e] === graph.edgeType.hidden) k++
-  return names[k] ?? null
+  return { scope, k }
 }
 
 /**
- * The names of a context's hidden slots, in order, when its ScopeInfo gives one per hidden edge.
+ * The names a context's ScopeInfo lists and the context's hidden edges; null when it has no
+ * ScopeInfo, no hidden edge, or fewer names than hidden edges (then it is no block scope's).
  * @param {HeapGraph} graph
  * @param {number} context
  * @param {number} scopeInfo  string index of `scope_info`
  * @param {number} scopeInfoName  string index of `system / ScopeInfo`
- * @returns {string[] | null}
+ * @returns {BlockScope | null}
  */
-function namesOf (graph, context, scopeInfo, scopeInfoName) {
+function scopeOf (graph, context, scopeInfo, scopeInfoName) {
   const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeNames, nodeTypes } = graph
   const { hidden, internal } = graph.edgeType
   let info = -1
@@ -65,5 +97,5 @@ function namesOf (graph, context, scopeInfo, scopeInfoName) {
     if (nodeTypes[target] !== graph.nodeType.string) break
     names.push(graph.nodeName(target))
   }
-  return names.length === slots ? names : null
+  return names.length >= slots ? { names, slots } : null
 }

@@ -26,11 +26,10 @@
 // The choice per node is the one a scan of its retainers makes (retainer slots are in edge order),
 // so paths do not depend on whether the graph has a retainer index.
 
-import { blockVariableName } from './block-scope-names.js'
 import { NO_DISTANCE, distancesOf } from './distances.js'
 import { computeRootSteps, NO_STEP } from './root-steps.js'
 import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
-import { HEAP_NAMES, shownClassName, shownEdgeName } from './shown-names.js'
+import { HEAP_NAMES, blockVariable, shownClassName, shownEdgeName } from './shown-names.js'
 
 /** @import {HeapAnalysis} from './analyze-heap.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -372,7 +371,7 @@ function stepOf (analysis, edge, scopes, names) {
   const { graph, classOf, classes } = analysis
   const target = graph.edgeTargets[edge]
   // A block scope's variable is a variable, though V8 writes it as a numbered hidden slot.
-  const variable = blockVariableName(graph, edge)
+  const variable = blockVariable(analysis, edge, names)
   const generated = variable ?? graph.edgeName(edge)
   /** @type {Step} */
   const step = {

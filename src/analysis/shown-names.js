@@ -8,7 +8,7 @@
 // Only what reports show asks: questions about the code that ran (a scan of its text, a match of a
 // property) keep the heap's names.
 
-import { blockVariableName } from './block-scope-names.js'
+import { blockSlotCandidates, blockVariableName } from './block-scope-names.js'
 
 /** @import {HeapAnalysis} from './analyze-heap.js' */
 
@@ -23,6 +23,9 @@ import { blockVariableName } from './block-scope-names.js'
  * @property {(analysis: HeapAnalysis, url: string) => string | null} moduleName  the source file
  *   a script was compiled from (its source map's one source), as reports show files; null to
  *   show the script
+ * @property {(analysis: HeapAnalysis, edge: number, candidates: string[]) => string | null} blockVariable
+ *   which of `candidates` a block scope's hidden slot holds, when the slots and the names do not
+ *   pair up (block-scope-names.js): the one whose declaration starts it as the value's class
  * @property {(url: string, snapshotText: string | null) => string | null} scriptText  a script's
  *   whole text given its URL and the snapshot's copy (V8 cuts it at 1,024 characters by default):
  *   the file on disk when it starts with that copy; null when nothing better than the copy is known
@@ -34,6 +37,7 @@ export const HEAP_NAMES = Object.freeze({
   className: () => null,
   functionName: () => null,
   moduleName: () => null,
+  blockVariable: () => null,
   scriptText: () => null
 })
 
@@ -47,8 +51,24 @@ export const HEAP_NAMES = Object.freeze({
  */
 export function shownEdgeName (analysis, edge, names, heapName = analysis.graph.edgeName(edge)) {
   const { graph } = analysis
-  if (graph.edgeTypes[edge] === graph.edgeType.hidden) return blockVariableName(graph, edge) ?? heapName
+  if (graph.edgeTypes[edge] === graph.edgeType.hidden) return blockVariable(analysis, edge, names) ?? heapName
   return graph.edgeTypes[edge] === graph.edgeType.context ? names.variableName(analysis, edge) ?? heapName : heapName
+}
+
+/**
+ * The variable a hidden edge out of a block scope's context stands for: by its slot when the slots
+ * and the names pair up, else as `names` tells from the script; null when neither knows.
+ * @param {HeapAnalysis} analysis
+ * @param {number} edge
+ * @param {NameResolver} names
+ * @returns {string | null}
+ */
+export function blockVariable (analysis, edge, names) {
+  const { graph } = analysis
+  const named = blockVariableName(graph, edge)
+  if (named !== null) return named
+  const candidates = blockSlotCandidates(graph, edge)
+  return candidates === null ? null : names.blockVariable(analysis, edge, candidates)
 }
 
 /**

@@ -301,10 +301,44 @@ export class ScriptSyntax {
   }
 
   /**
+   * What the declarations of variable `name` start it as (`const seen = []` → 'Array'): 'Array'
+   * and 'Object' for literals, 'Function' for a function or an arrow, the constructor's name for
+   * `new X(...)`, 'number', 'string' or 'boolean' for a literal of that type, '' for anything
+   * else or no initializer; one entry per declaration, in text order.
+   * @param {string} name
+   * @returns {string[]}
+   */
+  initialKinds (name) {
+    /** @type {string[]} */
+    const kinds = []
+    for (const { node, parent } of this.#occurrences(name, false)) {
+      const declarator = /** @type {any} */ (parent)
+      if (declarator?.type === 'VariableDeclarator' && declarator.id === node) kinds.push(initialKind(declarator.init))
+    }
+    return kinds
+  }
+
+  /**
    * @param {string} name
    * @param {boolean} member
    */
   #occurrences (name, member) {
     return (member ? this.#tree.members : this.#tree.names).named(name)
+  }
+}
+
+/**
+ * @param {any} init a declarator's initializer, or null
+ * @returns {string}
+ */
+function initialKind (init) {
+  switch (init?.type) {
+    case 'ArrayExpression': return 'Array'
+    case 'ObjectExpression': return 'Object'
+    case 'FunctionExpression':
+    case 'ArrowFunctionExpression': return 'Function'
+    case 'NewExpression': return init.callee.type === 'Identifier' ? init.callee.name : ''
+    case 'Literal': return typeof init.value === 'number' || typeof init.value === 'string' || typeof init.value === 'boolean' ? typeof init.value : ''
+    default: return ''
   }
 }

@@ -173,3 +173,21 @@ test('callAt: the call at its name (or a construction at `new` or its class), wh
   t.deepEqual(syntax.callAt(REGISTRY.indexOf('new Client')), made)
   t.is(syntax.callAt(REGISTRY.indexOf('loggers.add')), null, 'a receiver is not a call')
 })
+
+test('what a declaration starts a variable as: a literal\'s kind, a constructor\'s name, a function; one entry per declaration', (t) => {
+  const syntax = scriptSyntax([
+    'let served = 0',
+    'const history = []',
+    'const cache = new Map()',
+    "const prefix = 'p-'",
+    'const options = { max: 10 }',
+    'const handler = (req) => req',
+    'let later',
+    'const made = create()',
+    'function f () { const history = new Set(); return history }',
+    'cache.set(1, history)'
+  ].join('\n'))
+  t.deepEqual(['served', 'history', 'cache', 'prefix', 'options', 'handler', 'later', 'made', 'missing'].map((name) => syntax.initialKinds(name)), [
+    ['number'], ['Array', 'Set'], ['Map'], ['string'], ['Object'], ['Function'], [''], [''], []
+  ])
+})
