@@ -3,11 +3,8 @@
 // renamed, through the scripts' source maps, and each script's whole text from disk. Each answer
 // is found when a report first asks for it, and kept.
 
-import { findModuleScopes, moduleScriptOf } from '../analysis/module-scopes.js'
-import { scriptSyntax } from '../syntax/script-syntax.js'
 import { IDENTIFIER, VariableNames } from './variable-names.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
-/** @import {ModuleScopes} from '../analysis/module-scopes.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {ScriptFiles} from './script-files.js' */
 /** @import {ProgramScripts} from './program-scripts.js' */
@@ -23,8 +20,6 @@ export class SourceNames {
   #classes = new WeakMap()
   /** @type {Map<string, string | null>} per script URL */
   #modules = new Map()
-  /** @type {WeakMap<HeapAnalysis, ModuleScopes>} */
-  #moduleScopes = new WeakMap()
 
   /**
    * @param {{files: ScriptFiles, scripts: ProgramScripts, positions: OriginalPositions}} sources
@@ -105,50 +100,12 @@ export class SourceNames {
   }
 
   /**
-   * Which of `candidates` a block scope's hidden slot holds (NameResolver#blockVariable): the one
-   * variable whose every declaration in the scope's script starts it as the kind of value the
-   * slot holds (`const seen = []` for an Array, `new Map()` for a Map); null when none or several.
    * @param {HeapAnalysis} analysis
    * @param {number} edge
    * @param {string[]} candidates
    */
   blockVariable (analysis, edge, candidates) {
-    const { graph, classes, classOf } = analysis
-    const url = this.#scriptOfContext(analysis, graph.edgeSource(edge))
-    if (url === null || url.startsWith('node:')) return null
-    const { text } = this.#scripts.read(url, analysis)
-    if (text === null) return null
-    const syntax = scriptSyntax(text)
-    const target = graph.edgeTargets[edge]
-    const kind = valueKind(classes.names[classOf[target]], graph.nodeTypeName(target))
-    const fitting = candidates.filter((name) => {
-      const kinds = syntax.initialKinds(name)
-      return kinds.length > 0 && kinds.every((k) => k === kind)
-    })
-    return fitting.length === 1 ? fitting[0] : null
-  }
-
-  /**
-   * The script a Context's code is in: a module scope's, else that of the first closure made with it.
-   * @param {HeapAnalysis} analysis
-   * @param {number} context
-   * @returns {string | null}
-   */
-  #scriptOfContext (analysis, context) {
-    const { graph, locations } = analysis
-    let modules = this.#moduleScopes.get(analysis)
-    if (modules === undefined) this.#moduleScopes.set(analysis, (modules = findModuleScopes(graph, locations)))
-    const url = moduleScriptOf(modules, context)
-    if (url !== null || !graph.hasRetainers) return url
-    const contextName = graph.strings.indexOf('context')
-    for (let slot = graph.firstRetainer[context], end = graph.firstRetainer[context + 1]; slot < end; slot++) {
-      const e = graph.retainerEdges[slot]
-      const closure = graph.retainerSource(slot)
-      if (graph.nodeTypes[closure] !== graph.nodeType.closure || graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== contextName) continue
-      const record = locations.recordOf(closure)
-      if (record >= 0) return locations.scriptName(locations.recordFields(record)[0])
-    }
-    return null
+    return this.#variables.blockSlotName(analysis, edge, candidates)
   }
 
   /**
@@ -160,17 +117,4 @@ export class SourceNames {
   scriptText (url, snapshotText) {
     return this.#files.read(url, snapshotText).text
   }
-}
-
-/**
- * What a declaration would start a value of this class as (ScriptSyntax#initialKinds).
- * @param {string} className  the class table's
- * @param {string} nodeType
- */
-function valueKind (className, nodeType) {
-  if (nodeType === 'closure') return 'Function'
-  if (nodeType === 'number') return 'number'
-  if (nodeType.endsWith('string')) return 'string'
-  // Plain objects are named by their properties ({a, b}) where DevTools would.
-  return className.startsWith('{') ? 'Object' : className
 }

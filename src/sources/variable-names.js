@@ -9,6 +9,7 @@ import { PROGRAM } from './original-names.js'
 /** @import {ModuleScopes} from '../analysis/module-scopes.js' */
 /** @import {ScriptNames} from './original-names.js' */
 /** @import {ProgramScripts} from './program-scripts.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** Closures of one Context looked at to find the function it belongs to. */
 const CONTEXT_CLOSURES = 64
@@ -18,7 +19,7 @@ export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
  * What is known of one analysis's variables so far.
  * @typedef {object} AnalysisVariables
  * @property {Map<number, {names: ScriptNames, scope: number} | null>} scopes  per Context ordinal
- * @property {Map<number, string | null>} named  per edge asked for
+ * @property {Map<number, string | null>} named  per edge asked for (a block scope's slots too)
  * @property {ModuleScopes | undefined} modules
  */
 
@@ -39,8 +40,7 @@ export class VariableNames {
    * @returns {string | null}
    */
   nameOf (analysis, edge) {
-    let known = this.#known.get(analysis)
-    if (known === undefined) this.#known.set(analysis, (known = { scopes: new Map(), named: new Map(), modules: undefined }))
+    const known = this.#knownOf(analysis)
     let name = known.named.get(edge)
     if (name !== undefined) return name
     name = null
@@ -62,6 +62,57 @@ export class VariableNames {
     }
     known.named.set(edge, name)
     return name
+  }
+
+  /**
+   * Which of `candidates` a block scope's hidden slot holds (NameResolver#blockVariable): the one
+   * variable whose every declaration in the scope's script starts it as the kind of value the
+   * slot holds (`const seen = []` for an Array, `new Map()` for a Map); null when none or several.
+   * @param {HeapAnalysis} analysis
+   * @param {number} edge
+   * @param {string[]} candidates
+   * @returns {string | null}
+   */
+  blockSlotName (analysis, edge, candidates) {
+    const known = this.#knownOf(analysis)
+    let name = known.named.get(edge)
+    if (name !== undefined) return name
+    name = null
+    const { graph, locations, classes, classOf } = analysis
+    const context = graph.edgeSource(edge)
+    known.modules ??= findModuleScopes(graph, locations)
+    let url = moduleScriptOf(known.modules, context)
+    if (url === null) {
+      for (const closure of contextClosures(graph, context)) {
+        const record = locations.recordOf(closure)
+        if (record < 0) continue
+        url = locations.scriptName(locations.recordFields(record)[0])
+        break
+      }
+    }
+    const text = url === null || url.startsWith('node:') ? null : this.#scripts.read(url, analysis).text
+    if (text !== null) {
+      const syntax = scriptSyntax(text)
+      const target = graph.edgeTargets[edge]
+      const kind = valueKind(classes.names[classOf[target]], graph.nodeTypeName(target))
+      const fitting = candidates.filter((candidate) => {
+        const kinds = syntax.initialKinds(candidate)
+        return kinds.length > 0 && kinds.every((k) => k === kind)
+      })
+      if (fitting.length === 1) name = fitting[0]
+    }
+    known.named.set(edge, name)
+    return name
+  }
+
+  /**
+   * @param {HeapAnalysis} analysis
+   * @returns {AnalysisVariables}
+   */
+  #knownOf (analysis) {
+    let known = this.#known.get(analysis)
+    if (known === undefined) this.#known.set(analysis, (known = { scopes: new Map(), named: new Map(), modules: undefined }))
+    return known
   }
 
   /**
@@ -122,17 +173,13 @@ export class VariableNames {
       if (names === null) return null
       if (names.declaresAll(variables, PROGRAM)) return { names, scope: PROGRAM }
     }
-    if (!graph.hasRetainers) return null
-    const contextEdge = graph.strings.indexOf('context')
     /** @type {ScriptNames | null} */
     let names = null
     let url = null
     let scope = null
     let looked = 0
-    for (let slot = graph.firstRetainer[context], end = graph.firstRetainer[context + 1]; slot < end && looked < CONTEXT_CLOSURES; slot++) {
-      const e = graph.retainerEdges[slot]
-      const closure = graph.retainerSource(slot)
-      if (graph.nodeTypes[closure] !== graph.nodeType.closure || graph.edgeTypes[e] !== graph.edgeType.internal || graph.edgeNames[e] !== contextEdge) continue
+    for (const closure of contextClosures(graph, context)) {
+      if (looked >= CONTEXT_CLOSURES) break
       const record = locations.recordOf(closure)
       if (record < 0) continue
       looked++
@@ -152,4 +199,34 @@ export class VariableNames {
     if (names === null || scope === null) return null
     return names.declaresAll(variables, scope) ? { names, scope } : null
   }
+}
+
+/**
+ * The closures made with a Context (an internal `context` edge to it), in retainer order; none
+ * without the graph's retainer index.
+ * @param {HeapGraph} graph
+ * @param {number} context
+ * @returns {Generator<number>}
+ */
+function * contextClosures (graph, context) {
+  if (!graph.hasRetainers) return
+  const contextEdge = graph.strings.indexOf('context')
+  for (let slot = graph.firstRetainer[context], end = graph.firstRetainer[context + 1]; slot < end; slot++) {
+    const e = graph.retainerEdges[slot]
+    const closure = graph.retainerSource(slot)
+    if (graph.nodeTypes[closure] === graph.nodeType.closure && graph.edgeTypes[e] === graph.edgeType.internal && graph.edgeNames[e] === contextEdge) yield closure
+  }
+}
+
+/**
+ * What a declaration would start a value of this class as (ScriptSyntax#initialKinds).
+ * @param {string} className  the class table's
+ * @param {string} nodeType
+ */
+function valueKind (className, nodeType) {
+  if (nodeType === 'closure') return 'Function'
+  if (nodeType === 'number') return 'number'
+  if (nodeType.endsWith('string')) return 'string'
+  // Plain objects are named by their properties ({a, b}) where DevTools would.
+  return className.startsWith('{') ? 'Object' : className
 }
