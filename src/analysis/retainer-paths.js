@@ -104,7 +104,7 @@ function pathSteps (analysis) {
  * The path from the roots to `ordinal`, first step at the root end; [] for the root itself and for
  * nodes no root reaches. The path is whole up to `maxLength` steps (MAX_PATH_STEPS by default, far
  * past any path but one through a linked list thousands of links long); a longer one is shortened
- * by shortenedSteps.
+ * by pathParts.
  * @param {HeapAnalysis} analysis
  * @param {number} ordinal
  * @param {{maxLength?: number, readable?: boolean, names?: NameResolver}} [options] readable: from
@@ -114,8 +114,46 @@ function pathSteps (analysis) {
  * @returns {Step[]}
  */
 export function retainerPath (analysis, ordinal, { maxLength = MAX_PATH_STEPS, readable = false, names = HEAP_NAMES } = {}) {
+  const { edges, scopes } = pathEdges(analysis, ordinal, readable)
+  return pathParts(analysis, edges, maxLength, scopes).map((part) => (typeof part === 'number' ? stepOf(analysis, edges[part], scopes, names) : elided(part.count)))
+}
+
+/**
+ * The path retainerPath makes, as the edges its steps are made of and `{count}` for a step that
+ * stands for `count` left out: for a caller that makes many paths of one analysis and a step of
+ * each edge once (paths share all but their last few steps), with pathStep.
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ * @param {{maxLength?: number, readable?: boolean}} [options]  as retainerPath's
+ * @returns {Array<number | {count: number}>}
+ */
+export function retainerPathEdges (analysis, ordinal, { maxLength = MAX_PATH_STEPS, readable = false } = {}) {
+  const { edges, scopes } = pathEdges(analysis, ordinal, readable)
+  return pathParts(analysis, edges, maxLength, scopes).map((part) => (typeof part === 'number' ? edges[part] : part))
+}
+
+/**
+ * The step of a path that goes over `edge` (retainerPathEdges), as retainerPath makes it.
+ * @param {HeapAnalysis} analysis
+ * @param {number} edge
+ * @param {{readable?: boolean, names?: NameResolver}} [options]  as retainerPath's
+ * @returns {Step}
+ */
+export function pathStep (analysis, edge, { readable = false, names = HEAP_NAMES } = {}) {
+  return stepOf(analysis, edge, readable && analysis.locations && analysis.userRoots ? readableAnchors(analysis).scopes : undefined, names)
+}
+
+/**
+ * The edges of a path from the roots to `ordinal`, root end first, and for a readable path the
+ * module scopes it marks.
+ * @param {HeapAnalysis} analysis
+ * @param {number} ordinal
+ * @param {boolean} readable
+ * @returns {{edges: number[], scopes: ModuleScopes | undefined}}
+ */
+function pathEdges (analysis, ordinal, readable) {
   const { graph, distances } = analysis
-  if (distances === null || ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return []
+  if (distances === null || ordinal === graph.rootOrdinal || distances[ordinal] === NO_DISTANCE) return { edges: [], scopes: undefined }
   /** @type {number[]} */
   let edges
   /** @type {ModuleScopes | undefined} */
@@ -131,8 +169,7 @@ export function retainerPath (analysis, ordinal, { maxLength = MAX_PATH_STEPS, r
   } else {
     edges = walkToRoot(analysis, ordinal) ?? []
   }
-  edges.reverse()
-  return shortenedSteps(analysis, edges, Math.max(Math.floor(maxLength), 1), { scopes, names })
+  return { edges: edges.reverse(), scopes }
 }
 
 /**
@@ -227,24 +264,24 @@ function rootSteps (analysis) {
 }
 
 /**
- * The steps of a path of `edges` (root end first), at most `limit` of them. A longer path first
+ * The parts of a path of `edges` (root end first) that its steps are made of, at most `limit`: the
+ * edges by index, and `{count}` for one step standing for `count` left out. A longer path first
  * loses the middles of its longest runs of equal steps (a linked list's links: the same edge name
- * to the same class), each shortened to its two ends around one `elided` step, so that every name
- * on the path stays; only a path still too long is cut in its middle around one `elided` step,
- * keeping the first steps and the end (from the last module scope when it fits). Steps are made
- * only for the edges kept: a long path costs its hops, not a step object each.
+ * to the same class), each shortened to its two ends around one elided step, so that every name
+ * on the path stays; only a path still too long is cut in its middle around one elided step,
+ * keeping the first steps and the end (from the last module scope when it fits). Steps are then
+ * made only for the edges kept: a long path costs its hops, not a step object each.
  * @param {HeapAnalysis} analysis
  * @param {number[]} edges
- * @param {number} limit
- * @param {{scopes?: ModuleScopes, names: NameResolver}} shown  scopes: readable paths, to mark
- *   module scopes
- * @returns {Step[]}
+ * @param {number} maxLength
+ * @param {ModuleScopes | undefined} scopes  readable paths: module scopes are never elided
+ * @returns {Array<number | {count: number}>}
  */
-function shortenedSteps (analysis, edges, limit, { scopes, names }) {
-  if (edges.length <= limit) return edges.map((edge) => stepOf(analysis, edge, scopes, names))
+function pathParts (analysis, edges, maxLength, scopes) {
+  const limit = Math.max(Math.floor(maxLength), 1)
+  if (edges.length <= limit) return edges.map((_, i) => i)
   const isModule = (/** @type {number} */ i) => scopes !== undefined && moduleScriptOf(scopes, analysis.graph.edgeTargets[edges[i]]) !== null
-  const parts = cutMiddle(withoutLongRuns(analysis, edges, limit, isModule), limit, isModule)
-  return parts.map((part) => (typeof part === 'number' ? stepOf(analysis, edges[part], scopes, names) : elided(part.count)))
+  return cutMiddle(withoutLongRuns(analysis, edges, limit, isModule), limit, isModule)
 }
 
 /**

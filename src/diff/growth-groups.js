@@ -2,7 +2,7 @@
 // their retainer paths, with what each group holds (group-entries.js), whether it leaks
 // (growth-thresholds.js) and what it shares with other leaking groups (shared-growth.js), ranked.
 
-import { retainerPath } from '../analysis/retainer-paths.js'
+import { pathStep, retainerPath, retainerPathEdges } from '../analysis/retainer-paths.js'
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { addTopClasses } from './group-entries.js'
@@ -107,10 +107,11 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   const candidates = [...oldOwners, ...newOwners].sort(bySize)
 
   const ownGrowth = exclusiveGrowth(candidates, baseline, last)
-  /** @type {Map<string, GrowthGroup & {ordinals: number[], best: number, shown: number, own: number}>} */
+  const shapeOf = pathShapes(last, names)
+  /** @type {Map<number, GrowthGroup & {ordinals: number[], best: number, shown: number, own: number}>} */
   const byShape = new Map()
   for (const [k, o] of candidates.entries()) {
-    const shape = pathShape(retainerPath(last, o, { maxLength: SHAPE_LENGTH, readable: true, names }))
+    const shape = shapeOf(o)
     const before = retainedOf(baseline, graph.nodeIds[o])
     const middleSize = middle ? retainedOf(middle, graph.nodeIds[o]) : 0
     const after = last.retainedSizes.at(o)
@@ -216,12 +217,51 @@ function exclusiveGrowth (candidates, baseline, last) {
 }
 
 /**
- * A path with indexes abstracted: array elements, hidden slots and numbered internal slots (a Map's
- * hash table names its edges by slot) are one position whatever their number.
- * @param {Step[]} path
+ * The shapes of owners' readable paths, SHAPE_LENGTH steps at most: a path with indexes
+ * abstracted (array elements, hidden slots and numbered internal slots, as a Map's hash table
+ * names its edges, are one position whatever their number), as a number, the same for paths of
+ * one shape. Thousands of owners' paths share all but their last few steps: each edge's part of a
+ * shape is made once, a number, and a shape is found in a tree of them, a step at a time.
+ * @param {HeapAnalysis} analysis
+ * @param {NameResolver} names
+ * @returns {(ordinal: number) => number}
  */
-function pathShape (path) {
-  return path.map((s) => `${s.edgeType}:${s.edgeType === 'element' || s.edgeType === 'hidden' || /^\d+$/.test(s.edge) ? '#' : s.edge}:${s.node}`).join('/')
+function pathShapes (analysis, names) {
+  /** @type {Map<string, number>} */
+  const parts = new Map()
+  /** @type {Map<number, number>} */
+  const byEdge = new Map()
+  /** @type {Map<number, number>} */
+  const byElided = new Map()
+  const partOf = (/** @type {string} */ text) => {
+    let part = parts.get(text)
+    if (part === undefined) parts.set(text, (part = parts.size))
+    return part
+  }
+  /** @typedef {{shape: number, next: Map<number, ShapeNode>}} ShapeNode */
+  /** @type {ShapeNode} */
+  const tree = { shape: 0, next: new Map() }
+  let shapes = 1
+  return (ordinal) => {
+    let node = tree
+    for (const edge of retainerPathEdges(analysis, ordinal, { maxLength: SHAPE_LENGTH, readable: true })) {
+      let part
+      if (typeof edge === 'number') {
+        part = byEdge.get(edge)
+        if (part === undefined) {
+          const s = pathStep(analysis, edge, { readable: true, names })
+          byEdge.set(edge, (part = partOf(`${s.edgeType}:${s.edgeType === 'element' || s.edgeType === 'hidden' || /^\d+$/.test(s.edge) ? '#' : s.edge}:${s.node}`)))
+        }
+      } else {
+        part = byElided.get(edge.count)
+        if (part === undefined) byElided.set(edge.count, (part = partOf(`elided:${edge.count}`)))
+      }
+      let next = node.next.get(part)
+      if (next === undefined) node.next.set(part, (next = { shape: shapes++, next: new Map() }))
+      node = next
+    }
+    return node.shape
+  }
 }
 
 /**

@@ -19,6 +19,8 @@ export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
  * What is known of one analysis's variables so far.
  * @typedef {object} AnalysisVariables
  * @property {Map<number, {names: ScriptNames, scope: number} | null>} scopes  per Context ordinal
+ * @property {Map<string, {names: ScriptNames, scope: number} | null>} byScopeInfo  per ScopeInfo
+ *   and the variables its Context has (the Contexts of every call of a function share one)
  * @property {Map<number, string | null>} named  per edge asked for (a block scope's slots too)
  * @property {ModuleScopes | undefined} modules
  */
@@ -51,7 +53,7 @@ export class VariableNames {
       let scope = known.scopes.get(context)
       if (scope === undefined) {
         known.modules ??= findModuleScopes(graph, analysis.locations)
-        known.scopes.set(context, (scope = this.#contextScope(analysis, context, known.modules)))
+        known.scopes.set(context, (scope = this.#contextScope(analysis, context, known.modules, known.byScopeInfo)))
       }
       const original = scope === null ? null : scope.names.bindingName(token, scope.scope)
       if (original !== token) name = original
@@ -111,7 +113,7 @@ export class VariableNames {
    */
   #knownOf (analysis) {
     let known = this.#known.get(analysis)
-    if (known === undefined) this.#known.set(analysis, (known = { scopes: new Map(), named: new Map(), modules: undefined }))
+    if (known === undefined) this.#known.set(analysis, (known = { scopes: new Map(), byScopeInfo: new Map(), named: new Map(), modules: undefined }))
     return known
   }
 
@@ -155,16 +157,45 @@ export class VariableNames {
    * @param {HeapAnalysis} analysis
    * @param {number} context
    * @param {ModuleScopes} modules
+   * @param {Map<string, {names: ScriptNames, scope: number} | null>} byScopeInfo  found before for
+   *   the Contexts of a function's other calls: a service's thousands of timers or listeners each
+   *   have one, of a few functions
    * @returns {{names: ScriptNames, scope: number} | null}
    */
-  #contextScope (analysis, context, modules) {
-    const { graph, locations } = analysis
+  #contextScope (analysis, context, modules, byScopeInfo) {
+    const { graph } = analysis
+    /** @type {string[]} */
     const variables = []
+    let scopeInfo = -1
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
-      if (graph.edgeTypes[e] !== graph.edgeType.context) continue
+      if (graph.edgeTypes[e] !== graph.edgeType.context) {
+        if (graph.edgeTypes[e] === graph.edgeType.internal && graph.edgeName(e) === 'scope_info') scopeInfo = graph.edgeTargets[e]
+        continue
+      }
       const variable = graph.edgeName(e)
       if (IDENTIFIER.test(variable)) variables.push(variable)
     }
+    // Calls of one function make Contexts of one ScopeInfo; a variable holding a small integer
+    // has no edge, so the variables seen are part of the key.
+    const key = scopeInfo < 0 ? null : `${scopeInfo}\0${variables.join(',')}`
+    let found = key === null ? undefined : byScopeInfo.get(key)
+    if (found === undefined) {
+      found = this.#scopeOf(analysis, context, variables, modules)
+      if (key !== null) byScopeInfo.set(key, found)
+    }
+    return found
+  }
+
+  /**
+   * #contextScope, for a Context whose ScopeInfo has not been seen with these variables.
+   * @param {HeapAnalysis} analysis
+   * @param {number} context
+   * @param {string[]} variables  the Context's, with identifier names
+   * @param {ModuleScopes} modules
+   * @returns {{names: ScriptNames, scope: number} | null}
+   */
+  #scopeOf (analysis, context, variables, modules) {
+    const { graph, locations } = analysis
     // A module's scope is its script's top level, unless the script wraps its code in a function
     // (an IIFE bundle): then the closures tell which function, as for any other Context.
     const moduleUrl = moduleScriptOf(modules, context)

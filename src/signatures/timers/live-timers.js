@@ -40,6 +40,10 @@ export function tallyTimers (analysis, cwd, names, keepOrdinals) {
   const callbackOfClass = analysis.classes.names.map((name) => TIMER_CALLBACKS.get(name) ?? null)
   /** @type {Map<string, TimerTally>} */
   const byKey = new Map()
+  // Thousands of timers run a few functions: where each is, and its key, found once per function
+  // (its name, script and position).
+  /** @type {Map<string, {location: SourceLocation | null, name: string, key: string}>} */
+  const byFunction = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
     const callbackName = callbackOfClass[classOf[o]]
     if (callbackName === null || graph.nodeTypes[o] !== graph.nodeType.object) continue
@@ -48,12 +52,19 @@ export function tallyTimers (analysis, cwd, names, keepOrdinals) {
     const callback = propertyTarget(graph, o, callbackName)
     if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
     const fn = unwrapBound(graph, callback)
-    const location = sourceLocation(analysis, fn, cwd, names)
+    const record = locations.recordOf(fn)
+    const at = record < 0 ? null : `${graph.nodeNames[fn]} ${locations.recordFields(record).join(' ')}`
+    let where = at === null ? undefined : byFunction.get(at)
+    if (where === undefined) {
+      const location = sourceLocation(analysis, fn, cwd, names)
+      const name = readableFunctionName(locations.functionName(fn))
+      where = { location, name, key: location === null ? `function ${name}` : locationKey(location) }
+      if (at !== null) byFunction.set(at, where)
+    }
+    const { location, name, key } = where
     // A socket's idle timeout is Node's own function run for the socket: the open connection is
     // what piles up (retained-sockets counts those), not a timer the program started.
     if (location !== null && location.file.startsWith('node:') && isSocketTimeout(analysis, o, callback)) continue
-    const name = readableFunctionName(locations.functionName(fn))
-    const key = location === null ? `function ${name}` : locationKey(location)
     let tally = byKey.get(key)
     if (!tally) byKey.set(key, (tally = { count: 0, intervals: 0, retained: 0, location, fn: name, timers: [] }))
     tally.count++
