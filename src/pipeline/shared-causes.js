@@ -35,9 +35,14 @@ const MIN_SHARE = 0.5
  * The finding whose objects hold most of another's, by its index among the findings.
  * @typedef {object} SharedCause
  * @property {number} cause     index of the finding that holds them
- * @property {number} count     new objects of this finding that it holds
+ * @property {number} count     new objects of this finding that it holds (that point at its objects,
+ *   for 'indexes')
  * @property {number} share     of this finding's new objects
- * @property {string} holderClass  the class of the objects that hold most of them
+ * @property {string} holderClass  the class of the objects that hold most of them ('held'), or
+ *   of the objects it points at ('indexes')
+ * @property {'held' | 'indexes'} relation  held: its new objects are held by the cause's objects;
+ *   indexes: its new objects point at the cause's, which keep more alive than they do (a second
+ *   index of the same records)
  */
 
 /**
@@ -60,6 +65,16 @@ export function sharedCauses (findings, detail, names) {
     return marks
   })
   const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, memberMarks, a))
+  const retained = members.map((list) => list.reduce((sum, m) => sum + last.retainedSizes.at(m), 0))
+  // Objects that point at another finding's objects and, besides those, keep less alive than they
+  // do are a second index of them (a library's Map of its handler records, beside the array the
+  // records are registered in), not their cause: removing an entry frees nothing. That finding is
+  // theirs.
+  const indexes = (/** @type {number} */ a, /** @type {number} */ b, /** @type {number} */ share) => {
+    let own = 0
+    for (const m of members[a]) if (memberMarks[b][m] !== 1) own += last.retainedSizes.at(m)
+    return own < share * retained[b]
+  }
   for (let b = 0; b < findings.length; b++) {
     /** @type {{a: number, count: number, share: number, holders: Map<number, number>} | null} */
     let best = null
@@ -69,10 +84,23 @@ export function sharedCauses (findings, detail, names) {
       const share = count / members[b].length
       const back = members[a].length === 0 ? 0 : holds[b][a].count / members[a].length
       // The larger share decides which of the two is the cause; on a tie, the higher ranked.
-      if (share <= MIN_SHARE || back > share || (back === share && a > b)) continue
+      if (share <= MIN_SHARE || back > share || (back === share && a > b) || indexes(a, b, share)) continue
       if (best === null || share > best.share) best = { a, count, share, holders }
     }
-    if (best !== null) causes[b] = { cause: best.a, count: best.count, share: best.share, holderClass: mostCommonClass(last, best.holders, names) }
+    if (best !== null) causes[b] = { cause: best.a, count: best.count, share: best.share, holderClass: mostCommonClass(last, best.holders, names), relation: 'held' }
+  }
+  for (let a = 0; a < findings.length; a++) {
+    if (causes[a] !== null || members[a].length === 0) continue
+    for (let b = 0; b < findings.length; b++) {
+      if (a === b || members[b].length === 0 || causes[b]?.cause === a) continue
+      const { count } = holds[a][b]
+      const share = count / members[b].length
+      if (share <= MIN_SHARE || !indexes(a, b, share)) continue
+      const { pointing, own } = pointingAt(last, members[a], memberMarks[b])
+      if (own === 0) continue
+      causes[a] = { cause: b, count: pointing, share: pointing / own, holderClass: mostCommonClass(last, new Map(members[b].map((m) => [m, 1])), names), relation: 'indexes' }
+      break
+    }
   }
   return causes
 }
@@ -111,7 +139,7 @@ export function foldSharedCauses (findings, causes) {
     const { also: own, ...held } = finding
     let list = also.get(root)
     if (!list) also.set(root, (list = []))
-    list.push({ ...held, heldBy: { count: cause.count, share: cause.share, holderClass: cause.holderClass } }, ...(own ?? []))
+    list.push({ ...held, heldBy: { count: cause.count, share: cause.share, holderClass: cause.holderClass, relation: cause.relation } }, ...(own ?? []))
   }
   return standing.map((i) => {
     const list = also.get(i)
@@ -159,6 +187,31 @@ function membersOf (finding, last, detail) {
   const members = []
   for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
   return members
+}
+
+/**
+ * Of a finding's new objects that are not another's, how many point at one of that one's by a
+ * property or an element.
+ * @param {HeapAnalysis} last
+ * @param {number[]} members  the finding's
+ * @param {Uint8Array} isOther  the other finding's members, 1 by ordinal
+ * @returns {{pointing: number, own: number}}
+ */
+function pointingAt (last, members, isOther) {
+  const edge = new EdgeCursor(last.graph)
+  let pointing = 0
+  let own = 0
+  for (const m of members) {
+    if (isOther[m] === 1) continue
+    own++
+    for (edge.references(m); edge.next();) {
+      if ((edge.is('property') || edge.is('element')) && isOther[edge.target] === 1) {
+        pointing++
+        break
+      }
+    }
+  }
+  return { pointing, own }
 }
 
 /**

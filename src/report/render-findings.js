@@ -60,8 +60,9 @@ export function evidenceNote (evidence) {
 
 /**
  * A finding listed under another one's card, since that one's objects hold it: what grew and what
- * holds it (`+300 timers owned by these TenantClient objects`). The card goes on with the
- * finding's signature, location and title.
+ * holds it (`+300 timers owned by these TenantClient objects`), or what its objects point at when
+ * they are an index of that one's (`+600 entries pointing at these {fulfilled, rejected} objects`).
+ * The card goes on with the finding's signature, location and title.
  * @param {HeldFinding} held
  * @returns {string}
  */
@@ -69,7 +70,9 @@ export function heldText (held) {
   const { counts, unit } = held.evidence
   const grew = counts.length > 1 && counts[counts.length - 1] > counts[0] ? formatCount(counts[counts.length - 1] - counts[0], { sign: true }) : formatCount(counts[counts.length - 1] ?? 0)
   const share = held.heldBy.share < 0.995 ? ` (${Math.round(held.heldBy.share * 100)}% of its new objects)` : ''
-  return `${grew} ${unit} owned by these ${held.heldBy.holderClass} objects${share}`
+  return held.heldBy.relation === 'indexes'
+    ? `${grew} ${unit} pointing at these ${held.heldBy.holderClass} objects${share}`
+    : `${grew} ${unit} owned by these ${held.heldBy.holderClass} objects${share}`
 }
 
 /**

@@ -83,9 +83,11 @@
 /**
  * A finding whose objects another finding's objects own: evidence of that finding, not a leak of
  * its own (pipeline/shared-causes.js).
- * @typedef {Finding & {heldBy: {count: number, share: number, holderClass: string}}} HeldFinding
+ * @typedef {Finding & {heldBy: {count: number, share: number, holderClass: string, relation: 'held' | 'indexes'}}} HeldFinding
  *   heldBy: how many of its new objects the other finding's objects hold (by a property or an
- *   element, or as the only way to them), that share of them, and the class holding most
+ *   element, or as the only way to them), that share of them, and the class holding most; or with
+ *   relation 'indexes', how many of its new objects point at the other finding's objects, which
+ *   keep more alive than they do (a second index of the same records), and those objects' class
  */
 
 /**

@@ -28,7 +28,7 @@ test('a client per call never closed: its heartbeat timers are listed on the car
   const perRound = await perRoundOf('signatures/per-call-clients')
   t.is(held.signature, 'forgotten-timer')
   // Every new timer is a client's `heartbeat`.
-  t.deepEqual(held.heldBy, { count: 2 * perRound, share: 1, holderClass: 'TenantClient' })
+  t.deepEqual(held.heldBy, { count: 2 * perRound, share: 1, holderClass: 'TenantClient', relation: 'held' })
   // The finding is whole where it is listed: its own location, counts and fix.
   t.deepEqual(held.location, markedLocation('signatures/per-call-clients', '// leak: heartbeat per client', '() =>'))
   t.deepEqual(held.evidence.counts, roundCounts(perRound))
@@ -63,7 +63,7 @@ test('timers that a Map\'s entries own go on the Map\'s card; an interval that o
   t.is(map.also?.length, 1)
   const [held] = map.also ?? []
   t.is(held.signature, 'forgotten-timer')
-  t.deepEqual(held.heldBy, { count: 2 * perRound, share: 1, holderClass: 'Subscription' })
+  t.deepEqual(held.heldBy, { count: 2 * perRound, share: 1, holderClass: 'Subscription', relation: 'held' })
   t.deepEqual(held.location, markedLocation('signatures/owned-timers', '// each subscription\'s timer runs this', '(symbol)', 'poll'))
 
   // Two mistakes beside each other: the interval's callback keeps the client, but nothing of the
@@ -89,7 +89,7 @@ function finding (signature) {
 }
 
 test('folding: a chain goes under the finding that holds it all, in rank order, and a ring under its highest ranked finding', (t) => {
-  const held = (/** @type {number} */ cause) => ({ cause, count: 10, share: 1, holderClass: 'Holder' })
+  const held = (/** @type {number} */ cause) => ({ cause, count: 10, share: 1, holderClass: 'Holder', relation: /** @type {const} */ ('held') })
   const [a, b, c, d] = ['a', 'b', 'c', 'd'].map(finding)
   // c is held by b, b by a; d stands alone.
   const chain = foldSharedCauses([a, b, c, d], [null, held(0), held(1), null])
@@ -118,6 +118,6 @@ test('a client made per call inside a package (undici): the idle timers its sock
   t.deepEqual(more, [])
   t.is(held?.signature, 'forgotten-timer')
   // Each socket's parser holds its timer (`socket[kParser].timeout`); the parser is the socket's alone.
-  t.deepEqual(held?.heldBy, { count: 2 * perRound, share: 1, holderClass: 'Socket' })
+  t.deepEqual(held?.heldBy, { count: 2 * perRound, share: 1, holderClass: 'Socket', relation: 'held' })
   t.is(held?.location?.file, 'node_modules/undici/lib/dispatcher/client-h1.js')
 })

@@ -1,6 +1,8 @@
 import test from 'ava'
 import { renderDiffReport } from 'leakdiff'
-import { checkTextCard, checkWeakerWithTwoSnapshots, isRising, markedLocation, perRoundOf, reportOf, stepsOf, textCardOf } from '../helpers/fixture-reports.js'
+import { checkTextCard, checkWeakerWithTwoSnapshots, isRising, markedLocation, perRoundOf, reportOf, sharedDiff, stepsOf, textCardOf } from '../helpers/fixture-reports.js'
+import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { ROOT } from '../helpers/fixture-source.js'
 
 const ID = 'middleware-accumulation'
 const PROGRAM = 'signatures/middleware-accumulation'
@@ -63,6 +65,30 @@ test('an interceptor added per request to a client the request handler alone hol
   t.deepEqual(finding.location, markedLocation(program, '// leak: interceptor', '(config) =>'))
   const perRound = await perRoundOf(program)
   t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+})
+
+// axios 1.21 keeps each interceptor's record twice: in `handlers` and, under its id, in a Map of
+// its own. Both grow; the Map's entries point at the records and keep nothing else alive, so the
+// card is the registration's, with its fix (eject), and the Map's growth is listed under it. At
+// assertNoLeak's thresholds (a few kB) the Map is a finding of its own; at the CLI's it is not.
+test('an interceptor added per request to a client that also indexes its records in a Map: the registration\'s card, the Map under it', async (t) => {
+  const program = 'signatures/indexed-interceptors'
+  const { files } = await captureFixture(program)
+  const report = await sharedDiff(files, { top: 0, cwd: ROOT, minBytes: 8 * 1024, minObjects: 30 })
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.deepEqual(finding.location, markedLocation(program, '// leak: interceptor', '(config) =>'))
+  t.regex(finding.fix.snippet, /client\.interceptors\.request\.eject\(id\)/)
+  const perRound = await perRoundOf(program)
+  const [index] = finding.also ?? []
+  t.is(index?.signature, 'unbounded-collection')
+  t.deepEqual(index?.path.slice(-2).map((step) => step.edge), ['<symbol internals>', 'handlerEntries'])
+  t.is(index?.heldBy.relation, 'indexes')
+  t.is(index?.heldBy.count, 2 * perRound)
+  t.true(/** @type {number} */ (index?.heldBy.share) > 0.99)
+  t.is(index?.heldBy.holderClass, '{fulfilled, rejected, synchronous, runWhen}')
+  const text = renderDiffReport(report, { format: 'text', color: false }).replace(/\s+/g, ' ')
+  t.regex(text, new RegExp(`also \\+${2 * perRound} entries pointing at these \\{fulfilled, rejected, synchronous, runWhen\\} objects`))
 })
 
 test('with two snapshots the same leak is found with lower confidence', async (t) => {

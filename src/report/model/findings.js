@@ -69,7 +69,11 @@ import { ownerModel, pathStepModel } from './path-steps.js'
  * @typedef {object} HeldBy
  * @property {number} count        its new objects that the other finding's objects hold
  * @property {number} share        that share of its new objects, 0..1
- * @property {string} holderClass  the class of the objects that hold most of them
+ * @property {string} holderClass  the class of the objects that hold most of them; with 'indexes',
+ *   of the objects its own point at
+ * @property {'held' | 'indexes'} relation  held: the other finding's objects hold its new objects;
+ *   indexes: its new objects point at the other finding's, which keep more alive than they do (a
+ *   second index of the same records: freeing those frees these)
  */
 
 /**
@@ -89,7 +93,7 @@ export function findingModel (found) {
     ...ownFields(found),
     ...optional('also', found.also?.map((held) => ({
       ...ownFields(held),
-      heldBy: { count: held.heldBy.count, share: held.heldBy.share, holderClass: held.heldBy.holderClass }
+      heldBy: { count: held.heldBy.count, share: held.heldBy.share, holderClass: held.heldBy.holderClass, relation: held.heldBy.relation }
     })))
   }
 }
