@@ -35,8 +35,8 @@ const MIN_NEW_TIMERS = 20
 /** The timers claim a growth row when they hold at least this share of its growth (claimedRow). */
 const MIN_ROW_SHARE = 0.5
 const TOP_VARIABLES = 3
-/** Steps from a package's timer to the program's function it keeps: the callback, its scope, the package's object in it, that object's callback and its scope. */
-const TIMER_DEPTH = 6
+/** Steps from a package's timer to the program's function it keeps: the callback, its scope or bound arguments, the package's objects in it (rxjs: an action, two subscribers, an observer, the observer's record), then the function. */
+const TIMER_DEPTH = 8
 
 /**
  * @param {SignatureInput} input
@@ -71,7 +71,10 @@ export function matchForgottenTimer (input) {
     const head = list >= 0 ? list : newTimers[newTimers.length - 1]
     const path = group.row >= 0 && group.row < result.growth.length && list < 0 ? result.growth[group.row].path : retainerPath(last, head, { names })
     const durationMs = list >= 0 ? listDuration(last, list) : null
-    const variables = capturedVariables(last, tally.timers, names)
+    // Timers a package runs for something the program started in it: their callback is the
+    // package's, and what it captures (a compiler's `_super`) is no variable of the program's.
+    const library = tally.location === null ? null : packageOf(tally.location.file)
+    const variables = library === null ? capturedVariables(last, tally.timers, names) : []
     const repeating = tally.intervals * 2 >= tally.count
 
     const callbackShare = newTimers.length / newTimersEverywhere
@@ -87,7 +90,6 @@ export function matchForgottenTimer (input) {
     const kept = keptIn(last, newTimers)
     // Timers a package runs for something the program started in it (a scheduled task's
     // heartbeat): the program's function they keep places its call into the package.
-    const library = tally.location === null ? null : packageOf(tally.location.file)
     const started = library === null ? null : libraryEntries(last, newTimers, ages, cwd, names, TIMER_DEPTH).callback
     const maker = library === null ? null : packageMaker(last, callbacksOf(last.graph, newTimers), ages, library, cwd, names)
     matches.push({

@@ -20,8 +20,9 @@ const END_METHODS = ['destroy', 'dispose', 'cancel', 'unsubscribe', ...CLOSE_MET
 const MAX_VALUES = 200
 /** Nodes looked at from each value, breadth first, for those functions. */
 const MAX_NODES_PER_VALUE = 256
-/** Links every object of a class shares. */
-const SHARED_NAMES = new Set(['__proto__', 'constructor', 'prototype'])
+/** Links every object of a class shares, and the links of Node's timer lists (a timer's
+ * neighbours are other timers, not what this one keeps). */
+const SHARED_NAMES = new Set(['__proto__', 'constructor', 'prototype', '_idleNext', '_idlePrev'])
 const MAX_DEPTH = 4
 /** Internal references to the stores of collections and arrays. */
 const STORES = new Set(['table', 'elements'])
@@ -30,15 +31,17 @@ const STORES = new Set(['table', 'elements'])
  * Whether the walk for the program's functions takes a reference: fields and scope variables, and a
  * function's scope (the package's own callbacks keep the program's in their scope: node-cron's task
  * runner keeps `taskFn`), never into the classes, whose methods every entry shares; the store of a
- * Map, Set or array and its slots (Node keeps an EventTarget's listeners in a Map of lists); and
- * what a WeakRef points to (Node's set of an AbortSignal's dependants holds WeakRefs).
+ * Map, Set or array and its slots (Node keeps an EventTarget's listeners in a Map of lists); what
+ * a WeakRef points to (Node's set of an AbortSignal's dependants holds WeakRefs); and the arguments
+ * a function was bound with (rxjs runs an interval as its scheduler's `flush` bound to the action).
  * @param {EdgeCursor} edge
  * @param {boolean} store  the edge leaves a store
  */
 function followed (edge, store) {
   if (store) return edge.is('internal') || edge.is('element')
   if (edge.is('property')) return !SHARED_NAMES.has(edge.name)
-  return edge.is('context') || edge.is('internal', 'context') || (edge.is('internal') && STORES.has(edge.name)) || edge.is('weak', 'target')
+  return edge.is('context') || edge.is('internal', 'context') || (edge.is('internal') && STORES.has(edge.name)) || edge.is('weak', 'target') ||
+    (edge.is('shortcut') && edge.name.startsWith('bound_argument_'))
 }
 
 /**

@@ -18,7 +18,7 @@ import { constructorOf, packageOf } from './library-handle.js'
 /** Methods that end an object's work, most specific first: a client's, a stream's, an iterator's. */
 // shutdown() first: an object that offers it beside close() may mean something else by close() (a
 // circuit breaker's close() closes the circuit).
-export const END_METHODS = ['shutdown', ...CLOSE_METHODS, 'return', 'dispose', 'stop', 'cancel', 'abort']
+export const END_METHODS = ['shutdown', ...CLOSE_METHODS, 'return', 'dispose', 'unsubscribe', 'stop', 'cancel', 'abort']
 /** New listeners looked at for the object they close over. */
 const SAMPLE = 50
 /**
@@ -149,7 +149,8 @@ function holds (analysis, holder, target) {
 }
 
 /**
- * The values a function holds: its scope's variables and, for a bound function, its `this`.
+ * The values a function holds: its scope's variables and, for a bound function, its `this` and the
+ * arguments bound with it (rxjs runs an interval as its scheduler's `flush` bound to the action).
  * @param {HeapAnalysis} analysis
  * @param {number} fn
  * @returns {number[]}
@@ -158,7 +159,10 @@ export function heldBy (analysis, fn) {
   const { graph } = analysis
   const values = []
   const boundThis = propertyTarget(graph, fn, 'bound_this')
-  if (boundThis >= 0) values.push(boundThis)
+  if (boundThis >= 0) {
+    values.push(boundThis)
+    for (const edge = new EdgeCursor(graph).references(fn); edge.next();) if (edge.name.startsWith('bound_argument_')) values.push(edge.target)
+  }
   const context = propertyTarget(graph, unwrapBound(graph, fn), 'context')
   if (context >= 0) values.push(...referencedNodes(graph, context, 'context'))
   return values

@@ -66,10 +66,11 @@ export function findingOf (report, id) {
 /**
  * The `perRound` a fixture program printed on stdout.
  * @param {string} program
+ * @param {{args?: string[]}} [options]  the program's arguments, as for reportOf
  * @returns {Promise<number>}
  */
-export async function perRoundOf (program) {
-  const { report } = await captureFixture(program)
+export async function perRoundOf (program, { args = [] } = {}) {
+  const { report } = await captureFixture(program, { args })
   if (typeof report?.perRound !== 'number') throw new Error(`Expected ${program} to print {"perRound": n}, got ${JSON.stringify(report)}`)
   return report.perRound
 }

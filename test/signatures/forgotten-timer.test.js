@@ -98,6 +98,25 @@ test('a package\'s own timers (node-cron\'s heartbeats): at the program\'s callb
   t.true(finding.evidence.notes.some((note) => note.startsWith('the timers are node-cron\'s own, each keeping the program\'s function at')), finding.evidence.notes.join('\n'))
 })
 
+// rxjs runs an interval() as a timer whose callback is its scheduler's flush bound to an action,
+// and the program's function sits several objects below (the action, two subscribers, an
+// observer): the card is placed at that function and ends the subscription with unsubscribe().
+test('rxjs interval() subscribed per request: rxjs\'s own timers, at the program\'s subscribe callback, ended with unsubscribe()', async (t) => {
+  const program = 'signatures/rx-subscriptions'
+  const report = await reportOf(program, { args: ['interval'] })
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.deepEqual(finding.location, markedLocation(program, '// leak: interval subscription', '(n) => { seen'))
+  t.is(finding.evidence.library, 'rxjs')
+  t.like(finding.evidence.madeBy, { from: 'rxjs', method: 'unsubscribe' })
+  t.regex(finding.fix.snippet, /handle\.unsubscribe\(\)/)
+  // The callback is rxjs's: what it captures is no variable of the program's.
+  t.deepEqual(finding.evidence.callbackVariables, [])
+  t.false(finding.evidence.notes.some((note) => note.startsWith('the callback captures')), finding.evidence.notes.join('\n'))
+  const perRound = await perRoundOf(program, { args: ['interval'] })
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+})
+
 // A package's timers kept by an object of the package made per call: the object's own method that
 // ends them is the fix (opossum's Status, made for each CircuitBreaker, and shutdown(); close()
 // there closes the circuit), not a guess among stop, destroy and close.

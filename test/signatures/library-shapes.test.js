@@ -190,3 +190,30 @@ test('the unclosed subscribers\' fixed twin closes each Interface, unsubscribes 
   const report = await reportOf('signatures/unclosed-subscribers', { args: ['fixed'] })
   t.deepEqual(report.findings, [])
 })
+
+// rxjs itself (a dev dependency for this case): fromEvent() adds rxjs's own listener to the
+// emitter, and the program holds the Subscription it got back, whose unsubscribe() takes the
+// listener off. The card names the rxjs objects and that method, at the subscribe call.
+test('rxjs fromEvent() subscribed per request and never unsubscribed: the subscriber objects are named, with unsubscribe()', async (t) => {
+  const program = 'signatures/rx-subscriptions'
+  const report = await reportOf(program, { args: ['event'] })
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+  const [finding] = report.findings
+  t.is(finding.evidence.madeBy?.from, 'rxjs')
+  t.is(finding.evidence.madeBy?.method, 'unsubscribe')
+  t.regex(finding.title, /^\w+ objects \(rxjs\) are made over and over and never unsubscribed: each adds a 'price' listener on prices \(EventEmitter\)\.$/)
+  t.deepEqual(finding.location, markedLocation(program, '// leak: event subscription', 'prices'))
+  t.regex(finding.fix.snippet, /\.unsubscribe\(\)\)$/m)
+  t.notRegex(finding.fix.snippet, /\.off\(|removeListener/)
+  const perRound = await perRoundOf(program, { args: ['event'] })
+  const [a, b, c] = finding.evidence.counts
+  t.deepEqual([b - a, c - b], [perRound, perRound])
+})
+
+test('rxjs subscriptions unsubscribed when their response closes: no finding', async (t) => {
+  for (const kind of ['event', 'interval']) {
+    const report = await reportOf('signatures/rx-subscriptions', { args: [kind, 'fixed'] })
+    t.deepEqual(report.findings, [], kind)
+    t.is(report.verdict, 'clean', kind)
+  }
+})
