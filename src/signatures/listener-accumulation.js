@@ -108,8 +108,8 @@ function describe (input, g, lists, counts, last, ages, cwd) {
   const share = rowBytes > 0 ? Math.min(1, held.bytes / rowBytes) : 0
 
   const { location, fromLocation } = dominantLocation(last, fresh, cwd, input.names)
-  const emitterClass = shownClassName(last, list.emitter, input.names)
-  const { name, remover } = namedEmitter(last, row.path, list, emitterClass, input.names)
+  const { name, remover, named } = namedEmitter(last, row.path, list, shownClassName(last, list.emitter, input.names), input.names)
+  const emitterClass = shownClassName(last, named, input.names)
   // A list entry that is a record may carry its own way out (a Subscription).
   const firstEntry = list.kind !== 'EventTarget' ? findReference(graph, graph.findOrdinalById(list.listId), isElement) : -1
   const recordVerb = firstEntry >= 0 && graph.nodeTypes[firstEntry] === graph.nodeType.object ? offeredMethod(graph, firstEntry, UNSUBSCRIBE_METHODS) : null

@@ -1,8 +1,9 @@
 import test from 'ava'
 import { markedLocation, perRoundOf, reportOf } from '../helpers/fixture-reports.js'
 
-// Shapes that popular libraries give their registries (mitt's Map of handler arrays, rxjs'
-// Subscriber records, a class indexing records in two private Maps), rebuilt with builtins.
+// Shapes that popular libraries give their registries (mitt's Map of handler arrays, nanoevents',
+// emittery's and pubsub-js' registries, rxjs' Subscriber records, a class indexing records in two
+// private Maps), rebuilt with builtins, and rxjs itself.
 
 test('a Map of handler arrays (mitt): a listener finding on bus.all with the event, the handler line and the bus\'s own off()', async (t) => {
   const report = await reportOf('signatures/event-registry')
@@ -216,4 +217,36 @@ test('rxjs subscriptions unsubscribed when their response closes: no finding', a
     t.deepEqual(report.findings, [], kind)
     t.is(report.verdict, 'clean', kind)
   }
+})
+
+// Registries keyed by event name beside mitt's Map of arrays: a plain object of arrays
+// (nanoevents), a Set per event in a Map a WeakMap keeps for each emitter (emittery), an object of
+// handlers by token per topic (pubsub-js). Each is a listener list under its event, not closures
+// some collection happens to keep.
+for (const shape of ['object-lists', 'weak-keyed-sets', 'token-objects']) {
+  test(`an event registry of ${shape}: a 'reload' listener finding at the handler`, async (t) => {
+    const program = 'signatures/event-registries'
+    const report = await reportOf(program, { args: [shape] })
+    t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+    const [finding] = report.findings
+    t.is(finding.evidence.listKind, 'event map')
+    t.is(finding.evidence.event, 'reload')
+    t.deepEqual(finding.location, markedLocation(program, '// leak: handler', '() =>', 'onReload'))
+    const perRound = await perRoundOf(program, { args: [shape] })
+    const [a, b, c] = finding.evidence.counts
+    t.deepEqual([b - a, c - b], [perRound, perRound])
+    if (shape === 'weak-keyed-sets') {
+      // The Map is kept for the emitter in a WeakMap: the emitter is named, and its off().
+      t.regex(finding.title, /^A 'reload' listener is added to emitter \(Emitter\) /)
+      t.regex(finding.fix.snippet, /emitter\.off\('reload', onEvent\)/)
+    } else {
+      t.regex(finding.fix.snippet, /res\.once\('close', unsubscribe\)/)
+    }
+  })
+}
+
+test('an event registry of object lists, each handler taken out when its response closes: no finding', async (t) => {
+  const report = await reportOf('signatures/event-registries', { args: ['object-lists', 'fixed'] })
+  t.deepEqual(report.findings, [])
+  t.is(report.verdict, 'clean')
 })

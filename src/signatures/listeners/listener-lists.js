@@ -4,8 +4,9 @@
 //   EventEmitter   emitter ._events → Object .<event> → closure (one listener) | Array [i] → closure
 //   EventTarget    target .<symbol kEvents> → Map {table} → {slot} → Object .next → Listener .next
 //                  → Listener ...   (a linked list; each Listener has .callback → closure)
-//   event map      holder .<name> → Map {table} → {slot} → Array [i] → closure | record (mitt and
-//                  other registries keyed by event name)
+//   event map      holder .<name> → Map {table} → {slot} → Array [i] | Set → closure | record, or
+//                  a plain object .<event> → Array [i] | object .<token> → closure (mitt, emittery,
+//                  nanoevents, pubsub-js: registries keyed by event name)
 //   observer list  holder .<listeners|subscribers|handlers|...> → Array [i] → closure | record
 //   channel        channel ._subscribers → Array [i] → closure (node:diagnostics_channel, which
 //                  copies the array on every subscribe)

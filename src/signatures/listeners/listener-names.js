@@ -18,21 +18,42 @@ import { findRetainer, retainers } from '../../query/references.js'
  * @param {ListenerList} list
  * @param {string} emitterClass  the name when nothing holds the emitter under one
  * @param {NameResolver} names
- * @returns {{name: string, remover: number}}
+ * @returns {{name: string, remover: number, named: number}}  named: the node the name is of (the
+ *   emitter, or the object a WeakMap keeps the event map for)
  */
 export function namedEmitter (analysis, path, list, emitterClass, names) {
   const { graph } = analysis
   let name = nameOnPath(path, graph.nodeIds[list.emitter]) ?? innerName(graph, path, list.emitter) ?? retainerName(analysis, list.emitter, names) ?? emitterClass
   let remover = list.emitter
+  let named = list.emitter
   if (list.kind === 'event map') {
     const up = findRetainer(graph, list.emitter, isNamedProperty)
     if (up >= 0) {
       remover = up
       const holder = nameOnPath(path, graph.nodeIds[up]) ?? retainerName(analysis, up, names)
       if (holder !== null) name = `${holder}.${name}`
+    } else {
+      // A Map kept for an object in a WeakMap (emittery keeps each instance's events so): the
+      // object is the emitter people know, and offers the way out.
+      const key = findRetainer(graph, list.emitter, isWeakMapKey)
+      if (key >= 0) {
+        remover = key
+        named = key
+        name = nameOnPath(path, graph.nodeIds[key]) ?? retainerName(analysis, key, names) ?? name
+      }
     }
   }
-  return { name, remover }
+  return { name, remover, named }
+}
+
+/**
+ * The edge from a WeakMap's key to the value kept for it (the key's half of an ephemeron pair; the
+ * other half leaves the WeakMap's table).
+ * @param {EdgeCursor} edge
+ */
+function isWeakMapKey (edge) {
+  const { graph } = edge
+  return edge.is('internal') && graph.nodeTypes[edge.source] === graph.nodeType.object && edge.name.includes(' / part of key (')
 }
 
 /**
