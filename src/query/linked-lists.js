@@ -8,15 +8,18 @@ import { reference, references } from './references.js'
 
 /** The properties a node points at the next one by. */
 const NEXT_NAMES = ['next', '_next']
+/** A chain of objects each made from the one before (`Object.create(previous)`). */
+export const PROTOTYPE_LINKS = ['__proto__']
 
 /**
  * The node after `o` in its list: its `next` (or `_next`) property, when that is an object of
  * the same class; -1 otherwise.
  * @param {HeapGraph} graph
  * @param {number} o
+ * @param {string[]} [links]  the properties that link a node to the next (`next`, `_next`)
  */
-export function nextInList (graph, o) {
-  for (const name of NEXT_NAMES) {
+export function nextInList (graph, o, links = NEXT_NAMES) {
+  for (const name of links) {
     const next = reference(graph, o, name)
     if (next >= 0 && graph.nodeTypes[next] === graph.nodeType.object && graph.nodeNames[next] === graph.nodeNames[o]) return next
   }
@@ -37,13 +40,14 @@ export function isLinkStep (step) {
  * @param {HeapGraph} graph
  * @param {number} start  -1 for an empty list
  * @param {(o: number) => void} [visit]
+ * @param {string[]} [links]  as for nextInList
  */
-export function walkList (graph, start, visit) {
+export function walkList (graph, start, visit, links = NEXT_NAMES) {
   let count = 0
   for (let o = start; o >= 0 && count < graph.nodeCount;) {
     visit?.(o)
     count++
-    const next = nextInList(graph, o)
+    const next = nextInList(graph, o, links)
     if (next === start) break
     o = next
   }
@@ -57,9 +61,10 @@ export function walkList (graph, start, visit) {
  * list once per node.
  * @param {HeapGraph} graph
  * @param {number} holder
+ * @param {string[]} [links]  as for nextInList
  * @returns {{name: string, type: EdgeTypeName, start: number, length: number} | null}
  */
-export function longestListOf (graph, holder) {
+export function longestListOf (graph, holder, links = NEXT_NAMES) {
   /** @type {Array<{name: string, type: EdgeTypeName, start: number}>} */
   const starts = []
   /** @type {Set<number>} nodes another of the holder's references leads to by one link */
@@ -69,7 +74,7 @@ export function longestListOf (graph, holder) {
     if (type !== 'property' && type !== 'context') continue
     const start = edge.target
     if (graph.nodeTypes[start] !== graph.nodeType.object) continue
-    const next = nextInList(graph, start)
+    const next = nextInList(graph, start, links)
     if (next < 0) continue
     starts.push({ name: edge.name, type, start })
     followers.add(next)
@@ -78,7 +83,7 @@ export function longestListOf (graph, holder) {
   let best = null
   for (const candidate of starts) {
     if (followers.has(candidate.start)) continue
-    const length = walkList(graph, candidate.start)
+    const length = walkList(graph, candidate.start, undefined, links)
     if (length >= 2 && (best === null || length > best.length)) best = { ...candidate, length }
   }
   return best
@@ -90,9 +95,10 @@ export function longestListOf (graph, holder) {
  * @param {HeapGraph} graph
  * @param {number} holderId
  * @param {{name: string, type: EdgeTypeName}} head
+ * @param {string[]} [links]  as for nextInList
  */
-export function listLengthById (graph, holderId, head) {
+export function listLengthById (graph, holderId, head, links = NEXT_NAMES) {
   const holder = graph.findOrdinalById(holderId)
   if (holder < 0) return 0
-  return walkList(graph, reference(graph, holder, head.name, head.type))
+  return walkList(graph, reference(graph, holder, head.name, head.type), undefined, links)
 }

@@ -11,5 +11,6 @@ export const SIGNATURE_IDS = Object.freeze([
   'closure-retention',
   'unbounded-collection',
   'growing-array',
+  'prototype-chain',
   'growing-queue'
 ])

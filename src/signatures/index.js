@@ -39,6 +39,7 @@ import { closureRetention } from './closure-retention.js'
 import { unboundedCollection } from './unbounded-collection.js'
 import { growingArray } from './growing-array.js'
 import { growingQueue } from './growing-queue.js'
+import { prototypeChain } from './prototype-chain.js'
 /** @import {Signature} from './finding.js' */
 
 /** @type {Signature[]} */
@@ -53,5 +54,6 @@ export const SIGNATURES = [
   closureRetention,
   unboundedCollection,
   growingArray,
+  prototypeChain,
   growingQueue
 ]

@@ -19,6 +19,7 @@ import { namedEmitter } from './listeners/listener-names.js'
 import { bufferedGrowth, closerIn, endOfWork } from './listeners/listener-scopes.js'
 import { dominantLocation, programSite } from './listeners/listener-sites.js'
 import { LISTENER_REASONS, LISTENER_ROLE, listenerFix, listenerNotes, listenerTitle } from './listeners/listener-words.js'
+import { leakingRows } from './leaking-rows.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {EdgeCursor} from '../query/references.js' */
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
@@ -39,17 +40,13 @@ const MAX_OWNERS = 100
  * @returns {Match[]}
  */
 export function matchListenerAccumulation (input) {
-  const { result, detail, cwd } = input
+  const { detail, cwd } = input
   const { analyses, ages } = detail
   const last = analyses[analyses.length - 1]
   const { graph } = last
   /** @type {Match[]} */
   const matches = []
-  for (const g of input.candidates) {
-    const row = result.growth[g]
-    if (!row.leak) continue
-    const ordinal = graph.findOrdinalById(row.owner.id)
-    if (ordinal < 0) continue
+  for (const { group: g, owner: ordinal } of leakingRows(input)) {
     // A list's backing store stays old while it has room, and is then the owner the diff names.
     const owner = collectionOfStore(graph, ordinal)
     let best = null

@@ -10,6 +10,7 @@ import { holderLocation } from '../holder-location.js'
 import { useOffsets, writeSites } from '../write-sites.js'
 import { MAX_HANDLERS, MIN_NEW_REACTIONS, collectHandlers, countReactions, dominantHandler, pendingPromiseOf } from './promise-reactions.js'
 import { ID, PROMISE_REASONS, USE_ROLE, reactionsFix, reactionsNotes, reactionsTitle } from './promise-words.js'
+import { leakingRows } from '../leaking-rows.js'
 /** @import {Match, SignatureInput} from '../finding.js' */
 
 /**
@@ -19,7 +20,7 @@ import { ID, PROMISE_REASONS, USE_ROLE, reactionsFix, reactionsNotes, reactionsT
  * @returns {{matches: Match[], otherRows: number[]}}
  */
 export function reactionChains (input) {
-  const { result, detail, cwd, names } = input
+  const { detail, cwd, names } = input
   const { analyses, ages } = detail
   const last = analyses[analyses.length - 1]
   const { graph } = last
@@ -27,11 +28,7 @@ export function reactionChains (input) {
   const matches = []
   /** @type {number[]} */
   const otherRows = []
-  for (const g of input.candidates) {
-    const row = result.growth[g]
-    if (!row.leak) continue
-    const representative = graph.findOrdinalById(row.owner.id)
-    if (representative < 0) continue
+  for (const { group: g, row, owner: representative } of leakingRows(input)) {
     const promise = pendingPromiseOf(last, representative)
     if (promise < 0) {
       otherRows.push(g)
