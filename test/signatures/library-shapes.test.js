@@ -245,6 +245,19 @@ for (const shape of ['object-lists', 'weak-keyed-sets', 'token-objects']) {
   })
 }
 
+// EventEmitter2 with wildcards keeps a pattern's handlers under `_listeners` in a tree of plain
+// objects: a list under a listener-like name is an observer list, and `_listeners` no event.
+test('a tree of plain objects with each pattern\'s handlers under _listeners: an observer list, not an event named _listeners', async (t) => {
+  const program = 'signatures/event-registries'
+  const report = await reportOf(program, { args: ['listener-tree'] })
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+  const [finding] = report.findings
+  t.is(finding.evidence.listKind, 'observer list')
+  t.deepEqual(finding.path.slice(-3).map((step) => step.edge), ['reload', '*', '_listeners'])
+  t.notRegex(finding.title, /'_listeners' listener/)
+  t.deepEqual(finding.location, markedLocation(program, '// leak: handler', '() =>', 'onReload'))
+})
+
 test('an event registry of object lists, each handler taken out when its response closes: no finding', async (t) => {
   const report = await reportOf('signatures/event-registries', { args: ['object-lists', 'fixed'] })
   t.deepEqual(report.findings, [])

@@ -13,6 +13,7 @@
 import { collectionKind, collectionOfStore, forEachEntry } from '../../query/collection-entries.js'
 import { EdgeCursor, retainers } from '../../query/references.js'
 import { eventKeyOf, listenerFunction, measureArray } from './list-entries.js'
+import { OBSERVER_NAMES } from './observer-list.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 /** @import {ListenerList, ListMeasure, ListShape} from './listener-lists.js' */
@@ -104,14 +105,16 @@ function eventMapOf (graph, list) {
 
 /**
  * The plain object a list is a property of when every value of that object is a list of handlers
- * (nanoevents' `events`, pubsub-js' `messages`), and the property's name, or null.
+ * (nanoevents' `events`, pubsub-js' `messages`), and the property's name, or null. A list under a
+ * listener-like name (EventEmitter2's `_listeners` in its wildcard tree) is an observer list: its
+ * name is no event.
  * @param {HeapGraph} graph
  * @param {number} list
  * @returns {{map: number, event: string} | null}
  */
 function eventObjectOf (graph, list) {
   for (const edge = new EdgeCursor(graph).retainers(list); edge.next();) {
-    if (!edge.is('property') || !isPlainObject(graph, edge.source)) continue
+    if (!edge.is('property') || OBSERVER_NAMES.test(edge.name) || !isPlainObject(graph, edge.source)) continue
     const registry = edge.source
     let lists = 0
     let others = 0

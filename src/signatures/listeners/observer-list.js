@@ -9,7 +9,7 @@ import { measureArray } from './list-entries.js'
 /** @import {ListenerList, ListMeasure, ListShape} from './listener-lists.js' */
 
 /** Property names under which event libraries keep lists of callbacks. */
-const OBSERVER_NAMES = /(?:listener|subscriber|observer|handler|callback|watcher|hook|interceptor)s?$/i
+export const OBSERVER_NAMES = /(?:listener|subscriber|observer|handler|callback|watcher|hook|interceptor)s?$/i
 
 /** @type {ListShape} */
 export const observerLists = { kind: 'observer list', find, measure }
