@@ -5,15 +5,20 @@
 // is found by going up from what they keep, through objects made since the first snapshot, to the
 // outermost one of the package that offers a method ending it. What the program made may be gone
 // already (a breaker nothing holds, its Status kept by its own timers), so the object found is a
-// clue to it, not always it.
+// clue to it, not always it. A package may hand out a function instead, made in the same call as
+// the functions it keeps running and carrying the method that ends them (lodash's debounced
+// function, with its `cancel()`).
 
 import { AGE_OLD } from '../query/ages.js'
 import { offeredMethod } from '../query/heap-methods.js'
-import { EdgeCursor } from '../query/references.js'
+import { unwrapBound } from '../query/heap-values.js'
+import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { constructorOf, packageOf } from './library-handle.js'
+import { readableFunctionName } from './source-location.js'
 import { END_METHODS, heldBy } from './unclosed-makers.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
+/** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** Functions looked at. */
 const SAMPLE = 50
@@ -51,7 +56,7 @@ export function packageMaker (analysis, functions, ages, library, cwd, names) {
     let yes = known.get(o)
     if (yes === undefined) {
       const made = constructorOf(analysis, o, cwd, names)
-      yes = made.location !== null && packageOf(made.location.file) === library && offeredMethod(graph, o, END_METHODS) !== null
+      yes = made.location !== null && packageOf(made.location.file) === library && endMethodOf(graph, o) !== null
       known.set(o, yes)
     }
     return yes
@@ -76,6 +81,7 @@ export function packageMaker (analysis, functions, ages, library, cwd, names) {
       }
       level = next
     }
+    if (outermost < 0) outermost = endingSibling(analysis, fn, ages, qualifies)
     if (outermost < 0) continue
     const cls = analysis.classOf[outermost]
     const entry = byClass.get(cls) ?? { count: 0, object: outermost }
@@ -85,6 +91,46 @@ export function packageMaker (analysis, functions, ages, library, cwd, names) {
   let best = null
   for (const [, entry] of byClass) if (entry.count * 2 >= sample.length && (best === null || entry.count > best.count)) best = entry
   if (best === null) return null
-  const method = /** @type {string} */ (offeredMethod(graph, best.object, END_METHODS))
-  return { className: constructorOf(analysis, best.object, cwd, names).name, method, count: best.count, sampled: sample.length }
+  const method = /** @type {string} */ (endMethodOf(graph, best.object))
+  // A function handed out is named as one (`function debounced`), not by its class, Function.
+  const fnName = graph.nodeTypes[best.object] === graph.nodeType.closure ? readableFunctionName(analysis.locations.functionName(best.object)) : null
+  const className = fnName === null ? constructorOf(analysis, best.object, cwd, names).name : fnName === '' ? 'function' : `function ${fnName}`
+  return { className, method, count: best.count, sampled: sample.length }
+}
+
+/**
+ * A new function made in the same call of the package as `fn` (it shares `fn`'s scope) that
+ * qualifies as the package's handle, or -1.
+ * @param {HeapAnalysis} analysis
+ * @param {number} fn
+ * @param {Uint8Array} ages
+ * @param {(o: number) => boolean} qualifies
+ */
+function endingSibling (analysis, fn, ages, qualifies) {
+  const { graph } = analysis
+  const scope = propertyTarget(graph, unwrapBound(graph, fn), 'context')
+  if (scope < 0) return -1
+  for (const edge = new EdgeCursor(graph).retainers(scope); edge.next();) {
+    const sibling = edge.source
+    if (sibling !== fn && edge.is('internal', 'context') && graph.nodeTypes[sibling] === graph.nodeType.closure && ages[sibling] !== AGE_OLD && qualifies(sibling)) return sibling
+  }
+  return -1
+}
+
+/**
+ * The method that ends a package's object (END_METHODS), or for a function it handed out, its own
+ * property of that name (an express app's `delete` is a route, so only functions the walk found
+ * as a timer's sibling are asked).
+ * @param {HeapGraph} graph
+ * @param {number} o
+ * @returns {string | null}
+ */
+function endMethodOf (graph, o) {
+  if (graph.nodeTypes[o] !== graph.nodeType.closure) return offeredMethod(graph, o, END_METHODS)
+  /** @type {Set<string>} */
+  const own = new Set()
+  for (const edge = new EdgeCursor(graph).references(o); edge.next();) {
+    if (edge.is('property') && graph.nodeTypes[edge.target] === graph.nodeType.closure) own.add(edge.name)
+  }
+  return END_METHODS.find((name) => own.has(name)) ?? null
 }

@@ -117,6 +117,27 @@ test('rxjs interval() subscribed per request: rxjs\'s own timers, at the program
   t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
 })
 
+// lodash's debounce() hands out a function, not an object: made in the same call as the timer's
+// callback, it carries cancel(), which the card names.
+test('lodash debounce() per request, never cancelled: lodash\'s own timers, at the program\'s function, ended with cancel()', async (t) => {
+  const program = 'signatures/debounced-saves'
+  const report = await reportOf(program)
+  t.deepEqual(report.findings.map((f) => f.signature), [ID])
+  const [finding] = report.findings
+  t.deepEqual(finding.location, markedLocation(program, '// leak: debounced save', '() =>'))
+  t.is(finding.evidence.library, 'lodash')
+  t.like(finding.evidence.madeBy, { className: 'function debounced', from: 'lodash', method: 'cancel' })
+  t.regex(finding.fix.snippet, /handle\.cancel\(\)/)
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+})
+
+test('lodash debounce() cancelled when its response closes: no finding', async (t) => {
+  const report = await reportOf('signatures/debounced-saves', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+  t.is(report.verdict, 'clean')
+})
+
 // A package's timers kept by an object of the package made per call: the object's own method that
 // ends them is the fix (opossum's Status, made for each CircuitBreaker, and shutdown(); close()
 // there closes the circuit), not a guess among stop, destroy and close.
