@@ -62,6 +62,34 @@ export function offeredMethod (graph, ordinal, wanted) {
 }
 
 /**
+ * The first of `wanted` that the object's own class offers, else its nearest base class, and so
+ * on, or null: what a class defines for itself beats a base class's generic set (ioredis' Redis
+ * defines disconnect(), while its base Commander has every Redis command, SHUTDOWN among them,
+ * which stops the server).
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {string[]} wanted
+ * @returns {string | null}
+ */
+export function nearestMethod (graph, ordinal, wanted) {
+  const { nodeTypes } = graph
+  const edge = new EdgeCursor(graph)
+  let o = ordinal
+  for (let level = 0; o >= 0 && level <= MAX_PROTOTYPES; level++) {
+    if (nodeTypes[o] !== graph.nodeType.object) break
+    /** @type {Set<string>} */
+    const names = new Set()
+    for (edge.references(o); edge.next();) {
+      if (edge.is('property') && nodeTypes[edge.target] === graph.nodeType.closure) names.add(edge.name)
+    }
+    const found = wanted.find((name) => names.has(name))
+    if (found !== undefined) return found
+    o = reference(graph, o, '__proto__')
+  }
+  return null
+}
+
+/**
  * Names of methods that take one entry, or the resource an object is, back: `delete`, `remove`,
  * `removeSchema`, `deleteEntry`, `unregister`, `release`, `close`, `destroy`, `dispose`, `end`.
  * Ranked: a verb that only removes beats one that also ends (a container's `close(name)` closes

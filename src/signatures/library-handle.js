@@ -4,9 +4,10 @@
 // of its own variables; the retainer path shows which, and a closure over that variable's scope
 // shows where in the program it lives.
 
-import { propertyTarget } from '../query/references.js'
+import { findRetainer, propertyTarget } from '../query/references.js'
 import { closureOverContext } from './holder-location.js'
 import { sourceLocation } from './source-location.js'
+/** @import {EdgeCursor} from '../query/references.js' */
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
@@ -134,10 +135,12 @@ function isProgram (location) {
 }
 
 /**
- * The class an object was made by, with where its constructor is: the first `constructor` on its
- * prototype chain that is not Node's own. V8 names an instance after the first constructor of its
- * map, and a class that mixes an EventEmitter in may even copy EventEmitter's `constructor` onto its
- * prototype; the library's own class further up says whose object it is.
+ * The class an object was made by, with where its constructor is: the function whose `prototype`
+ * is the object's prototype, else the first `constructor` on its prototype chain, that is not
+ * Node's own. V8 names an instance after the first constructor of its map, and a class that mixes
+ * an EventEmitter in may even copy EventEmitter's `constructor` onto its prototype (ioredis'
+ * Redis): the function that owns the prototype is still the class, and further up the library's
+ * own base class says whose object it is.
  * @param {HeapAnalysis} analysis
  * @param {number} o
  * @param {string} cwd
@@ -148,14 +151,23 @@ export function constructorOf (analysis, o, cwd, names) {
   const { graph } = analysis
   let proto = propertyTarget(graph, o, '__proto__')
   for (let level = 0; proto >= 0 && level < MAX_PROTOTYPES; level++) {
-    const ctor = propertyTarget(graph, proto, 'constructor')
-    if (ctor >= 0 && graph.nodeTypes[ctor] === graph.nodeType.closure) {
+    const owner = graph.hasRetainers ? findRetainer(graph, proto, isPrototypeOfFunction) : -1
+    for (const ctor of [owner, propertyTarget(graph, proto, 'constructor')]) {
+      if (ctor < 0 || graph.nodeTypes[ctor] !== graph.nodeType.closure) continue
       const location = sourceLocation(analysis, ctor, cwd, names)
       if (location !== null && location.function !== '' && !location.file.startsWith('node:')) return { name: location.function, location }
     }
     proto = propertyTarget(graph, proto, '__proto__')
   }
   return { name: analysis.classes.names[analysis.classOf[o]], location: sourceLocation(analysis, o, cwd, names) }
+}
+
+/**
+ * A function's `prototype` property.
+ * @param {EdgeCursor} edge
+ */
+function isPrototypeOfFunction (edge) {
+  return edge.is('property', 'prototype') && edge.graph.nodeTypes[edge.source] === edge.graph.nodeType.closure
 }
 
 /**

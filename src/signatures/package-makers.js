@@ -10,7 +10,7 @@
 // function, with its `cancel()`).
 
 import { AGE_OLD } from '../query/ages.js'
-import { offeredMethod } from '../query/heap-methods.js'
+import { nearestMethod } from '../query/heap-methods.js'
 import { unwrapBound } from '../query/heap-values.js'
 import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { constructorOf, packageOf } from './library-handle.js'
@@ -126,7 +126,7 @@ function endingSibling (analysis, fn, ages, qualifies) {
  * @returns {string | null}
  */
 function endMethodOf (graph, o) {
-  if (graph.nodeTypes[o] !== graph.nodeType.closure) return offeredMethod(graph, o, END_METHODS)
+  if (graph.nodeTypes[o] !== graph.nodeType.closure) return nearestMethod(graph, o, END_METHODS)
   /** @type {Set<string>} */
   const own = new Set()
   for (const edge = new EdgeCursor(graph).references(o); edge.next();) {

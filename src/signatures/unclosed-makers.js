@@ -5,7 +5,7 @@
 // shows its class and the method that ends it.
 
 import { AGE_OLD } from '../query/ages.js'
-import { CLOSE_METHODS, methodNames, offeredMethod } from '../query/heap-methods.js'
+import { CLOSE_METHODS, methodNames, nearestMethod } from '../query/heap-methods.js'
 import { EdgeCursor, propertyTarget, referencedNodes } from '../query/references.js'
 import { unwrapBound } from '../query/heap-values.js'
 import { constructorOf, packageOf } from './library-handle.js'
@@ -74,7 +74,7 @@ export function unclosedMaker (analysis, fresh, ages, emitter, cwd, names) {
     if (entry.count * 2 < sample.length || (best !== null && entry.count <= best.count)) continue
     const className = analysis.classes.names[cls]
     if (EXCHANGE_CLASSES.has(className)) continue
-    const method = offeredMethod(graph, entry.object, END_METHODS)
+    const method = nearestMethod(graph, entry.object, END_METHODS)
     if (method === null) continue
     const made = constructorOf(analysis, entry.object, cwd, names)
     const file = made.location?.file ?? ''

@@ -138,6 +138,28 @@ test('lodash debounce() cancelled when its response closes: no finding', async (
   t.is(report.verdict, 'clean')
 })
 
+// ioredis' client copies EventEmitter's constructor onto its prototype, and its base class has
+// every Redis command: the class is the function that owns the prototype (Redis), and its own
+// disconnect() beats the base's SHUTDOWN, which would stop the server.
+test('an ioredis client per request that never connects, never disconnected: its reconnect timers, ended with the client\'s own disconnect()', async (t) => {
+  const program = 'signatures/redis-clients'
+  const report = await reportOf(program)
+  const finding = report.findings.find((f) => f.signature === ID)
+  if (finding === undefined) return t.fail(report.findings.map((f) => f.title).join('\n'))
+  t.is(finding.evidence.library, 'ioredis')
+  // At the program's function each timer keeps: the retryStrategy written on the client's line.
+  t.is(finding.location?.line, markedLocation(program, '// leak: client per request', 'new Redis').line)
+  t.like(finding.evidence.madeBy, { className: 'Redis', from: 'ioredis', method: 'disconnect' })
+  t.regex(finding.fix.snippet, /handle\.disconnect\(\)/)
+  t.notRegex(`${finding.fix.summary}\n${finding.fix.snippet}`, /shutdown/)
+})
+
+test('ioredis clients disconnected when their response closes: no finding', async (t) => {
+  const report = await reportOf('signatures/redis-clients', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+  t.is(report.verdict, 'clean')
+})
+
 // A package's timers kept by an object of the package made per call: the object's own method that
 // ends them is the fix (opossum's Status, made for each CircuitBreaker, and shutdown(); close()
 // there closes the circuit), not a guess among stop, destroy and close.
