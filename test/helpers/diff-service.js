@@ -19,6 +19,7 @@ const SERVICE_THREAD = new URL('./diff-service-thread.js', import.meta.url)
  * @property {number} id       per asking thread
  * @property {string} replyTo  the asking thread's channel
  * @property {string} key      what makes two requests the same diff
+ * @property {'diff' | 'inspect'} kind  an inspect of `files[0]`, or a diff of them
  * @property {string[]} files
  * @property {Record<string, unknown>} options  plain data (diffSnapshots' options)
  */
@@ -45,7 +46,7 @@ export function startDiffService () {
       }
       // The thread with the fewest diffs waiting.
       const thread = threads.reduce((a, b) => (b.pending < a.pending ? b : a))
-      reply = thread.diff(request.files, request.options)
+      reply = thread.diff(request.files, request.options, request.kind)
       replies.set(request.key, reply)
     }
     reply.then((answer) => {
@@ -92,14 +93,15 @@ class ServiceThread {
   /**
    * @param {string[]} files
    * @param {Record<string, unknown>} options
+   * @param {'diff' | 'inspect'} kind
    * @returns {Promise<DiffReply>}
    */
-  diff (files, options) {
+  diff (files, options, kind) {
     if (this.#gone !== null) return Promise.resolve({ error: { message: this.#gone } })
     const n = this.#next++
     return new Promise((resolve) => {
       this.#waiting.set(n, resolve)
-      this.#worker.postMessage({ n, files, options })
+      this.#worker.postMessage({ n, kind, files, options })
     })
   }
 }
@@ -113,14 +115,16 @@ const asked = new Map()
 let nextId = 0
 
 /**
- * The JSON of diffSnapshots(files, options), made by the service that ava.config.js started.
+ * The JSON of diffSnapshots(files, options), or of inspectSnapshot(files[0], options), made by the
+ * service that ava.config.js started.
  * @param {string} service the channel's name (LEAKDIFF_DIFF_SERVICE)
- * @param {string} key the same for two requests of the same diff
+ * @param {string} key the same for two requests of the same report
  * @param {string[]} files
  * @param {Record<string, unknown>} options plain data
+ * @param {'diff' | 'inspect'} [kind]
  * @returns {Promise<string>}
  */
-export function requestDiff (service, key, files, options) {
+export function requestDiff (service, key, files, options, kind = 'diff') {
   if (requests === null || replies === null) {
     requests = new BroadcastChannel(service)
     requests.unref()
@@ -139,6 +143,6 @@ export function requestDiff (service, key, files, options) {
   // Listening holds this thread open while an answer is due, and only then.
   replies.ref()
   const answer = new Promise((resolve, reject) => asked.set(id, { resolve, reject }))
-  requests.postMessage(/** @satisfies {DiffRequest} */ ({ id, replyTo: `${service}-${threadId}`, key, files, options }))
+  requests.postMessage(/** @satisfies {DiffRequest} */ ({ id, replyTo: `${service}-${threadId}`, key, kind, files, options }))
   return /** @type {Promise<string>} */ (answer)
 }

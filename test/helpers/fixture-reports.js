@@ -3,7 +3,7 @@
 // that asks, by the diff service ava.config.js starts (diff-service.js); the report is its JSON
 // model, as `--format json` prints it.
 import { resolve } from 'node:path'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { diffSnapshots, inspectSnapshot, renderDiffReport } from 'leakdiff'
 import { requestDiff } from './diff-service.js'
 import { captureFixture } from './fixture-snapshots.js'
 import { markedPosition, ROOT } from './fixture-source.js'
@@ -15,6 +15,7 @@ export const WARMUP = 50
 export const PER_ROUND = 300
 
 /** @typedef {Awaited<ReturnType<typeof diffSnapshots>>} DiffReport */
+/** @typedef {Awaited<ReturnType<typeof inspectSnapshot>>} InspectReport */
 /** @typedef {DiffReport['findings'][number]} Finding */
 
 /**
@@ -29,7 +30,7 @@ export async function reportOf (program, { snapshots = 3, args = [] } = {}) {
   return sharedDiff(files.slice(0, snapshots), { top: 0, cwd: ROOT })
 }
 
-/** @type {Map<string, Promise<DiffReport>>} */
+/** @type {Map<string, Promise<DiffReport | InspectReport>>} */
 const diffs = new Map()
 
 /**
@@ -51,6 +52,24 @@ export function sharedDiff (files, options = {}) {
     diffs.set(key, report)
   }
   return /** @type {Promise<DiffReport>} */ (report)
+}
+
+/**
+ * inspectSnapshot of a committed fixture snapshot with options that are plain data, made once per
+ * AVA run by the diff service's warm threads, as sharedDiff's diffs are.
+ * @param {string} file
+ * @param {Omit<NonNullable<Parameters<typeof inspectSnapshot>[1]>, 'onProgress'>} [options]
+ * @returns {Promise<InspectReport>}
+ */
+export function sharedInspect (file, options = {}) {
+  const plain = /** @type {Record<string, unknown>} */ ({ ...options, cwd: resolve(options.cwd ?? process.cwd()) })
+  const key = JSON.stringify(['inspect', file, Object.fromEntries(Object.entries(plain).sort(([a], [b]) => (a < b ? -1 : 1)))])
+  let report = diffs.get(key)
+  if (!report) {
+    report = (SERVICE ? requestDiff(SERVICE, key, [file], plain, 'inspect') : inspectSnapshot(file, plain).then((made) => JSON.stringify(made))).then((json) => JSON.parse(json))
+    diffs.set(key, report)
+  }
+  return /** @type {Promise<InspectReport>} */ (report)
 }
 
 /**

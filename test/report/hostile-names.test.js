@@ -4,7 +4,7 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { evaluateGates, renderDiffReport, renderGithubAnnotations, renderJunitReport, renderInspectReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { emitReport } from '../../cli/report-output.js'
@@ -12,7 +12,7 @@ import { gateArgv, inProcess, inspect } from '../helpers/cli-in-process.js'
 import { checkGithubOutput, checkMarkdown, CONTROL } from '../helpers/hostile-checks.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { readXml } from '../helpers/xml.js'
-import { sharedDiff } from '../helpers/fixture-reports.js'
+import { sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 import { leakError } from '../../src/soak/assert-no-leak.js'
 import { currentThread } from '../../src/agent/thread-info.js'
 
@@ -53,7 +53,7 @@ test('text: no control character from the heap reaches the terminal; the rendere
 })
 
 test('inspect text: the same escaping', async (t) => {
-  const inspect = await inspectSnapshot(files[2], { top: 0 })
+  const inspect = await sharedInspect(files[2], { top: 0 })
   const text = renderInspectReport(inspect, { format: 'text', color: true, width: 100 })
   t.true(inspect.classes.some((row) => row.name.includes('</script>')))
   t.false(CONTROL.test(text.replace(SGR, '')))

@@ -5,12 +5,12 @@
 import test from 'ava'
 import { createHash } from 'node:crypto'
 import { readFileSync } from 'node:fs'
-import { inspectSnapshot, renderHtmlReport, renderInspectReport } from 'leakdiff'
+import { renderHtmlReport, renderInspectReport } from 'leakdiff'
 import { buildChart } from '../../src/report/html/chart.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { htmlViewOf } from '../helpers/html-view.js'
-import { sharedDiff } from '../helpers/fixture-reports.js'
+import { sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 
 const series = captureFixture('diff/agent-series')
 const seriesReport = series.then(({ files }) => sharedDiff(files, { cwd: ROOT }))
@@ -71,7 +71,7 @@ test('names from the heap made of HTML and </script> are data, never markup, and
 test('an inspect report: the class summary by every column, the largest dominators listed', async (t) => {
   const { files } = await captureFixture('signatures/listener-accumulation')
   // The report as `inspect --format json` writes it: the renderer needs nothing else.
-  const report = JSON.parse(renderInspectReport(await inspectSnapshot(files[2]), { format: 'json' }))
+  const report = JSON.parse(renderInspectReport(await sharedInspect(files[2]), { format: 'json' }))
   const view = htmlViewOf(renderHtmlReport(report))
   t.is(view.kind, 'inspect')
   t.deepEqual(view.classes.rows.map((/** @type {any} */ row) => row.name.text), report.classes.map((/** @type {{name: string}} */ row) => row.name))

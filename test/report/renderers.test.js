@@ -1,16 +1,16 @@
 // One registry of report formats: each command offers every format that fits its report, and each
 // format is one `(model, options) => string` renderer.
 import test from 'ava'
-import { DEFAULT_GATES, evaluateGates, formatBytes, inspectSnapshot, renderDiffReport, renderHtmlReport, renderInspectReport, renderJunitReport, renderReport, FORMATS } from 'leakdiff'
+import { DEFAULT_GATES, evaluateGates, formatBytes, renderDiffReport, renderHtmlReport, renderInspectReport, renderJunitReport, renderReport, FORMATS } from 'leakdiff'
 import { formatsFor } from '../../src/report/renderers.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
-import { reportOf } from '../helpers/fixture-reports.js'
+import { reportOf, sharedInspect } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
 /** @type {Promise<import('../../src/report/report-model.js').InspectReport> | undefined} */
 let inspected
 function inspectReport () {
-  inspected ??= captureFixture('diff/map-cache').then(({ files }) => inspectSnapshot(files[0], { top: 8 }))
+  inspected ??= captureFixture('diff/map-cache').then(({ files }) => sharedInspect(files[0], { top: 8 }))
   return inspected
 }
 

@@ -8,10 +8,10 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { diffSnapshots, inspectSnapshot, renderReport } from 'leakdiff'
+import { diffSnapshots, renderReport } from 'leakdiff'
 import { CASES } from '../../fixtures/capture/cases.js'
 import { compiledService, compiledCjsService } from '../helpers/compiled-service.js'
-import { reportOf, sharedDiff } from '../helpers/fixture-reports.js'
+import { reportOf, sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 import { captureFixture, committedCase } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -173,7 +173,7 @@ test('diff reports of compiled and bundled code: locations, paths and names mapp
 test('inspect reports', async (t) => {
   for (const program of ['signatures/request-log', 'diff/map-cache', 'report/hostile-names']) {
     const { files } = await captureFixture(program)
-    for (const top of [15, 0]) checkValid(t, printed(await inspectSnapshot(files[files.length - 1], { top, cwd: ROOT })), `inspect ${program} (top ${top})`)
+    for (const top of [15, 0]) checkValid(t, printed(await sharedInspect(files[files.length - 1], { top, cwd: ROOT })), `inspect ${program} (top ${top})`)
   }
 })
 
@@ -236,7 +236,7 @@ test('a report that lacks a field, holds a wrong type or a field the contract do
   t.deepEqual(errorsAfter(diff, (r) => { r.findings[0].evidence.newFact = { any: ['json'] } }), [])
 
   const { files } = await captureFixture('signatures/request-log')
-  const inspect = printed(await inspectSnapshot(files[0], { top: 5, cwd: ROOT }))
+  const inspect = printed(await sharedInspect(files[0], { top: 5, cwd: ROOT }))
   t.true(validate(inspect), ajv.errorsText(validate.errors))
   t.true(errorsAfter(inspect, (r) => { delete r.dominators }).some((error) => error.params.missingProperty === 'dominators'))
   t.true(errorsAfter(inspect, (r) => { r.classes[0].retainedSize = -1 }).some((error) => error.instancePath === '/classes/0/retainedSize'))
