@@ -33,7 +33,7 @@ export const listenerAccumulation = { id: ID, match: matchListenerAccumulation }
 
 const MIN_NEW_LISTENERS = 10
 /** Owners of one row read per match; a row of more is summed over its largest ones. */
-const MAX_OWNERS = 100
+const MAX_OWNERS = 10_000
 
 /**
  * @param {SignatureInput} input
@@ -52,7 +52,11 @@ export function matchListenerAccumulation (input) {
     let best = null
     for (const list of findListenerLists(graph, owner)) {
       const counts = analyses.map((analysis) => measureList(analysis, list).count)
-      if (!growsEveryStep(counts) || counts[counts.length - 1] - counts[0] < MIN_NEW_LISTENERS) continue
+      // A list that gains fewer than MIN_NEW_LISTENERS counts when its emitter is an old one, and
+      // then only with the row's other lists (below): a service with an emitter per user gains a
+      // few listeners on each of thousands. A new emitter's first listeners came with it (a
+      // watcher made per request and never closed: open-handles says so).
+      if (!growsEveryStep(counts) || (counts[counts.length - 1] - counts[0] < MIN_NEW_LISTENERS && ages[list.emitter] !== AGE_OLD)) continue
       const growth = counts[counts.length - 1] - counts[0]
       const bestGrowth = best === null ? 0 : best.counts[best.counts.length - 1] - best.counts[0]
       // An 'error' listener usually comes along with the subscription it guards (events.on() adds
@@ -69,10 +73,11 @@ export function matchListenerAccumulation (input) {
       if (start === owner) continue
       const list = findListenerLists(graph, start).find((l) => l.kind === best.list.kind && l.event === best.list.event)
       const more = list && analyses.map((analysis) => measureList(analysis, list).count)
-      if (!list || !more || !growsEveryStep(more)) continue
+      if (!list || !more || !growsEveryStep(more) || (more[more.length - 1] - more[0] < MIN_NEW_LISTENERS && ages[list.emitter] !== AGE_OLD)) continue
       lists.push(list)
       more.forEach((count, i) => { counts[i] += count })
     }
+    if (counts[counts.length - 1] - counts[0] < MIN_NEW_LISTENERS) continue
     matches.push({ group: g, finding: describe(input, g, lists, counts, last, ages, cwd) })
   }
   return matches

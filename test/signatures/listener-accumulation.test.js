@@ -165,3 +165,22 @@ test('signatures/cached-fetches fixed (no cache option): no finding', async (t) 
   const report = await reportOf('signatures/cached-fetches', { args: ['fixed'] })
   t.deepEqual(report.findings, [])
 })
+
+// An emitter per user, made at start-up: each gains a few listeners a round, fewer than one list
+// needs to be called accumulating alone, and the row's hundred of them together gain hundreds.
+test('a listener per request on the user\'s own emitter, one of a hundred made at start-up: the lists are summed across the row', async (t) => {
+  const program = 'signatures/per-user-emitters'
+  const report = await reportOf(program)
+  t.deepEqual(report.findings.map((f) => f.signature), ['listener-accumulation'])
+  const [finding] = report.findings
+  const perRound = await perRoundOf(program)
+  t.deepEqual(stepsOf(finding.evidence.counts), [perRound, perRound])
+  t.regex(finding.title, /^An 'update' listener is added to 100 objects like events \(EventEmitter\) over and over and never removed\.$/)
+  t.deepEqual(finding.location, markedLocation(program, '// leak: listener per request', '(', 'onUpdate'))
+})
+
+test('the per-user emitters\' twin removes each listener when its response closes: no finding', async (t) => {
+  const report = await reportOf('signatures/per-user-emitters', { args: ['fixed'] })
+  t.deepEqual(report.findings, [])
+  t.is(report.verdict, 'clean')
+})
