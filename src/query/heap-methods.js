@@ -33,19 +33,35 @@ export const CLEAR_METHODS = ['clear', 'reset', 'flushAll', 'removeAll', 'prune'
  * @returns {Set<string>}
  */
 export function methodNames (graph, ordinal) {
-  const { nodeTypes } = graph
   /** @type {Set<string>} */
   const names = new Set()
+  for (const level of methodLevels(graph, ordinal)) for (const name of level) names.add(name)
+  return names
+}
+
+/**
+ * The names of the functions held under property names, a set per object: the object's own, then
+ * each prototype's, nearest first.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {boolean} [ownFunction]  a function's own properties are its methods too (lodash's
+ *   debounced function carries `cancel`); not by default, as an express app's are its routes
+ * @returns {Generator<Set<string>>}
+ */
+function * methodLevels (graph, ordinal, ownFunction = false) {
+  const { nodeTypes } = graph
   const edge = new EdgeCursor(graph)
   let o = ordinal
   for (let level = 0; o >= 0 && level <= MAX_PROTOTYPES; level++) {
-    if (nodeTypes[o] !== graph.nodeType.object) break
+    if (nodeTypes[o] !== graph.nodeType.object && !(ownFunction && level === 0 && nodeTypes[o] === graph.nodeType.closure)) break
+    /** @type {Set<string>} */
+    const names = new Set()
     for (edge.references(o); edge.next();) {
       if (edge.is('property') && nodeTypes[edge.target] === graph.nodeType.closure) names.add(edge.name)
     }
+    yield names
     o = reference(graph, o, '__proto__')
   }
-  return names
 }
 
 /**
@@ -69,22 +85,14 @@ export function offeredMethod (graph, ordinal, wanted) {
  * @param {HeapGraph} graph
  * @param {number} ordinal
  * @param {string[]} wanted
+ * @param {{ownFunction?: boolean}} [options]  as for methodLevels
  * @returns {string | null}
  */
-export function nearestMethod (graph, ordinal, wanted) {
-  const { nodeTypes } = graph
-  const edge = new EdgeCursor(graph)
-  let o = ordinal
-  for (let level = 0; o >= 0 && level <= MAX_PROTOTYPES; level++) {
-    if (nodeTypes[o] !== graph.nodeType.object) break
-    /** @type {Set<string>} */
-    const names = new Set()
-    for (edge.references(o); edge.next();) {
-      if (edge.is('property') && nodeTypes[edge.target] === graph.nodeType.closure) names.add(edge.name)
-    }
+export function nearestMethod (graph, ordinal, wanted, { ownFunction = false } = {}) {
+  if (ordinal < 0) return null
+  for (const names of methodLevels(graph, ordinal, ownFunction)) {
     const found = wanted.find((name) => names.has(name))
     if (found !== undefined) return found
-    o = reference(graph, o, '__proto__')
   }
   return null
 }

@@ -18,7 +18,6 @@ import { readableFunctionName } from './source-location.js'
 import { END_METHODS, heldBy } from './unclosed-makers.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
-/** @import {HeapGraph} from '../graph/heap-graph.js' */
 
 /** Functions looked at. */
 const SAMPLE = 50
@@ -56,7 +55,9 @@ export function packageMaker (analysis, functions, ages, library, cwd, names) {
     let yes = known.get(o)
     if (yes === undefined) {
       const made = constructorOf(analysis, o, cwd, names)
-      yes = made.location !== null && packageOf(made.location.file) === library && endMethodOf(graph, o) !== null
+      // A function is asked for its own methods only when found as a timer's sibling (an express
+      // app's own properties are its routes, `delete` among them).
+      yes = made.location !== null && packageOf(made.location.file) === library && nearestMethod(graph, o, END_METHODS, { ownFunction: true }) !== null
       known.set(o, yes)
     }
     return yes
@@ -91,7 +92,7 @@ export function packageMaker (analysis, functions, ages, library, cwd, names) {
   let best = null
   for (const [, entry] of byClass) if (entry.count * 2 >= sample.length && (best === null || entry.count > best.count)) best = entry
   if (best === null) return null
-  const method = /** @type {string} */ (endMethodOf(graph, best.object))
+  const method = /** @type {string} */ (nearestMethod(graph, best.object, END_METHODS, { ownFunction: true }))
   // A function handed out is named as one (`function debounced`), not by its class, Function.
   const fnName = graph.nodeTypes[best.object] === graph.nodeType.closure ? readableFunctionName(analysis.locations.functionName(best.object)) : null
   const className = fnName === null ? constructorOf(analysis, best.object, cwd, names).name : fnName === '' ? 'function' : `function ${fnName}`
@@ -115,22 +116,4 @@ function endingSibling (analysis, fn, ages, qualifies) {
     if (sibling !== fn && edge.is('internal', 'context') && graph.nodeTypes[sibling] === graph.nodeType.closure && ages[sibling] !== AGE_OLD && qualifies(sibling)) return sibling
   }
   return -1
-}
-
-/**
- * The method that ends a package's object (END_METHODS), or for a function it handed out, its own
- * property of that name (an express app's `delete` is a route, so only functions the walk found
- * as a timer's sibling are asked).
- * @param {HeapGraph} graph
- * @param {number} o
- * @returns {string | null}
- */
-function endMethodOf (graph, o) {
-  if (graph.nodeTypes[o] !== graph.nodeType.closure) return nearestMethod(graph, o, END_METHODS)
-  /** @type {Set<string>} */
-  const own = new Set()
-  for (const edge = new EdgeCursor(graph).references(o); edge.next();) {
-    if (edge.is('property') && graph.nodeTypes[edge.target] === graph.nodeType.closure) own.add(edge.name)
-  }
-  return END_METHODS.find((name) => own.has(name)) ?? null
 }

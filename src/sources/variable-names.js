@@ -16,10 +16,15 @@ const CONTEXT_CLOSURES = 64
 export const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
 /**
+ * A Context's scope found for a ScopeInfo and the variables its Context has.
+ * @typedef {{variables: string[], found: {names: ScriptNames, scope: number} | null}} ScopeInfoAnswer
+ */
+
+/**
  * What is known of one analysis's variables so far.
  * @typedef {object} AnalysisVariables
  * @property {Map<number, {names: ScriptNames, scope: number} | null>} scopes  per Context ordinal
- * @property {Map<string, {names: ScriptNames, scope: number} | null>} byScopeInfo  per ScopeInfo
+ * @property {Map<number, ScopeInfoAnswer[]>} byScopeInfo  per ScopeInfo ordinal
  *   and the variables its Context has (the Contexts of every call of a function share one)
  * @property {Map<number, string | null>} named  per edge asked for (a block scope's slots too)
  * @property {ModuleScopes | undefined} modules
@@ -157,7 +162,7 @@ export class VariableNames {
    * @param {HeapAnalysis} analysis
    * @param {number} context
    * @param {ModuleScopes} modules
-   * @param {Map<string, {names: ScriptNames, scope: number} | null>} byScopeInfo  found before for
+   * @param {Map<number, ScopeInfoAnswer[]>} byScopeInfo  found before for
    *   the Contexts of a function's other calls: a service's thousands of timers or listeners each
    *   have one, of a few functions
    * @returns {{names: ScriptNames, scope: number} | null}
@@ -167,22 +172,24 @@ export class VariableNames {
     /** @type {string[]} */
     const variables = []
     let scopeInfo = -1
+    const scopeInfoName = graph.strings.indexOf('scope_info')
     for (let e = graph.firstEdge[context], end = graph.firstEdge[context + 1]; e < end; e++) {
       if (graph.edgeTypes[e] !== graph.edgeType.context) {
-        if (graph.edgeTypes[e] === graph.edgeType.internal && graph.edgeName(e) === 'scope_info') scopeInfo = graph.edgeTargets[e]
+        if (graph.edgeTypes[e] === graph.edgeType.internal && graph.edgeNames[e] === scopeInfoName) scopeInfo = graph.edgeTargets[e]
         continue
       }
       const variable = graph.edgeName(e)
       if (IDENTIFIER.test(variable)) variables.push(variable)
     }
     // Calls of one function make Contexts of one ScopeInfo; a variable holding a small integer
-    // has no edge, so the variables seen are part of the key.
-    const key = scopeInfo < 0 ? null : `${scopeInfo}\0${variables.join(',')}`
-    let found = key === null ? undefined : byScopeInfo.get(key)
-    if (found === undefined) {
-      found = this.#scopeOf(analysis, context, variables, modules)
-      if (key !== null) byScopeInfo.set(key, found)
-    }
+    // has no edge, so the answer is kept with the variables seen.
+    if (scopeInfo < 0) return this.#scopeOf(analysis, context, variables, modules)
+    let answers = byScopeInfo.get(scopeInfo)
+    if (answers === undefined) byScopeInfo.set(scopeInfo, (answers = []))
+    const known = answers.find((answer) => sameNames(answer.variables, variables))
+    if (known !== undefined) return known.found
+    const found = this.#scopeOf(analysis, context, variables, modules)
+    answers.push({ variables, found })
     return found
   }
 
@@ -247,6 +254,14 @@ function * contextClosures (graph, context) {
     const closure = graph.retainerSource(slot)
     if (graph.nodeTypes[closure] === graph.nodeType.closure && graph.edgeTypes[e] === graph.edgeType.internal && graph.edgeNames[e] === contextEdge) yield closure
   }
+}
+
+/**
+ * @param {string[]} a
+ * @param {string[]} b
+ */
+function sameNames (a, b) {
+  return a.length === b.length && a.every((name, i) => name === b[i])
 }
 
 /**

@@ -2,6 +2,7 @@
 // row's owner, or the first name that holds it; and for an event map, the object holding the Map.
 
 import { shownEdgeName } from '../../analysis/shown-names.js'
+import { WeakMapEdgeNames } from '../../analysis/weak-map-edges.js'
 import { findRetainer, retainers } from '../../query/references.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../../analysis/shown-names.js' */
@@ -35,7 +36,7 @@ export function namedEmitter (analysis, path, list, emitterClass, names) {
     } else {
       // A Map kept for an object in a WeakMap (emittery keeps each instance's events so): the
       // object is the emitter people know, and offers the way out.
-      const key = findRetainer(graph, list.emitter, isWeakMapKey)
+      const key = weakMapKeyOf(graph, list.emitter)
       if (key >= 0) {
         remover = key
         named = key
@@ -47,13 +48,19 @@ export function namedEmitter (analysis, path, list, emitterClass, names) {
 }
 
 /**
- * The edge from a WeakMap's key to the value kept for it (the key's half of an ephemeron pair; the
- * other half leaves the WeakMap's table).
- * @param {EdgeCursor} edge
+ * The object a WeakMap keeps `value` for: the source of the key's half of an ephemeron pair (the
+ * other half leaves the WeakMap's table), or -1.
+ * @param {HeapGraph} graph
+ * @param {number} value
  */
-function isWeakMapKey (edge) {
-  const { graph } = edge
-  return edge.is('internal') && graph.nodeTypes[edge.source] === graph.nodeType.object && edge.name.includes(' / part of key (')
+function weakMapKeyOf (graph, value) {
+  const ephemerons = new WeakMapEdgeNames(graph)
+  for (const edge = retainers(graph, value); edge.next();) {
+    if (!edge.is('internal')) continue
+    const table = ephemerons.tableId(edge.nameIndex)
+    if (table >= 0 && graph.nodeIds[edge.source] !== table) return edge.source
+  }
+  return -1
 }
 
 /**

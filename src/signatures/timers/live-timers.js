@@ -41,8 +41,8 @@ export function tallyTimers (analysis, cwd, names, keepOrdinals) {
   /** @type {Map<string, TimerTally>} */
   const byKey = new Map()
   // Thousands of timers run a few functions: where each is, and its key, found once per function
-  // (its name, script and position).
-  /** @type {Map<string, {location: SourceLocation | null, name: string, key: string}>} */
+  // (the SharedFunctionInfo every closure of it shares).
+  /** @type {Map<number, {location: SourceLocation | null, name: string, key: string}>} */
   const byFunction = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
     const callbackName = callbackOfClass[classOf[o]]
@@ -52,14 +52,13 @@ export function tallyTimers (analysis, cwd, names, keepOrdinals) {
     const callback = propertyTarget(graph, o, callbackName)
     if (callback < 0 || graph.nodeTypes[callback] !== graph.nodeType.closure) continue
     const fn = unwrapBound(graph, callback)
-    const record = locations.recordOf(fn)
-    const at = record < 0 ? null : `${graph.nodeNames[fn]} ${locations.recordFields(record).join(' ')}`
-    let where = at === null ? undefined : byFunction.get(at)
+    const shared = reference(graph, fn, 'shared', 'internal')
+    let where = shared < 0 ? undefined : byFunction.get(shared)
     if (where === undefined) {
       const location = sourceLocation(analysis, fn, cwd, names)
       const name = readableFunctionName(locations.functionName(fn))
       where = { location, name, key: location === null ? `function ${name}` : locationKey(location) }
-      if (at !== null) byFunction.set(at, where)
+      if (shared >= 0) byFunction.set(shared, where)
     }
     const { location, name, key } = where
     // A socket's idle timeout is Node's own function run for the socket: the open connection is
