@@ -221,7 +221,7 @@ function exclusiveGrowth (candidates, baseline, last) {
  * abstracted (array elements, hidden slots and numbered internal slots, as a Map's hash table
  * names its edges, are one position whatever their number), as a number, the same for paths of
  * one shape. Thousands of owners' paths share all but their last few steps: each edge's part of a
- * shape is made once, a number, and a shape is found in a tree of them, a step at a time.
+ * shape is made once, a number, and a shape is found from the one a step shorter, a step at a time.
  * @param {HeapAnalysis} analysis
  * @param {NameResolver} names
  * @returns {(ordinal: number) => number}
@@ -238,12 +238,12 @@ function pathShapes (analysis, names) {
     if (part === undefined) parts.set(text, (part = parts.size))
     return part
   }
-  /** @typedef {{shape: number, next: Map<number, ShapeNode>}} ShapeNode */
-  /** @type {ShapeNode} */
-  const tree = { shape: 0, next: new Map() }
-  let shapes = 1
+  // A shape is a number: the shape of the path one step shorter and the step's part give the next
+  // one, both small numbers, so one Map of numbers holds every shape (no object per prefix).
+  /** @type {Map<number, number>} */
+  const longer = new Map()
   return (ordinal) => {
-    let node = tree
+    let shape = 0
     for (const edge of retainerPathEdges(analysis, ordinal, { maxLength: SHAPE_LENGTH, readable: true })) {
       let part
       if (typeof edge === 'number') {
@@ -256,11 +256,13 @@ function pathShapes (analysis, names) {
         part = byElided.get(edge.count)
         if (part === undefined) byElided.set(edge.count, (part = partOf(`elided:${edge.count}`)))
       }
-      let next = node.next.get(part)
-      if (next === undefined) node.next.set(part, (next = { shape: shapes++, next: new Map() }))
-      node = next
+      // Parts and shapes stay far below 2^26: the key is exact.
+      const key = shape * 2 ** 26 + part
+      let next = longer.get(key)
+      if (next === undefined) longer.set(key, (next = longer.size + 1))
+      shape = next
     }
-    return node.shape
+    return shape
   }
 }
 
