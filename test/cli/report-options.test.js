@@ -5,7 +5,8 @@ import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import yargs from 'yargs'
-import { inspectSnapshot, renderReport } from 'leakdiff'
+import { renderReport } from 'leakdiff'
+import { sharedInspect } from '../helpers/fixture-reports.js'
 import * as inspect from '../../cli/commands/inspect.js'
 import * as diff from '../../cli/commands/diff.js'
 import * as capture from '../../cli/commands/capture.js'
@@ -44,7 +45,7 @@ test('inspect --format markdown writes the inspect report in Markdown to --outpu
   const { files } = await captureFixture('diff/map-cache')
   const output = join(await tempDir('leakdiff-report-options-'), 'inspect.md')
   await inspect.handler({ snapshot: files[0], top: 5, format: 'markdown', output, skipMemoryCheck: true })
-  const expected = renderReport(await inspectSnapshot(files[0], { top: 5 }), { format: 'markdown' })
+  const expected = renderReport(await sharedInspect(files[0], { top: 5 }), { format: 'markdown' })
   t.is(await readFile(output, 'utf8'), expected)
   t.regex(expected, /^## leakdiff inspect: /)
 })

@@ -5,7 +5,7 @@ import test from 'ava'
 import { copyFile, readFile, readdir, stat, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
 import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -144,7 +144,7 @@ test('a damaged profile is one warning and no allocations, never a failed diff',
     await writeFile(join(dir, `${i + 1}.heapprofile`), i === 1 ? '{"head": {"callFrame": {}}, "samples": []}' : await readFile(file.replace(/\.heapsnapshot$/, '.heapprofile')))
     copies.push(copy)
   }
-  const report = await diffSnapshots(copies)
+  const report = await sharedDiff(copies)
   t.is(report.allocations, null)
   t.true(report.warnings.some((warning) => /ignored the allocation profiles: .*2\.heapprofile is not a sampling heap profile \(expected each node/.test(warning)), report.warnings.join('\n'))
   t.true(report.findings.length >= 4)

@@ -3,12 +3,12 @@
 // internals. diff/http-seen keeps every request in a module-level array that Node's timer list
 // reaches in fewer hops than the module does.
 import test from 'ava'
-import { inspectSnapshot, renderInspectReport } from 'leakdiff'
+import { renderInspectReport } from 'leakdiff'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { largestDominators } from '../../src/analysis/largest-dominators.js'
-import { sharedDiff } from '../helpers/fixture-reports.js'
+import { sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
@@ -16,7 +16,7 @@ const seen = captureFixture('diff/http-seen')
 
 test('a module that holds the growth: inspect shows the module, as the diff\'s row through it does', async (t) => {
   const { files } = await seen
-  const [inspect, diff] = await Promise.all([inspectSnapshot(files[2], { cwd: ROOT }), sharedDiff(files, { top: 0, cwd: ROOT })])
+  const [inspect, diff] = await Promise.all([sharedInspect(files[2], { cwd: ROOT }), sharedDiff(files, { top: 0, cwd: ROOT })])
   const module = inspect.dominators.find((d) => d.path.at(-1)?.module?.endsWith('/diff/http-seen.js'))
   if (module === undefined) return t.fail(inspect.dominators.map((d) => d.pathText).join('\n'))
   t.is(module.pathText, '(GC roots) → module fixtures/programs/diff/http-seen.js')

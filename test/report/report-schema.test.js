@@ -8,7 +8,7 @@ import { copyFile, readFile, writeFile } from 'node:fs/promises'
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { diffSnapshots, renderReport } from 'leakdiff'
+import { renderReport } from 'leakdiff'
 import { CASES } from '../../fixtures/capture/cases.js'
 import { compiledService, compiledCjsService } from '../helpers/compiled-service.js'
 import { reportOf, sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
@@ -117,14 +117,14 @@ async function watchSeries (trigger) {
 
 test('a series the agent\'s watch mode started: the report\'s capture', async (t) => {
   const trigger = { kind: 'watch', reason: 'growth', bytesPerHour: 2 ** 31, spanMs: 6000, heapAfterGc: 40e6, windowMs: 1000, limit: { kind: 'heap', bytes: 4e9, source: 'heap_size_limit', minutesToLimit: 110, fraction: 0.01 } }
-  const report = await diffSnapshots(await watchSeries(trigger), { cwd: ROOT })
+  const report = await sharedDiff(await watchSeries(trigger), { cwd: ROOT })
   t.like(report.capture, { reason: 'growth', spanMinutes: 0.1, limit: { kind: 'heap', minutesToLimit: 110 } })
   checkValid(t, printed(report), 'watch-mode series')
 })
 
 test('a series watch mode started on RSS: the capture says what grew', async (t) => {
   const trigger = { kind: 'watch', reason: 'time-to-limit', measure: 'rss', bytesPerHour: 2 ** 31, spanMs: 6000, heapAfterGc: 40e6, windowMs: 1000, limit: { kind: 'memory', bytes: 2 ** 30, source: 'cgroup v2', minutesToLimit: 9, fraction: 0.5 } }
-  const report = await diffSnapshots(await watchSeries(trigger), { cwd: ROOT })
+  const report = await sharedDiff(await watchSeries(trigger), { cwd: ROOT })
   t.like(report.capture, { reason: 'time-to-limit', measure: 'rss', limit: { kind: 'memory', minutesToLimit: 9 } })
   checkValid(t, printed(report), 'watch-mode series on RSS')
 })

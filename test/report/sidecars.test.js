@@ -1,7 +1,7 @@
 // The agent's sidecars in the diff: capture times, the process, the rate of growth and the time to
 // the heap limit; sidecars that name different processes force a comparison by class totals.
 import test from 'ava'
-import { diffSnapshots, renderDiffReport, renderHtmlReport } from 'leakdiff'
+import { renderDiffReport, renderHtmlReport } from 'leakdiff'
 import { diff } from '../helpers/cli-in-process.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { htmlViewOf } from '../helpers/html-view.js'
@@ -52,7 +52,7 @@ test('sidecars give capture times, the process, the rate and the time to the hea
 test('sidecars naming two pids: a warning and a comparison by class totals, whatever the ids say', async (t) => {
   const { files } = await series
   const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, pid: meta.pid + i }))
-  const report = await diffSnapshots(copies)
+  const report = await sharedDiff(copies)
   t.is(report.comparison, 'aggregates')
   t.is(report.verdict, 'inconclusive')
   t.deepEqual(report.growth, [])
@@ -64,7 +64,7 @@ test('sidecars naming two pids: a warning and a comparison by class totals, what
 
 /**
  * What each format says about the rate and the time to a limit.
- * @param {Awaited<ReturnType<typeof diffSnapshots>>} report
+ * @param {import('leakdiff').DiffReport} report
  */
 function rateTexts (report) {
   const view = htmlViewOf(renderHtmlReport(report))
@@ -81,7 +81,7 @@ function rateTexts (report) {
 test('two processes: no rate and no time to a limit in any format', async (t) => {
   const { files } = await series
   const copies = await copySeries(files, (meta, i) => ({ ...meta, pid: meta.pid + i }))
-  const report = await diffSnapshots(copies)
+  const report = await sharedDiff(copies)
   t.is(report.verdict, 'inconclusive')
   t.is(report.rate, null)
   const { text, markdown, json, html, projections, notes } = rateTexts(report)
@@ -108,7 +108,7 @@ test('a clean verdict: the rate, but no time to the heap limit in any format, an
 test('the same pid after a restart is another process', async (t) => {
   const { files } = await series
   const copies = await copySeries(files.slice(0, 2), (meta, i) => ({ ...meta, uptimeSeconds: i === 1 ? meta.uptimeSeconds + 3600 : meta.uptimeSeconds }))
-  const report = await diffSnapshots(copies)
+  const report = await sharedDiff(copies)
   t.is(report.comparison, 'aggregates')
   t.regex(report.warnings.join('\n'), /started at .* \(a restart\)/)
 })
@@ -116,7 +116,7 @@ test('the same pid after a restart is another process', async (t) => {
 test('without sidecars the time is the file\'s and there is no rate; a broken sidecar is ignored with a warning', async (t) => {
   const { files } = await series
   const copies = await copySeries(files.slice(0, 2), (meta, i) => (i === 0 ? undefined : '{"kind": "something else"}'))
-  const report = await diffSnapshots(copies)
+  const report = await sharedDiff(copies)
   t.is(report.comparison, 'ids')
   t.is(report.snapshots[0].takenAtSource, 'mtime')
   t.is(report.snapshots[1].takenAtSource, 'mtime')

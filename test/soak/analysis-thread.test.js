@@ -4,8 +4,8 @@
 import test from 'ava'
 import { subscribe, unsubscribe } from 'node:diagnostics_channel'
 import { Worker } from 'node:worker_threads'
-import { diffSnapshots } from 'leakdiff'
 import { analyzeOnThread } from '../../src/soak/analysis-thread.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
 
@@ -24,7 +24,7 @@ test('diffs in a row are made by one thread, which a failed analysis leaves usab
     const [second, own] = await analyzeOnThread({ series: [files.slice(0, 2), files], cwd: ROOT, thresholds: THRESHOLDS, sources: SOURCES })
     t.is(started.length, 1, 'one analysis thread for the three requests')
 
-    const direct = await diffSnapshots(files, { top: 0, cwd: ROOT, parallel: false, ...THRESHOLDS })
+    const direct = await sharedDiff(files, { top: 0, cwd: ROOT, ...THRESHOLDS })
     for (const report of [first, own]) {
       t.is(report.verdict, direct.verdict)
       t.deepEqual(report.findings.map((finding) => [finding.signature, finding.location]), direct.findings.map((finding) => [finding.signature, finding.location]))
