@@ -40,6 +40,8 @@ export class NodeLocations {
   #sorted
   /** @type {Map<number, string> | undefined} script id -> URL; few hundred entries, one per script */
   #scriptNames
+  /** @type {{shared: number, script: number[], source: number} | undefined} string indexes of the edge names from a function to its Script */
+  #edgeNames
 
   /**
    * @param {HeapGraph} graph
@@ -183,39 +185,50 @@ export class NodeLocations {
     const graph = this.#graph
     /** @type {Map<number, string>} */
     const names = new Map()
-    const sharedName = graph.strings.indexOf('shared')
-    if (sharedName < 0) return names
-    const scriptEdgeNames = SCRIPT_EDGE_NAMES.map((name) => graph.strings.indexOf(name))
     const locations = graph.locations
     for (let r = 0; r < graph.locationCount; r++) {
       const base = r * LOCATION_FIELDS
       const scriptId = locations[base + 1]
       const ordinal = locations[base]
       if (names.has(scriptId) || graph.nodeTypes[ordinal] !== graph.nodeType.closure) continue
-      const shared = graph.findEdge(ordinal, graph.edgeType.internal, sharedName)
-      if (shared < 0) continue
-      const script = this.#findScript(graph.edgeTargets[shared], scriptEdgeNames)
+      const script = this.scriptOf(ordinal)
       if (script >= 0) names.set(scriptId, graph.nodeName(script))
     }
     return names
   }
 
   /**
-   * The Script node of a SharedFunctionInfo, or -1.
-   * @param {number} shared
-   * @param {number[]} scriptEdgeNames string indexes of the edge names that lead to the Script
+   * The Script node of a function (a closure), or -1: closure -shared-> SharedFunctionInfo
+   * -script-> Script, with a DebugInfo between the two while the inspector has touched it.
+   * @param {number} closure
+   * @param {number[]} [route] when given, gets the nodes the way passes through: the
+   *   SharedFunctionInfo, the DebugInfo if any, the Script and its source (what makes it a Script)
    */
-  #findScript (shared, scriptEdgeNames) {
+  scriptOf (closure, route) {
     const graph = this.#graph
-    const target = this.#followNamed(shared, scriptEdgeNames)
+    const internal = graph.edgeType.internal
+    const names = (this.#edgeNames ??= {
+      shared: graph.strings.indexOf('shared'),
+      script: SCRIPT_EDGE_NAMES.map((name) => graph.strings.indexOf(name)),
+      source: graph.strings.indexOf('source')
+    })
+    const sharedEdge = names.shared < 0 ? -1 : graph.findEdge(closure, internal, names.shared)
+    if (sharedEdge < 0) return -1
+    const shared = graph.edgeTargets[sharedEdge]
+    const target = this.#followNamed(shared, names.script)
     if (target < 0) return -1
-    if (this.#isScript(target)) return target
-    // A DebugInfo sits between the function and its Script while the inspector has touched it.
-    const { firstEdge, edgeTargets } = graph
-    for (let e = firstEdge[target], end = firstEdge[target + 1]; e < end; e++) {
-      if (this.#isScript(edgeTargets[e])) return edgeTargets[e]
+    let script = this.#isScript(target) ? target : -1
+    if (script < 0) {
+      const { firstEdge, edgeTargets } = graph
+      for (let e = firstEdge[target], end = firstEdge[target + 1]; e < end && script < 0; e++) {
+        if (this.#isScript(edgeTargets[e])) script = edgeTargets[e]
+      }
     }
-    return -1
+    if (script >= 0 && route) {
+      route.push(shared, ...(script === target ? [] : [target]), script)
+      route.push(graph.edgeTargets[graph.findEdge(script, internal, names.source)])
+    }
+    return script
   }
 
   /**
@@ -238,8 +251,8 @@ export class NodeLocations {
    */
   #isScript (ordinal) {
     const graph = this.#graph
-    return graph.nodeTypes[ordinal] === graph.nodeType.code &&
-      graph.findEdge(ordinal, graph.edgeType.internal, graph.strings.indexOf('source')) >= 0
+    const source = this.#edgeNames?.source ?? graph.strings.indexOf('source')
+    return graph.nodeTypes[ordinal] === graph.nodeType.code && source >= 0 && graph.findEdge(ordinal, graph.edgeType.internal, source) >= 0
   }
 }
 
