@@ -5,8 +5,9 @@ import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { makeInstallDir, startApp, get, listDir, ROOT } from '../helpers/agent-child.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { execFileWithin, loadFactor, scaledMs } from '../helpers/load-deadline.js'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
 
 // A starved service ticks slower: the quiet one's warm-up (a cache that fills in 100 ticks, a table
 // loaded at tick 150) then spans seconds of growth. Windows as long as the machine is slow keep the
@@ -69,7 +70,7 @@ test('a leaking service starts a series by itself, and leakdiff names the leak; 
   t.notRegex(steady.app.stderr(), /watch:|series \d+-/)
   t.deepEqual(await listDir(steady.dir), [])
 
-  const report = await diffSnapshots(snapshots, { parallel: false })
+  const report = await sharedDiff(snapshots, { parallel: false })
   t.is(report.verdict, 'leak', renderDiffReport(report, { color: false, width: 200 }) + leaking.app.stderr())
   t.true(report.findings.some((f) => f.signature === 'unbounded-collection' && f.path.at(-1)?.edge === 'sessions'), renderDiffReport(report, { color: false, width: 160 }) + leaking.app.stderr())
   t.like(report.capture, { reason: 'growth', limit: { kind: 'heap', source: 'old generation' } })

@@ -4,7 +4,8 @@
 import test from 'ava'
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { diffSnapshots, renderDiffReport } from 'leakdiff'
+import { renderDiffReport } from 'leakdiff'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { leakdiff } from '../helpers/run-cli.js'
@@ -28,7 +29,7 @@ test('- diffs a snapshot read from standard input, once at most; --output takes 
   const [fromStdin, twice, report] = await Promise.all([
     leakdiff([files[0], '-', files[2], '--format', 'json', '--output', output], {}, { stdin: files[1] }),
     leakdiff(['-', '-', files[2]], {}, { stdin: files[1] }),
-    diffSnapshots(files)
+    sharedDiff(files)
   ])
   t.is(fromStdin.code, 1, fromStdin.stderr)
   t.is(fromStdin.stdout, '')

@@ -34,9 +34,11 @@ export async function reportOf (program, { snapshots = 3, args = [] } = {}) {
 const diffs = new Map()
 
 /**
- * diffSnapshots of committed fixture snapshots (files no test changes) with options that are
- * plain data: made once per AVA run and shared by every test thread asking for the same diff.
- * What a test checks of diffSnapshots itself (progress, errors, workers) calls it directly.
+ * diffSnapshots of snapshots no test changes while the run lasts (the committed fixtures, a
+ * program's live capture) with options that are plain data: made once per AVA run by the diff
+ * service's warm threads and shared by every test thread asking for the same diff (a test
+ * thread's first diff costs about three times the CPU: its code is not compiled yet). What a test
+ * checks of diffSnapshots itself (progress, errors, workers) calls it directly.
  * @param {string[]} files
  * @param {Omit<NonNullable<Parameters<typeof diffSnapshots>[1]>, 'onProgress'>} [options]
  * @returns {Promise<DiffReport>}

@@ -7,9 +7,10 @@ import test from 'ava'
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
-import { diffSnapshots, renderHtmlReport } from 'leakdiff'
+import { renderHtmlReport } from 'leakdiff'
 import { foldPath } from '../../src/report/render-path.js'
 import { launchBrowser, PAGE_STEP_MS, TEST_OUTPUT } from '../helpers/browser.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { scaledMs } from '../helpers/load-deadline.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
@@ -72,7 +73,7 @@ function visibleRows (page) {
 
 browserTest('a diff report, dark: verdict, finding cards, a folded path that opens, the class table sorted by every column and filtered', async (t) => {
   const { files } = await listeners
-  const json = await diffSnapshots(files, { cwd: ROOT })
+  const json = await sharedDiff(files, { cwd: ROOT })
   // The sources layer gives the lines around the first finding's location, read from the file on disk.
   const location = json.findings[0].location
   if (location === null) throw new Error('the listener finding has no location')

@@ -4,8 +4,7 @@
 import test from 'ava'
 import { cp, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { diffSnapshots } from 'leakdiff'
-import { markedLocation, stepsOf } from '../helpers/fixture-reports.js'
+import { markedLocation, sharedDiff, stepsOf } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { execFileWithin } from '../helpers/load-deadline.js'
 import { tempDir } from '../helpers/temp-dir.js'
@@ -32,7 +31,7 @@ async function reportInLongPath (length) {
   const program = join(root, 'fixtures/programs/signatures/node-owned.js')
   const run = await execFileWithin(process.execPath, ['--expose-gc', program, out], { cwd: root }, 60_000)
   if (run.code !== 0) throw new Error(`node-owned.js in ${root} ${run.timedOut ? 'did not end in time' : `exited with ${run.code ?? run.signal}`}:\n${run.stderr}`)
-  const report = await diffSnapshots([1, 2, 3].map((k) => join(out, `${k}.heapsnapshot`)), { top: 0, cwd: root })
+  const report = await sharedDiff([1, 2, 3].map((k) => join(out, `${k}.heapsnapshot`)), { top: 0, cwd: root })
   const { perRound } = JSON.parse(run.stdout)
   return { root, report, perRound }
 }

@@ -5,9 +5,9 @@
 import test from 'ava'
 import { build } from 'esbuild'
 import { join } from 'node:path'
-import { diffSnapshots } from 'leakdiff'
 import { TraceMap } from '@jridgewell/trace-mapping'
 import { compiledService } from '../helpers/compiled-service.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
 import { leakdiff } from '../helpers/run-cli.js'
 import { assertMapped } from '../helpers/service-leaks.js'
@@ -15,7 +15,7 @@ import { PROGRAM, ScriptNames } from '../../src/sources/original-names.js'
 
 test('built now by tsc and esbuild and run: each leak at its .ts line; leakdiff --source-root and --source-maps find a moved bundle\'s map', async (t) => {
   const { tsc, inline, external, maps } = await compiledService({ live: true })
-  const [fromTsc, fromInline] = await Promise.all([tsc, inline].map(({ files }) => diffSnapshots(files, { top: 0, cwd: ROOT })))
+  const [fromTsc, fromInline] = await Promise.all([tsc, inline].map(({ files }) => sharedDiff(files, { top: 0, cwd: ROOT })))
   assertMapped(t, fromTsc, 'dist/handlers.js')
   assertMapped(t, fromInline, 'inline/server.js')
   const { stdout, stderr, code } = await leakdiff([...external.files, '--source-root', `${external.root}=${external.local}`, '--source-maps', maps, '--format', 'json', '--top', '0'])
