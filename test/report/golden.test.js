@@ -4,12 +4,12 @@
 // review (`npx ava test/report/golden.test.js --update-snapshots` accepts it).
 import test from 'ava'
 import {
-  DEFAULT_GATES, evaluateGates, inspectSnapshot, renderDiffReport, renderGithubAnnotations,
+  DEFAULT_GATES, evaluateGates, renderDiffReport, renderGithubAnnotations,
   renderHtmlReport, renderInspectReport, renderJunitReport
 } from 'leakdiff'
 import { captureFixture, UNPACKED_DIR } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
-import { sharedDiff } from '../helpers/fixture-reports.js'
+import { sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 
 /**
  * What in a report depends on the machine rather than the heap: where the checkout lives and where
@@ -71,7 +71,7 @@ for (const [title, make] of Object.entries(DIFFS)) {
 
 test('inspect report: the engine fixture heap (engine/mixed-heap)', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
-  const report = portableModel(await inspectSnapshot(files[0], { top: 15 }))
+  const report = portableModel(await sharedInspect(files[0], { top: 15 }))
   t.snapshot(report, 'model (JSON)')
   t.snapshot(renderInspectReport(report, { format: 'text', color: false, width: 100 }), 'text')
   t.snapshot(renderInspectReport(report, { format: 'text', color: true, width: 100 }), 'text in colour')
