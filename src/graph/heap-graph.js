@@ -28,7 +28,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import { sizeAt } from '../parse/large-sizes.js'
-import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
+import { searchSortedPositions, sortIdPositions } from './sorted-index.js'
 
 /** @import {SnapshotData, SnapshotMeta} from '../parse/snapshot-data.js' */
 /** @import {StringTable} from '../parse/string-table.js' */
@@ -339,7 +339,7 @@ export class HeapGraph {
    * @returns {Uint32Array}
    */
   ordinalsById () {
-    if (!this.#byId) this.#byId = sortPositionsByKey(this.nodeIds)
+    if (!this.#byId) this.#byId = sortIdPositions(this.nodeIds)
     return this.#byId
   }
 

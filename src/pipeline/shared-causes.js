@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, markDominatedBy } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, markDominatedBy } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -165,24 +165,33 @@ function membersOf (finding, last, detail) {
   const { ages, noise } = detail
   const isNew = (/** @type {number} */ o) => ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
   const member = new Uint8Array(graph.nodeCount)
+  /** @type {number[]} */
+  const found = []
   const edge = new EdgeCursor(graph)
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
+  const { inside, nodes } = dominatedNodes(last, [owner])
   const holders = [owner]
-  const inside = markDominatedBy(last, [owner])
   for (edge.references(owner); edge.next();) if (edge.is('internal') && inside[edge.target] === DOMINATED) holders.push(edge.target)
-  for (let o = 0; o < inside.length; o++) {
-    if (inside[o] !== DOMINATED || !isNew(o)) continue
+  for (const o of nodes) {
+    if (!isNew(o)) continue
     member[o] = 1
-    holders.push(o)
+    found.push(o)
   }
   const context = graph.strings.indexOf('context')
-  for (const o of holders) {
+  const markHeldBy = (/** @type {number} */ o) => {
     for (edge.references(o); edge.next();) {
+      const target = edge.target
       const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
-      if (owned && isNew(edge.target)) member[edge.target] = 1
+      if (owned && member[target] !== 1 && isNew(target)) {
+        member[target] = 1
+        found.push(target)
+      }
     }
   }
-  // In ordinal order: a scan of the marks costs less than sorting a large finding's members.
+  for (const o of holders) markHeldBy(o)
+  for (const o of nodes) if (isNew(o)) markHeldBy(o)
+  // In ordinal order: a short list sorted, a long one read off the marks in one pass.
+  if (found.length < member.length >>> 4) return found.sort((x, y) => x - y)
   /** @type {number[]} */
   const members = []
   for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
@@ -250,23 +259,23 @@ function heldBy (last, own, owner, members, memberMarks, self) {
   const edge = new EdgeCursor(graph)
   // The finding's object that alone owns `o`: itself, or the nearest up its dominators. Remembered
   // along the way: the links of a long list each dominate the next.
-  /** @type {Int32Array | null} made at the first question: most findings hold nothing of another's */
+  /** @type {Uint32Array | null} the owning object + 1, 0 not known yet; made at the first question: most findings hold nothing of another's */
   let ownerOf = null
   /** @type {number[]} */
   const climbed = []
   const ownerIn = (/** @type {number} */ o) => {
     if (ownerOf === null) {
-      ownerOf = new Int32Array(graph.nodeCount).fill(-1)
-      for (const object of objects) ownerOf[object] = object
+      ownerOf = new Uint32Array(graph.nodeCount)
+      for (const object of objects) ownerOf[object] = object + 1
     }
-    while (ownerOf[o] < 0) {
+    while (ownerOf[o] === 0) {
       climbed.push(o)
       o = dominators[o]
     }
     const found = ownerOf[o]
     for (const c of climbed) ownerOf[c] = found
     climbed.length = 0
-    return found
+    return found - 1
   }
   return members.map((list, b) => {
     /** @type {Map<number, number>} */

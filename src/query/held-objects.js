@@ -1,7 +1,7 @@
 // What a set of heap objects keeps alive on its own (their dominator subtrees), by class.
 
 import { AGE_OLD } from './ages.js'
-import { DOMINATED, markDominatedBy } from './dominator-subtree.js'
+import { dominatedNodes } from './dominator-subtree.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /**
@@ -20,14 +20,14 @@ import { DOMINATED, markDominatedBy } from './dominator-subtree.js'
  * @returns {HeldClasses}
  */
 export function heldClasses (analysis, holders, ages) {
-  const { shallowSizes, classOf, graph } = analysis
-  const state = markDominatedBy(analysis, holders)
+  const { shallowSizes, classOf } = analysis
+  const { nodes } = dominatedNodes(analysis, holders)
   /** @type {Map<number, {count: number, size: number}>} */
   const byClass = new Map()
   let objects = 0
   let bytes = 0
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (state[o] !== DOMINATED || (ages && ages[o] === AGE_OLD) || !(shallowSizes.at(o) > 0)) continue
+  for (const o of nodes) {
+    if ((ages && ages[o] === AGE_OLD) || !(shallowSizes.at(o) > 0)) continue
     objects++
     bytes += shallowSizes.at(o)
     let tally = byClass.get(classOf[o])

@@ -14,7 +14,7 @@
 // closures/closure-words.js.
 
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
 import { isProgramLocation } from './program-location.js'
 import { EdgeCursor, propertyTarget, references, retainers } from '../query/references.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
@@ -229,9 +229,8 @@ function growingScope (input, g, context) {
   const counts = analyses.map((analysis) => {
     const o = analysis.graph.findOrdinalById(id)
     if (o < 0) return 0
-    const inside = markDominatedBy(analysis, [o])
     let count = 0
-    for (let i = 0; i < inside.length; i++) if (inside[i] === DOMINATED && i !== o && analysis.shallowSizes.at(i) > 0) count++
+    for (const i of dominatedNodes(analysis, [o]).nodes) if (i !== o && analysis.shallowSizes.at(i) > 0) count++
     return count
   })
   if (!growsEveryStep(counts)) return null

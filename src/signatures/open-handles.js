@@ -11,7 +11,7 @@
 
 import { markEngineNoise } from '../diff/node-ages.js'
 import { countRootHeld } from '../diff/root-held.js'
-import { markDominatedBy } from '../query/dominator-subtree.js'
+import { dominatedNodes } from '../query/dominator-subtree.js'
 import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
 import { isProgramLocation, mostCommonLocation } from './program-location.js'
 import { EdgeCursor, findRetainer } from '../query/references.js'
@@ -141,11 +141,11 @@ function programWrapper (analysis, owners) {
  */
 function handedFunction (analysis, owners, cwd, names) {
   const { graph } = analysis
-  const inside = markDominatedBy(analysis, owners)
+  const { nodes } = dominatedNodes(analysis, owners)
   /** @type {Array<{location: SourceLocation, count: number}>} */
   const located = []
-  for (let o = 0; o < inside.length; o++) {
-    if (inside[o] !== 1 || graph.nodeTypes[o] !== graph.nodeType.closure) continue
+  for (const o of nodes) {
+    if (graph.nodeTypes[o] !== graph.nodeType.closure) continue
     const location = sourceLocation(analysis, o, cwd, names)
     if (isProgramLocation(location) && !location.file.includes('node_modules/')) located.push({ location, count: 1 })
   }

@@ -9,7 +9,7 @@ import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
 import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
-import { markDominatedBy } from '../../src/query/dominator-subtree.js'
+import { dominatedNodes, markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { compareDominators } from '../helpers/dominator-check.js'
 import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
@@ -72,7 +72,7 @@ test('a heap whose dominators keep moving pass after pass is given to Lengauerâ€
 })
 
 for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
-  test(`${program}: markDominatedBy marks a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
+  test(`${program}: markDominatedBy and dominatedNodes mark and list a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
     const { files } = await captureFixture(program)
     const analysis = analyzeHeap(await parseSnapshot(files[0]))
     const { dominators, graph } = analysis
@@ -94,18 +94,25 @@ for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
     }
     let seed = 7
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647
-    const sets = [[graph.rootOrdinal], [1], [], ...[1, 3, 40, 2000].map((k) => Array.from({ length: k }, () => Math.floor(random() * graph.nodeCount)))]
+    // Random nodes (most hold little), and the nodes that hold the most, alone and together.
+    const largest = [...Array(graph.nodeCount).keys()].filter((o) => o !== graph.rootOrdinal)
+      .sort((a, b) => analysis.retainedSizes.at(b) - analysis.retainedSizes.at(a)).slice(0, 30)
+    const sets = [[graph.rootOrdinal], [1], [], ...[1, 3, 40, 2000].map((k) => Array.from({ length: k }, () => Math.floor(random() * graph.nodeCount))),
+      ...largest.map((o) => [o]), largest]
     for (const roots of sets) {
       const expected = reference(roots)
       const marks = markDominatedBy(analysis, roots)
+      const listed = dominatedNodes(analysis, roots)
       let wrong = 0
-      let inside = 0
+      /** @type {number[]} */
+      const inside = []
       for (let o = 0; o < graph.nodeCount; o++) {
-        if ((marks[o] === 1) !== (expected[o] === 1)) wrong++
-        if (marks[o] === 1) inside++
+        if ((marks[o] === 1) !== (expected[o] === 1) || listed.inside[o] !== marks[o]) wrong++
+        if (marks[o] === 1) inside.push(o)
       }
       t.is(wrong, 0, `${roots.length} roots`)
-      if (roots.length === 1 && roots[0] === graph.rootOrdinal) t.is(inside, graph.nodeCount)
+      t.deepEqual([...listed.nodes], inside, `${roots.length} roots: the list`)
+      if (roots.length === 1 && roots[0] === graph.rootOrdinal) t.is(inside.length, graph.nodeCount)
     }
   })
 }

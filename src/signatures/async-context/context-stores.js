@@ -10,7 +10,7 @@
 // its shape, a Map whose keys are AsyncLocalStorage objects.
 
 import { collectionOfStore, forEachEntry } from '../../query/collection-entries.js'
-import { DOMINATED, markDominatedBy } from '../../query/dominator-subtree.js'
+import { dominatedNodes } from '../../query/dominator-subtree.js'
 import { EdgeCursor, findReference, forEachReferenceNamed, reference } from '../../query/references.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
@@ -100,7 +100,7 @@ export function countStores (analysis, ownerIds) {
   const present = ownerIds.map((id) => graph.findOrdinalById(id)).filter((o) => o >= 0)
   if (flags === null || present.length === 0) return { stores: 0, bytes: 0 }
   const names = storeEdgeNames(graph)
-  const inside = markDominatedBy(analysis, present)
+  const { nodes } = dominatedNodes(analysis, present)
   const counted = new Uint8Array(graph.nodeCount)
   const edge = new EdgeCursor(graph)
   let stores = 0
@@ -114,8 +114,7 @@ export function countStores (analysis, ownerIds) {
   }
   /** @type {(key: number, value: number) => void} */
   const countValue = (_, value) => { if (value >= 0) count(value) }
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (inside[o] !== DOMINATED) continue
+  for (const o of nodes) {
     for (edge.references(o); edge.next();) {
       const target = edge.target
       if (edge.is('property') && names.includes(edge.nameIndex)) count(target)

@@ -4,7 +4,7 @@
 // client's command queue), which the program cannot settle itself.
 
 import { AGE_OLD } from '../../query/ages.js'
-import { DOMINATED, heldThroughNew, markDominatedBy, rowsOfOwners } from '../../query/dominator-subtree.js'
+import { dominatedNodes, heldThroughNew, rowsOfOwners } from '../../query/dominator-subtree.js'
 import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from '../../query/heap-methods.js'
 import { propertyTarget } from '../../query/references.js'
 import { holderName } from '../collection-growth.js'
@@ -148,8 +148,7 @@ function waiterEntry (analysis, promise, owner) {
 function countAwaitedPromises (analysis, ownerIds) {
   const present = ownerIds.map((id) => analysis.graph.findOrdinalById(id)).filter((o) => o >= 0)
   if (present.length === 0) return 0
-  const inside = markDominatedBy(analysis, present)
   let count = 0
-  for (let o = 0; o < inside.length; o++) if (inside[o] === DOMINATED && isAwaitedPromise(analysis, o)) count++
+  for (const o of dominatedNodes(analysis, present).nodes) if (isAwaitedPromise(analysis, o)) count++
   return count
 }

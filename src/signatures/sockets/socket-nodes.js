@@ -2,7 +2,7 @@
 // stream (both stream states); an open one has a handle object, a closed one has null
 // (heapsnapshot-format.md 7); one a server of this process accepted has its `server` set.
 
-import { DOMINATED, markDominatedBy } from '../../query/dominator-subtree.js'
+import { dominatedNodes } from '../../query/dominator-subtree.js'
 import { oddballValue } from '../../query/heap-values.js'
 import { propertyTarget } from '../../query/references.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
@@ -73,12 +73,12 @@ export function isAccepted (analysis, o) {
 export function countSockets (analysis, ownerIds) {
   const present = ownerIds.map((id) => analysis.graph.findOrdinalById(id)).filter((o) => o >= 0)
   if (present.length === 0) return { sockets: 0, bytes: 0 }
-  const inside = markDominatedBy(analysis, present)
+  const { nodes } = dominatedNodes(analysis, present)
   const isSocket = socketClasses(analysis)
   let sockets = 0
   let bytes = 0
-  for (let o = 0; o < inside.length; o++) {
-    if (inside[o] !== DOMINATED || !isSocketNode(analysis, o, isSocket)) continue
+  for (const o of nodes) {
+    if (!isSocketNode(analysis, o, isSocket)) continue
     sockets++
     bytes += analysis.retainedSizes.at(o)
   }
