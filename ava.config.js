@@ -17,6 +17,13 @@ process.once('exit', () => rmSync(fixtureDir, { recursive: true, force: true }))
 const V8_MAJOR = Number(process.versions.v8.split('.')[0])
 // V8's flags are the process's: set here, they hold in every test worker thread.
 if (V8_MAJOR <= 12) setFlagsFromString('--no-concurrent-osr')
+// A unit test runs a function a few times on a small snapshot: optimizing it costs more than it
+// saves. A sixth of the fast layer's CPU went to V8's optimizing compiler on its helper threads
+// (perf, 2026-11-28). Functions are optimized after 16 times as much interpreted work as V8's
+// default, with a quarter of its inlining: `npm run test:unit` took 61-80 s of CPU against 73-91 s,
+// four rounds taking turns (docs/testing.md).
+setFlagsFromString('--interrupt-budget=1081344')
+setFlagsFromString('--max-inlined-bytecode-size-cumulative=230')
 
 // `npm run test:unit` (LEAKDIFF_TESTS=unit): the fast layer alone, function calls on committed
 // snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
