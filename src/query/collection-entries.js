@@ -83,41 +83,79 @@ export function collectionOfStore (graph, ordinal) {
  * @param {(key: number, value: number, name: string | null) => void} [visit]
  */
 export function forEachEntry (graph, ordinal, kind, visit) {
-  if (kind === 'Map' || kind === 'Set') {
-    const table = reference(graph, ordinal, 'table', 'internal')
-    const layout = table < 0 ? null : hashTableLayout(graph, table)
-    if (layout === null) return 0
-    const { capacity, firstEntrySlot, entrySlots } = layout
-    const keys = new Int32Array(capacity).fill(-1)
-    const values = new Int32Array(capacity).fill(-1)
-    const seen = new Uint8Array(capacity)
-    let count = 0
-    for (const edge = references(graph, table); edge.next();) {
-      if (!edge.is('internal')) continue
-      const slot = edge.index - firstEntrySlot
-      if (!Number.isInteger(slot) || slot < 0) continue
-      const entry = Math.floor(slot / entrySlots)
-      const part = slot % entrySlots
-      if (entry >= capacity || part === entrySlots - 1) continue // the chain slot is a Smi
-      if (seen[entry] === 0) {
-        seen[entry] = 1
-        count++
-      }
-      if (part === 0) keys[entry] = edge.target
-      else values[entry] = edge.target
+  // One loop per function: V8 compiles a long loop while it runs together with the rest of its
+  // function, which has not run yet, and compiles again when that rest comes.
+  if (kind === 'Map' || kind === 'Set') return tableEntries(graph, ordinal, visit)
+  if (kind === 'array') return elementEntries(graph, ordinal, visit)
+  return propertyEntries(graph, ordinal, visit)
+}
+
+/**
+ * forEachEntry of a Map or a Set: the entries of its hash table.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {(key: number, value: number, name: string | null) => void} [visit]
+ */
+function tableEntries (graph, ordinal, visit) {
+  const table = reference(graph, ordinal, 'table', 'internal')
+  const layout = table < 0 ? null : hashTableLayout(graph, table)
+  if (layout === null) return 0
+  const { capacity, firstEntrySlot, entrySlots } = layout
+  const keys = new Int32Array(capacity).fill(-1)
+  const values = new Int32Array(capacity).fill(-1)
+  const seen = new Uint8Array(capacity)
+  let count = 0
+  for (const edge = references(graph, table); edge.next();) {
+    if (!edge.is('internal')) continue
+    const slot = edge.index - firstEntrySlot
+    if (!Number.isInteger(slot) || slot < 0) continue
+    const entry = Math.floor(slot / entrySlots)
+    const part = slot % entrySlots
+    if (entry >= capacity || part === entrySlots - 1) continue // the chain slot is a Smi
+    if (seen[entry] === 0) {
+      seen[entry] = 1
+      count++
     }
-    if (visit) for (let i = 0; i < capacity; i++) if (seen[i] === 1) visit(keys[i], values[i], null)
-    return count
+    if (part === 0) keys[entry] = edge.target
+    else values[entry] = edge.target
   }
-  if (kind === 'array') {
-    let length = 0
-    for (const edge = references(graph, ordinal); edge.next();) {
-      if (!edge.is('element')) continue
-      length = Math.max(length, edge.index + 1)
-      visit?.(-1, edge.target, null)
-    }
-    return length
+  if (visit) visitSeen(keys, values, seen, visit)
+  return count
+}
+
+/**
+ * @param {Int32Array} keys
+ * @param {Int32Array} values
+ * @param {Uint8Array} seen
+ * @param {(key: number, value: number, name: string | null) => void} visit
+ */
+function visitSeen (keys, values, seen, visit) {
+  for (let i = 0; i < seen.length; i++) if (seen[i] === 1) visit(keys[i], values[i], null)
+}
+
+/**
+ * forEachEntry of an array: its elements; the length is one past the highest index.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {(key: number, value: number, name: string | null) => void} [visit]
+ */
+function elementEntries (graph, ordinal, visit) {
+  let length = 0
+  for (const edge = references(graph, ordinal); edge.next();) {
+    if (!edge.is('element')) continue
+    length = Math.max(length, edge.index + 1)
+    visit?.(-1, edge.target, null)
   }
+  return length
+}
+
+/**
+ * forEachEntry of a plain object: its properties (not __proto__) and elements.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {(key: number, value: number, name: string | null) => void} [visit]
+ */
+function propertyEntries (graph, ordinal, visit) {
   const proto = graph.strings.indexOf('__proto__')
   let count = 0
   for (const edge = references(graph, ordinal); edge.next();) {

@@ -151,7 +151,7 @@ const FREE = 2
  * step per node in all, however deep the tree: a queue kept as a linked list puts each entry one
  * step below the one before it, thousands of steps below the owner.
  * @param {HeapAnalysis} analysis
- * @param {Int32Array} rowOfOwner growth row per owner ordinal, -1 for other nodes
+ * @param {OwnerRows} rowOfOwner the growth row of each owner
  * @param {Uint8Array} ages AGE_* per node
  * @param {(analysis: HeapAnalysis, o: number) => boolean} test
  * @returns {(ordinal: number, row: number) => boolean}
@@ -159,16 +159,18 @@ const FREE = 2
 export function heldThroughNew (analysis, rowOfOwner, ages, test) {
   const { dominators, graph } = analysis
   const answers = new Uint8Array(graph.nodeCount)
-  const answeredFor = new Int32Array(graph.nodeCount).fill(-1)
+  // The row + 1 each node's answer is for, 0 for none yet: a heap-sized array filled with -1
+  // costs more than the climbs.
+  const answeredFor = new Uint32Array(graph.nodeCount)
   /** @type {number[]} */
   const chain = []
   return (ordinal, row) => {
     let current = ordinal
     // Up to a node answered for this row, or to the owner, the root or a node passing the test.
-    while (answeredFor[current] !== row) {
+    while (answeredFor[current] !== row + 1) {
       const up = dominators[current]
-      answeredFor[current] = row
-      if (up === current || up === graph.rootOrdinal || rowOfOwner[up] === row) {
+      answeredFor[current] = row + 1
+      if (up === current || up === graph.rootOrdinal || rowOfOwner.rowOf(up) === row) {
         answers[current] = FREE
         break
       }
@@ -190,15 +192,38 @@ export function heldThroughNew (analysis, rowOfOwner, ages, test) {
 }
 
 /**
- * The growth row of every owner of the given rows (the first row listed wins), -1 elsewhere.
+ * The growth row of every owner of the given rows (the first row listed wins).
  * @param {number} nodeCount
  * @param {number[][]} groupOwners per row, its owners' ordinals
  * @param {number[]} rows
+ * @returns {OwnerRows}
  */
 export function rowsOfOwners (nodeCount, groupOwners, rows) {
-  const rowOfOwner = new Int32Array(nodeCount).fill(-1)
-  for (const g of rows) for (const o of groupOwners[g]) if (rowOfOwner[o] < 0) rowOfOwner[o] = g
-  return rowOfOwner
+  return new OwnerRows(nodeCount, groupOwners, rows)
+}
+
+/** The growth row of each owner of some rows, by ordinal. */
+export class OwnerRows {
+  /** row + 1 by ordinal, 0 for a node that owns none of the rows (no heap-sized fill with -1) */
+  #rows
+
+  /**
+   * @param {number} nodeCount
+   * @param {number[][]} groupOwners
+   * @param {number[]} rows
+   */
+  constructor (nodeCount, groupOwners, rows) {
+    this.#rows = new Uint32Array(nodeCount)
+    for (const g of rows) for (const o of groupOwners[g]) if (this.#rows[o] === 0) this.#rows[o] = g + 1
+  }
+
+  /**
+   * The row `ordinal` owns, -1 for none.
+   * @param {number} ordinal
+   */
+  rowOf (ordinal) {
+    return this.#rows[ordinal] - 1
+  }
 }
 
 /** The value markDominatedBy gives nodes inside a subtree. */

@@ -43,7 +43,7 @@ export function matchAsyncContextRetention (input) {
   const byRow = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
     if ((flags[o] & STORE) === 0 || ages[o] === AGE_OLD || noise[o] === 1) continue
-    const g = rowOfOwner[owners[o]]
+    const g = rowOfOwner.rowOf(owners[o])
     if (g < 0) continue
     let tally = byRow.get(g)
     if (!tally) byRow.set(g, (tally = { bytes: 0, stores: [] }))

@@ -28,6 +28,7 @@ import { sourceLocation } from './source-location.js'
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {DiffDetail} from '../diff/diff-heaps.js' */
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
+/** @import {OwnerRows} from '../query/dominator-subtree.js' */
 
 export const ID = 'closure-retention'
 
@@ -85,7 +86,7 @@ export function matchClosureRetention (input) {
  * owner), grouped by function (SharedFunctionInfo ordinal). One pass over the heap for all rows.
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {DiffDetail} detail
- * @param {Int32Array} rowOfOwner
+ * @param {OwnerRows} rowOfOwner
  * @returns {Map<number, Map<number, number[]>>}
  */
 function newClosuresByRow (analysis, detail, rowOfOwner) {
@@ -97,7 +98,7 @@ function newClosuresByRow (analysis, detail, rowOfOwner) {
   const heldThroughClosure = heldThroughNew(analysis, rowOfOwner, ages, isClosure)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (graph.nodeTypes[o] !== closureType || ages[o] === AGE_OLD || noise[o] === 1) continue
-    const g = rowOfOwner[owners[o]]
+    const g = rowOfOwner.rowOf(owners[o])
     if (g < 0 || heldThroughClosure(o, g)) continue
     const shared = propertyTarget(graph, o, 'shared')
     if (shared < 0) continue

@@ -13,6 +13,7 @@ import { AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { unwrapBound, variableName } from '../query/heap-values.js'
 import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
+import { rowsOfOwners } from '../query/dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { TIMER_CALLBACKS, listDuration, tallyTimers, timerList } from './timers/live-timers.js'
 import { TIMER_REASONS, libraryTimerFix, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
@@ -24,6 +25,7 @@ import { packageOf } from './library-handle.js'
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 /** @import {KeptHandles} from './timers/timer-words.js' */
+/** @import {OwnerRows} from '../query/dominator-subtree.js' */
 
 export const ID = 'forgotten-timer'
 
@@ -51,8 +53,7 @@ export function matchForgottenTimer (input) {
   let newTimersEverywhere = 0
   for (const tally of latest.values()) for (const o of tally.timers) if (ages[o] !== AGE_OLD) newTimersEverywhere++
 
-  const rowOfOwner = new Int32Array(last.graph.nodeCount).fill(-1)
-  for (const g of input.candidates) for (const o of detail.groupOwners[g]) if (rowOfOwner[o] < 0) rowOfOwner[o] = g
+  const rowOfOwner = rowsOfOwners(last.graph.nodeCount, detail.groupOwners, input.candidates)
 
   /** @type {Match[]} */
   const matches = []
@@ -131,14 +132,14 @@ export function matchForgottenTimer (input) {
  * @param {SignatureInput} input
  * @param {number[]} newTimers
  * @param {Uint32Array} owners
- * @param {Int32Array} rowOfOwner
+ * @param {OwnerRows} rowOfOwner
  * @param {number[]} retained
  */
 function claimedRow (input, newTimers, owners, rowOfOwner, retained) {
   /** @type {Map<number, number>} */
   const votes = new Map()
   for (const o of newTimers) {
-    const g = rowOfOwner[owners[o]]
+    const g = rowOfOwner.rowOf(owners[o])
     if (g >= 0) votes.set(g, (votes.get(g) ?? 0) + 1)
   }
   let row = -1

@@ -40,7 +40,7 @@ export function keptPromises (input, rows) {
   const counted = new Uint8Array(graph.nodeCount)
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || noise[o] === 1 || !isAwaitedPromise(last, o)) continue
-    const g = rowOfOwner[owners[o]]
+    const g = rowOfOwner.rowOf(owners[o])
     if (g < 0) continue
     let tally = byRow.get(g)
     if (!tally) byRow.set(g, (tally = { count: 0, bytes: 0, handlers: [] }))

@@ -130,7 +130,7 @@ function newSocketsByRow ({ detail }, rows) {
   const fresh = new Map()
   for (let o = 0; o < graph.nodeCount; o++) {
     if (ages[o] === AGE_OLD || noise[o] === 1 || !isSocketNode(last, o, isSocket)) continue
-    const g = rowOfOwner[owners[o]]
+    const g = rowOfOwner.rowOf(owners[o])
     // Sockets reached through captured variables are a closure's doing (closure-retention); an
     // owner made since the baseline is an open handle held from the roots (open-connections.js).
     if (g < 0 || ages[owners[o]] !== AGE_OLD || heldThroughScope(o, g)) continue

@@ -17,13 +17,14 @@ import { MIN_NEW_SOCKETS } from './socket-nodes.js'
 import { HOLDER_CONSTRUCTOR_ROLE, ID, SOCKET_REASONS, openFix, openNotes, openTitle } from './socket-words.js'
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 /** @import {Match, SignatureInput} from '../finding.js' */
+/** @import {OwnerRows} from '../../query/dominator-subtree.js' */
 
 /**
  * Open outgoing sockets that no program object holds, counted per class of the object that owns
  * them in every snapshot; a finding per owner class whose open sockets grow in every step. The
  * growth row of their handles (new owners held from the roots) is the finding's, when it leaks.
  * @param {SignatureInput} input
- * @param {Int32Array} rowOfOwner growth row per owner ordinal (all candidate rows)
+ * @param {OwnerRows} rowOfOwner growth row per owner ordinal (all candidate rows)
  * @returns {Match[]}
  */
 export function openConnections (input, rowOfOwner) {
@@ -41,7 +42,7 @@ export function openConnections (input, rowOfOwner) {
     const counts = tallies.map((byKey) => byKey.get(key)?.sockets.length ?? 0)
     // Sockets an old owner of a growth row holds are that row's (the collection shape above),
     // unless they are checked out of a pool: the pool's array per origin is such an owner.
-    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && (tally.pooled || rowOfOwner[owners[o]] < 0 || ages[owners[o]] !== AGE_OLD))
+    const fresh = tally.sockets.filter((o) => ages[o] !== AGE_OLD && (tally.pooled || rowOfOwner.rowOf(owners[o]) < 0 || ages[owners[o]] !== AGE_OLD))
     if (!growsEveryStep(counts) || fresh.length < MIN_NEW_SOCKETS) continue
     const group = handleRow(input, fresh, rowOfOwner, claimed)
     if (tally.pooled) {
@@ -105,14 +106,14 @@ export function openConnections (input, rowOfOwner) {
  * held from the roots), unless an earlier finding took it; -1 when there is none.
  * @param {SignatureInput} input
  * @param {number[]} sockets ordinals in the last snapshot
- * @param {Int32Array} rowOfOwner
+ * @param {OwnerRows} rowOfOwner
  * @param {Set<number>} claimed rows already taken, updated
  */
 function handleRow ({ result, detail }, sockets, rowOfOwner, claimed) {
   /** @type {Map<number, number>} */
   const perRow = new Map()
   for (const o of sockets) {
-    const g = rowOfOwner[detail.owners[o]]
+    const g = rowOfOwner.rowOf(detail.owners[o])
     if (g >= 0) perRow.set(g, (perRow.get(g) ?? 0) + 1)
   }
   let best = -1
