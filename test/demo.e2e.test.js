@@ -14,8 +14,10 @@ test('the demo finds both leaks of the leaky server, exits 0 and leaves nothing 
   // The demo as a user runs it: on a busy machine the server answers fewer requests between its
   // snapshots, and each request keeps enough (a response, a copy of browser-sized headers) that a
   // few dozen a step are a leak.
-  // The demo's own deadline (2 min) stretches with the load as well, and comes before ours.
-  const { stdout, stderr, code } = await execFileWithin(process.execPath, [DEMO, '--deadline', String(scaledMs(120_000))], { env: { ...inherited, NO_COLOR: '1' } }, 150_000)
+  // The demo's own deadline (2 min) stretches with the load as well, and comes before ours; so do
+  // its 3 s between snapshots, of which a snapshot's pause takes more on a busy machine (in a run
+  // of every test, one step of 3 s got 35 requests, short of the diff's 64 kB a step).
+  const { stdout, stderr, code } = await execFileWithin(process.execPath, [DEMO, '--deadline', String(scaledMs(120_000)), '--interval', String(scaledMs(3000))], { env: { ...inherited, NO_COLOR: '1' } }, 150_000)
   t.is(code, 0, stderr)
   t.true(Date.now() - started < scaledMs(60_000))
   t.regex(stdout, /^leakdiff 3 snapshots\b/)
