@@ -162,35 +162,82 @@ function membersOf (finding, last, detail) {
   const owner = ownerOrdinal(last, finding)
   if (owner < 0) return []
   const { graph } = last
-  const { ages, noise } = detail
-  const isNew = (/** @type {number} */ o) => ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
-  const member = new Uint8Array(graph.nodeCount)
-  /** @type {number[]} */
-  const found = []
-  const edge = new EdgeCursor(graph)
+  /** @type {MemberMarks} */
+  const marks = { ages: detail.ages, noise: detail.noise, owner, member: new Uint8Array(graph.nodeCount), found: [], edge: new EdgeCursor(graph), context: graph.strings.indexOf('context') }
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
   const { inside, nodes } = dominatedNodes(last, [owner])
   const holders = [owner]
-  for (edge.references(owner); edge.next();) if (edge.is('internal') && inside[edge.target] === DOMINATED) holders.push(edge.target)
+  for (marks.edge.references(owner); marks.edge.next();) if (marks.edge.is('internal') && inside[marks.edge.target] === DOMINATED) holders.push(marks.edge.target)
+  // One loop per function: V8 compiles a long loop while it runs together with the rest of its
+  // function, which has not run yet, and compiles again when that rest comes.
+  markNewOf(marks, nodes)
+  markHeldBy(marks, holders, false)
+  markHeldBy(marks, nodes, true)
+  return markedOrdinals(marks)
+}
+
+/**
+ * A finding's members as membersOf marks them.
+ * @typedef {object} MemberMarks
+ * @property {Uint8Array} ages
+ * @property {Uint8Array} noise
+ * @property {number} owner
+ * @property {Uint8Array} member  1 for each member, by ordinal
+ * @property {number[]} found  the members, in the order marked
+ * @property {EdgeCursor} edge
+ * @property {number} context  the string index of `context`
+ */
+
+/**
+ * @param {MemberMarks} marks
+ * @param {number} o
+ */
+function isNewMember ({ ages, noise, owner }, o) {
+  return ages[o] !== AGE_OLD && noise[o] !== 1 && o !== owner
+}
+
+/**
+ * Marks the new objects among `nodes`.
+ * @param {MemberMarks} marks
+ * @param {Uint32Array} nodes
+ */
+function markNewOf (marks, nodes) {
   for (const o of nodes) {
-    if (!isNew(o)) continue
-    member[o] = 1
-    found.push(o)
+    if (!isNewMember(marks, o)) continue
+    marks.member[o] = 1
+    marks.found.push(o)
   }
-  const context = graph.strings.indexOf('context')
-  const markHeldBy = (/** @type {number} */ o) => {
+}
+
+/**
+ * Marks the new objects that `holders` (only their new ones, with `onlyNew`) refer to by a
+ * property, an element or an internal field that is not a closure's context.
+ * @param {MemberMarks} marks
+ * @param {ArrayLike<number>} holders
+ * @param {boolean} onlyNew
+ */
+function markHeldBy (marks, holders, onlyNew) {
+  const { edge, member, found, context } = marks
+  for (let i = 0; i < holders.length; i++) {
+    const o = holders[i]
+    if (onlyNew && !isNewMember(marks, o)) continue
     for (edge.references(o); edge.next();) {
       const target = edge.target
       const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
-      if (owned && member[target] !== 1 && isNew(target)) {
+      if (owned && member[target] !== 1 && isNewMember(marks, target)) {
         member[target] = 1
         found.push(target)
       }
     }
   }
-  for (const o of holders) markHeldBy(o)
-  for (const o of nodes) if (isNew(o)) markHeldBy(o)
-  // In ordinal order: a short list sorted, a long one read off the marks in one pass.
+}
+
+/**
+ * The marked members in ordinal order: a short list sorted, a long one read off the marks in one pass.
+ * @param {MemberMarks} marks
+ * @returns {number[]}
+ */
+function markedOrdinals ({ member, found }) {
   if (found.length < member.length >>> 4) return found.sort((x, y) => x - y)
   /** @type {number[]} */
   const members = []
