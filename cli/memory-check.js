@@ -1,6 +1,6 @@
 // Refuses an analysis that would not fit in the memory left, before it starts (src/analysis/memory-need.js).
 import { estimateMemory, formatBytes, lengauerTarjanBytes, parseSize, readSnapshotCounts } from '#cli/support'
-import { measureHeadroom } from 'leakdiff/agent'
+import { measureHeadroom } from '#cli/support'
 import { UsageError } from './output.js'
 
 // The estimate lands within 6% of the measured peaks, either way (memory-need.js): a job must fit

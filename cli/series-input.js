@@ -1,6 +1,6 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, dirname, basename } from 'node:path'
-import { parseFileName, readSeriesFile, threadFilesOf, describeThread } from 'leakdiff/agent'
+import { describeThread, parseFileName, readSeriesFile, threadFilesOf } from '#cli/support'
 import { UsageError } from './output.js'
 import { pickForDiff } from './commands/capture.js'
 

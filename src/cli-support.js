@@ -9,3 +9,10 @@ export { gatesFor, summarizeViolations, summarizePass, parseFailOn } from './rep
 export { escapeText } from './report/escape/escape-text.js'
 export { markdownCode, markdownText } from './report/escape/escape-markdown.js'
 export { parseSize, parseDuration, formatBytes, SIZE_EXAMPLES } from './units.js'
+// The agent's pieces the CLI calls, each from its own module: the package's `leakdiff/agent` entry
+// loads the whole agent (its signal listener, watch mode, writers), which no command runs.
+export { measureHeadroom } from './agent/memory-limits.js'
+export { parseFileName } from './agent/file-names.js'
+export { agentSettingsOf, readSeriesFile, requestSeries, threadFilesOf } from './agent/request-series.js'
+export { resolveConfig } from './agent/config.js'
+export { describeThread } from './agent/thread-info.js'

@@ -1,6 +1,6 @@
 import { constants } from 'node:os'
 import { diffSnapshots } from 'leakdiff'
-import { requestSeries, agentSettingsOf, parseDuration, resolveConfig, describeThread } from 'leakdiff/agent'
+import { agentSettingsOf, describeThread, parseDuration, requestSeries, resolveConfig } from '#cli/support'
 import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
 import { checkOutput, progressBar, UsageError } from '../output.js'
 import { emitReport } from '../report-output.js'

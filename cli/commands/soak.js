@@ -1,7 +1,6 @@
 import { dirname, join } from 'node:path'
 import { runSoak, DEFAULT_GATES, renderDiffReport } from 'leakdiff'
-import { describeThread } from 'leakdiff/agent'
-import { parseDuration, summarizeViolations } from '#cli/support'
+import { describeThread, parseDuration, summarizeViolations } from '#cli/support'
 import { checkOutput, UsageError } from '../output.js'
 import { checkGateOptions, emitReport, GATE_OPTIONS } from '../report-output.js'
 import { checkReportOptions, reportOptions } from '../report-options.js'
