@@ -96,7 +96,7 @@ for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
     const random = () => (seed = (seed * 48271) % 2147483647) / 2147483647
     // Random nodes (most hold little), and the nodes that hold the most, alone and together.
     const largest = [...Array(graph.nodeCount).keys()].filter((o) => o !== graph.rootOrdinal)
-      .sort((a, b) => analysis.retainedSizes.at(b) - analysis.retainedSizes.at(a)).slice(0, 30)
+      .sort((a, b) => analysis.retainedSizes.at(b) - analysis.retainedSizes.at(a)).slice(0, 12)
     const sets = [[graph.rootOrdinal], [1], [], ...[1, 3, 40, 2000].map((k) => Array.from({ length: k }, () => Math.floor(random() * graph.nodeCount))),
       ...largest.map((o) => [o]), largest]
     for (const roots of sets) {
@@ -111,7 +111,9 @@ for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
         if (marks[o] === 1) inside.push(o)
       }
       t.is(wrong, 0, `${roots.length} roots`)
-      t.deepEqual([...listed.nodes], inside, `${roots.length} roots: the list`)
+      // Compared by hand: t.deepEqual of a list as long as the heap costs seconds.
+      t.is(listed.nodes.length, inside.length, `${roots.length} roots: the list`)
+      t.is(inside.findIndex((o, k) => listed.nodes[k] !== o), -1, `${roots.length} roots: the list's order`)
       if (roots.length === 1 && roots[0] === graph.rootOrdinal) t.is(inside.length, graph.nodeCount)
     }
   })
