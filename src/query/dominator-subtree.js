@@ -111,11 +111,12 @@ function growStack (stack) {
 }
 
 /**
- * The root dominates every node, those no edge reaches included (they hang under it).
+ * The root dominates every node, those no edge reaches included (they hang under it); the list is
+ * read off the marks when asked for.
  * @param {number} nodeCount
  */
 function everyNode (nodeCount) {
-  return { inside: new Uint8Array(nodeCount).fill(INSIDE), nodes: Array.from({ length: nodeCount }, (_, o) => o) }
+  return { inside: new Uint8Array(nodeCount).fill(INSIDE), nodes: null }
 }
 
 /**
