@@ -1,6 +1,7 @@
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { join, relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { startDiffService } from './test/helpers/diff-service.js'
 import { scaledSeconds } from './test/helpers/load-deadline.js'
@@ -27,8 +28,9 @@ setFlagsFromString('--max-inlined-bytecode-size-cumulative=230')
 
 // `npm run test:unit` (LEAKDIFF_TESTS=unit): the fast layer alone, function calls on committed
 // snapshots. `*.e2e.test.js` files start real processes, browsers and bundlers: `npm test` runs them too.
-// A worker thread costs about 0.4 s of CPU before its first test (AVA's worker and the package,
-// compiled anew in each thread), so the unit files run one directory to a thread (test/suites/);
+// A worker thread costs about 0.33 s of CPU before its first test (AVA's worker, compiled anew in
+// each thread, and the package), so the unit files run a directory or a few small ones to a thread
+// (test/suites/), and the end-to-end files that only start processes share one (test/suites/e2e/);
 // golden.test.js runs on its own, as AVA names the snapshots it keeps after the file. Under
 // `--watch`, or with files named on the command line, each file is its own thread, as AVA's
 // dependency tracking and test titles expect.
@@ -37,7 +39,7 @@ const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.js$
 const unitOnly = process.env.LEAKDIFF_TESTS === 'unit'
 const files = watching || named
   ? ['test/**/*.test.js', ...(unitOnly ? ['!test/**/*.e2e.test.js'] : [])]
-  : ['test/suites/*.js', 'test/report/golden.test.js', ...(unitOnly ? [] : ['test/**/*.e2e.test.js'])]
+  : ['test/suites/*.js', 'test/report/golden.test.js', ...(unitOnly ? [] : ['test/suites/e2e/*.js', 'test/**/*.e2e.test.js', ...importedBySuites('test/suites/e2e/').map((file) => `!${file}`)])]
 
 // Diffs of the committed fixture snapshots are made by threads of this process, warm after their
 // first few, for every test thread (test/helpers/diff-service.js). Not in watch mode: this process
@@ -56,4 +58,17 @@ export default {
   timeout: scaledSeconds(120_000),
   workerThreads: true,
   environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir, LEAKDIFF_DIFF_SERVICE: diffService }
+}
+
+/**
+ * The test files the suites in a directory import, relative to the repository's root (where AVA
+ * reads `files` from, whatever the working directory).
+ * @param {string} dir  relative to the root
+ * @returns {string[]}
+ */
+function importedBySuites (dir) {
+  const root = fileURLToPath(new URL('.', import.meta.url))
+  const suites = join(root, dir)
+  return readdirSync(suites).filter((name) => name.endsWith('.js')).flatMap((suite) =>
+    [...readFileSync(join(suites, suite), 'utf8').matchAll(/^import '([^']+)'$/gm)].map(([, specifier]) => relative(root, join(suites, specifier)).split('\\').join('/')))
 }

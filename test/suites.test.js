@@ -1,32 +1,65 @@
-// The unit layer runs as one AVA worker thread per directory (test/suites/, ava.config.js): a test
-// file left out of its suite would never run in `npm test`, and a suite naming a file that is gone
-// would fail to load. Each unit test file is in exactly one suite.
+// The unit layer runs as a few AVA worker threads, a directory or a few small ones each
+// (test/suites/, ava.config.js): a test file left out of its suite would never run in `npm test`,
+// and a suite naming a file that is gone would fail to load. Each unit test file is in exactly one
+// suite. The end-to-end files that only start processes share a thread the same way
+// (test/suites/e2e/); what holds state of its own thread stays alone.
 import test from 'ava'
 import { readdirSync, readFileSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import { fileURLToPath } from 'node:url'
 
 const TEST_DIR = fileURLToPath(new URL('./', import.meta.url))
-const SUITES = join(TEST_DIR, 'suites')
 /** Files AVA runs as they are, outside the suites. */
 const ON_THEIR_OWN = new Set(['report/golden.test.js'])
 
+/**
+ * The test files (relative to test/) that each suite of a directory imports.
+ * @param {string} dir  under test/
+ * @returns {Array<[string, string[]]>} suite name and its files
+ */
+function suitesIn (dir) {
+  const suites = join(TEST_DIR, dir)
+  return readdirSync(suites).filter((name) => name.endsWith('.js')).map((suite) => [suite,
+    [...readFileSync(join(suites, suite), 'utf8').matchAll(/^import '([^']+)'$/gm)].map(([, specifier]) => relative(TEST_DIR, join(suites, specifier)).split('\\').join('/'))])
+}
+
+const testFiles = readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
+  .map((file) => file.split('\\').join('/'))
+  .filter((file) => file.endsWith('.test.js'))
+
 test('every unit test file is imported by exactly one suite, and every suite imports only unit test files', (t) => {
-  const unit = readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
-    .filter((file) => file.endsWith('.test.js') && !file.endsWith('.e2e.test.js') && !ON_THEIR_OWN.has(file.split('\\').join('/')))
-    .map((file) => file.split('\\').join('/'))
+  const unit = testFiles.filter((file) => !file.endsWith('.e2e.test.js') && !ON_THEIR_OWN.has(file))
   /** @type {Map<string, string[]>} */
   const suitesOf = new Map(unit.map((file) => [file, []]))
-  for (const suite of readdirSync(SUITES).filter((name) => name.endsWith('.js'))) {
-    const source = readFileSync(join(SUITES, suite), 'utf8')
-    for (const [, specifier] of source.matchAll(/^import '([^']+)'$/gm)) {
-      const file = relative(TEST_DIR, join(SUITES, specifier)).split('\\').join('/')
+  for (const [suite, files] of suitesIn('suites')) {
+    for (const file of files) {
       const suites = suitesOf.get(file)
       if (suites) suites.push(suite)
-      else t.fail(`test/suites/${suite} imports ${specifier}, which is not a unit test file`)
+      else t.fail(`test/suites/${suite} imports test/${file}, which is not a unit test file`)
     }
   }
   for (const [file, suites] of suitesOf) {
     t.is(suites.length, 1, `test/${file} is in ${suites.length === 0 ? 'no suite: import it from test/suites/' : `${suites.join(' and ')}`}`)
   }
+})
+
+// A snapshot of the thread (assertNoLeak, the agent, v8's own) would hold the other files' tests
+// and cost more; a serial test would wait for every other file's.
+const OWN_THREAD = /\btest\.serial\b|\b(assertNoLeak|startAgent|writeSnapshotFile|getHeapSnapshot|writeHeapSnapshot|captureSnapshot)\b/
+
+test('an end-to-end file shares a thread in at most one suite, and only when none of its tests holds state of its own thread', (t) => {
+  const e2e = new Set(testFiles.filter((file) => file.endsWith('.e2e.test.js')))
+  /** @type {Map<string, string>} */
+  const seen = new Map()
+  for (const [suite, files] of suitesIn('suites/e2e')) {
+    for (const file of files) {
+      t.true(e2e.has(file), `test/suites/e2e/${suite} imports test/${file}, which is not an end-to-end test file`)
+      t.false(seen.has(file), `test/${file} is in ${seen.get(file)} and ${suite}`)
+      seen.set(file, suite)
+      // Its code, without the comments that name what it leaves to other files.
+      const source = e2e.has(file) ? readFileSync(join(TEST_DIR, file), 'utf8').replace(/^\s*\/\/.*$/gm, '') : ''
+      t.notRegex(source, OWN_THREAD, `test/${file} needs a thread of its own`)
+    }
+  }
+  t.true(seen.size > 0)
 })

@@ -1,2 +1,0 @@
-// The unit tests of test/fixtures/ in one AVA worker thread (ava.config.js).
-import '../fixtures/committed-snapshots.test.js'
