@@ -1,10 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync } from 'node:fs'
 import { availableParallelism, tmpdir } from 'node:os'
-import { join, relative } from 'node:path'
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { setFlagsFromString } from 'node:v8'
 import { startDiffService } from './test/helpers/diff-service.js'
 import { scaledSeconds } from './test/helpers/load-deadline.js'
+import { suiteImports } from './test/helpers/suite-imports.js'
 
 // AVA loads this file once, in its main process. Fixture programs write their snapshots into this
 // directory, shared by all test processes, so that each program runs once per AVA run however many
@@ -39,7 +39,7 @@ const named = process.argv.slice(2).some((arg) => !arg.startsWith('-') && /\.js$
 const unitOnly = process.env.LEAKDIFF_TESTS === 'unit'
 const files = watching || named
   ? ['test/**/*.test.js', ...(unitOnly ? ['!test/**/*.e2e.test.js'] : [])]
-  : ['test/suites/*.js', 'test/report/golden.test.js', ...(unitOnly ? [] : ['test/suites/e2e/*.js', 'test/**/*.e2e.test.js', ...importedBySuites('test/suites/e2e/').map((file) => `!${file}`)])]
+  : ['test/suites/*.js', 'test/report/golden.test.js', ...(unitOnly ? [] : ['test/suites/e2e/*.js', 'test/**/*.e2e.test.js', ...suiteImports('suites/e2e').flatMap(([, imported]) => imported.map((file) => `!test/${file}`))])]
 
 // Diffs of the committed fixture snapshots are made by threads of this process, warm after their
 // first few, for every test thread (test/helpers/diff-service.js). Not in watch mode: this process
@@ -58,17 +58,4 @@ export default {
   timeout: scaledSeconds(120_000),
   workerThreads: true,
   environmentVariables: { LEAKDIFF_FIXTURE_DIR: fixtureDir, LEAKDIFF_DIFF_SERVICE: diffService }
-}
-
-/**
- * The test files the suites in a directory import, relative to the repository's root (where AVA
- * reads `files` from, whatever the working directory).
- * @param {string} dir  relative to the root
- * @returns {string[]}
- */
-function importedBySuites (dir) {
-  const root = fileURLToPath(new URL('.', import.meta.url))
-  const suites = join(root, dir)
-  return readdirSync(suites).filter((name) => name.endsWith('.js')).flatMap((suite) =>
-    [...readFileSync(join(suites, suite), 'utf8').matchAll(/^import '([^']+)'$/gm)].map(([, specifier]) => relative(root, join(suites, specifier)).split('\\').join('/')))
 }

@@ -5,23 +5,13 @@
 // (test/suites/e2e/); what holds state of its own thread stays alone.
 import test from 'ava'
 import { readdirSync, readFileSync } from 'node:fs'
-import { join, relative } from 'node:path'
+import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { suiteImports } from './helpers/suite-imports.js'
 
 const TEST_DIR = fileURLToPath(new URL('./', import.meta.url))
 /** Files AVA runs as they are, outside the suites. */
 const ON_THEIR_OWN = new Set(['report/golden.test.js'])
-
-/**
- * The test files (relative to test/) that each suite of a directory imports.
- * @param {string} dir  under test/
- * @returns {Array<[string, string[]]>} suite name and its files
- */
-function suitesIn (dir) {
-  const suites = join(TEST_DIR, dir)
-  return readdirSync(suites).filter((name) => name.endsWith('.js')).map((suite) => [suite,
-    [...readFileSync(join(suites, suite), 'utf8').matchAll(/^import '([^']+)'$/gm)].map(([, specifier]) => relative(TEST_DIR, join(suites, specifier)).split('\\').join('/'))])
-}
 
 const testFiles = readdirSync(TEST_DIR, { recursive: true, encoding: 'utf8' })
   .map((file) => file.split('\\').join('/'))
@@ -31,7 +21,7 @@ test('every unit test file is imported by exactly one suite, and every suite imp
   const unit = testFiles.filter((file) => !file.endsWith('.e2e.test.js') && !ON_THEIR_OWN.has(file))
   /** @type {Map<string, string[]>} */
   const suitesOf = new Map(unit.map((file) => [file, []]))
-  for (const [suite, files] of suitesIn('suites')) {
+  for (const [suite, files] of suiteImports('suites')) {
     for (const file of files) {
       const suites = suitesOf.get(file)
       if (suites) suites.push(suite)
@@ -51,7 +41,7 @@ test('an end-to-end file shares a thread in at most one suite, and only when non
   const e2e = new Set(testFiles.filter((file) => file.endsWith('.e2e.test.js')))
   /** @type {Map<string, string>} */
   const seen = new Map()
-  for (const [suite, files] of suitesIn('suites/e2e')) {
+  for (const [suite, files] of suiteImports('suites/e2e')) {
     for (const file of files) {
       t.true(e2e.has(file), `test/suites/e2e/${suite} imports test/${file}, which is not an end-to-end test file`)
       t.false(seen.has(file), `test/${file} is in ${seen.get(file)} and ${suite}`)
