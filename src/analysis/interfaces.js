@@ -129,9 +129,10 @@ export function inferInterfaceDefinitions (graph, { lists, counts, plainObjects 
 
 /**
  * @typedef {object} PropertyTreeNode
- * @property {Map<string, PropertyTreeNode>} next  successors by property name (added in sorted order)
+ * @property {Map<number, PropertyTreeNode>} next  successors by property rank
  * @property {MatchInfo | null} match             the definition ending here, if any
- * @property {string | null} greatestNext          largest key of `next`: past it no transition is possible
+ * @property {number} greatestNext                 largest rank in `next` (-1: none): past it no
+ *                                                 transition is possible
  */
 
 /**
@@ -142,6 +143,10 @@ export function inferInterfaceDefinitions (graph, { lists, counts, plainObjects 
 
 /**
  * For each interned property list, the index of the interface definition it matches, or -1.
+ *
+ * Properties are compared as ranks, their names' places in the sorted list of every name the
+ * definitions use: the lists are sorted and walked as numbers, and a property no definition names
+ * is left out, as it could neither extend a match nor end one. Each name is decoded once.
  * @param {HeapGraph} graph
  * @param {PropertyLists} lists
  * @param {InterfaceDefinition[]} definitions
@@ -150,34 +155,84 @@ export function inferInterfaceDefinitions (graph, { lists, counts, plainObjects 
 export function matchInterfaces (graph, lists, definitions) {
   const matches = new Int32Array(lists.size).fill(-1)
   if (definitions.length === 0) return matches
-  const tree = buildPropertyTree(definitions)
-  const names = new PropertyNames(graph)
+  const sortedNames = [...new Set(definitions.flatMap((definition) => definition.properties))].sort()
+  const rankOfName = new Map(sortedNames.map((name, rank) => [name, rank]))
+  const tree = buildPropertyTree(definitions, rankOfName)
+  /** string index -> rank + 1, 0 for a name no definition uses; -1 until decoded */
+  const rankOfString = new Int32Array(graph.strings.length).fill(-1)
+  let longest = 0
+  for (let list = 0; list < lists.size; list++) longest = Math.max(longest, lists.get(list).length)
+  const ranks = new Int32Array(longest)
+  /** @type {PropertyTreeNode[]} */
+  const states = []
   for (let list = 0; list < lists.size; list++) {
-    matches[list] = matchList(tree, lists.get(list).map((p) => names.raw(p)))
+    let length = 0
+    for (const property of lists.get(list)) {
+      let rank = rankOfString[property]
+      if (rank < 0) {
+        rank = (rankOfName.get(graph.strings.get(property)) ?? -1) + 1
+        rankOfString[property] = rank
+      }
+      if (rank > 0) ranks[length++] = rank - 1
+    }
+    sortAscending(ranks, length)
+    matches[list] = matchList(tree, ranks, length, states)
   }
   return matches
 }
 
 /**
- * The definition whose properties are all among `properties` and that has the most of them (ties:
- * the earlier, more popular one), or -1. Walks the trie with every state still able to advance.
- * @param {PropertyTreeNode} tree
- * @param {string[]} properties
+ * Sorts the first `length` numbers in place: an insertion sort, as a plain Object has a few
+ * properties (V8 keeps more than a few hundred in a dictionary, which lists them all the same).
+ * @param {Int32Array} values
+ * @param {number} length
  */
-function matchList (tree, properties) {
-  properties.sort()
-  /** @type {Set<PropertyTreeNode>} */
-  const states = new Set([tree])
+function sortAscending (values, length) {
+  if (length > 64) {
+    values.subarray(0, length).sort()
+    return
+  }
+  for (let i = 1; i < length; i++) {
+    const value = values[i]
+    let j = i - 1
+    while (j >= 0 && values[j] > value) {
+      values[j + 1] = values[j]
+      j--
+    }
+    values[j + 1] = value
+  }
+}
+
+/**
+ * The definition whose properties are all among the first `length` of `ranks` and that has the
+ * most of them (ties: the earlier, more popular one), or -1. Walks the trie with every state still
+ * able to advance.
+ * @param {PropertyTreeNode} tree
+ * @param {Int32Array} ranks  ascending
+ * @param {number} length
+ * @param {PropertyTreeNode[]} states  an array to work in
+ */
+function matchList (tree, ranks, length, states) {
+  states.length = 0
+  states.push(tree)
   let best = tree.match
-  for (const property of properties) {
-    for (const state of Array.from(states)) {
-      if (state.greatestNext === null || property >= state.greatestNext) states.delete(state)
-      const next = state.next.get(property)
+  for (let r = 0; r < length && states.length > 0; r++) {
+    const rank = ranks[r]
+    const count = states.length
+    let kept = 0
+    for (let i = 0; i < count; i++) {
+      const state = states[i]
+      // A state whose largest key is behind this property can take none of the later ones.
+      if (rank < state.greatestNext) states[kept++] = state
+      const next = state.next.get(rank)
       if (next) {
-        states.add(next)
+        states.push(next)
         best = betterMatch(next.match, best)
       }
     }
+    // The states that stay, then the ones this property led to (at most one per state: a tree).
+    states.copyWithin(kept, count)
+    states.length = kept + states.length - count
   }
   return best === null ? -1 : best.definition
 }
@@ -195,26 +250,28 @@ function betterMatch (a, b) {
 }
 
 /**
- * A trie over each definition's sorted properties; an earlier definition keeps a shared end node.
+ * A trie over each definition's properties, by ascending rank; an earlier definition keeps a
+ * shared end node.
  * @param {InterfaceDefinition[]} definitions
+ * @param {Map<string, number>} rankOfName
  * @returns {PropertyTreeNode}
  */
-function buildPropertyTree (definitions) {
+function buildPropertyTree (definitions, rankOfName) {
   /** @type {PropertyTreeNode} */
-  const root = { next: new Map(), match: null, greatestNext: null }
+  const root = { next: new Map(), match: null, greatestNext: -1 }
   for (let index = 0; index < definitions.length; index++) {
-    const properties = definitions[index].properties.toSorted()
+    const ranks = definitions[index].properties.map((name) => /** @type {number} */ (rankOfName.get(name))).sort((a, b) => a - b)
     let node = root
-    for (const property of properties) {
-      let next = node.next.get(property)
+    for (const rank of ranks) {
+      let next = node.next.get(rank)
       if (!next) {
-        next = { next: new Map(), match: null, greatestNext: null }
-        node.next.set(property, next)
-        if (node.greatestNext === null || node.greatestNext < property) node.greatestNext = property
+        next = { next: new Map(), match: null, greatestNext: -1 }
+        node.next.set(rank, next)
+        if (node.greatestNext < rank) node.greatestNext = rank
       }
       node = next
     }
-    if (!node.match) node.match = { definition: index, propertyCount: properties.length }
+    if (!node.match) node.match = { definition: index, propertyCount: ranks.length }
   }
   return root
 }
