@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, dominatedNodes, markDominatedBy } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, markDominatedBy, markedInOrder } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -173,7 +173,7 @@ function membersOf (finding, last, detail) {
   markNewOf(marks, nodes)
   markHeldBy(marks, holders, false)
   markHeldBy(marks, nodes, true)
-  return markedOrdinals(marks)
+  return Array.from(markedInOrder(marks.member, marks.found))
 }
 
 /**
@@ -230,19 +230,6 @@ function markHeldBy (marks, holders, onlyNew) {
       }
     }
   }
-}
-
-/**
- * The marked members in ordinal order: a short list sorted, a long one read off the marks in one pass.
- * @param {MemberMarks} marks
- * @returns {number[]}
- */
-function markedOrdinals ({ member, found }) {
-  if (found.length < member.length >>> 4) return found.sort((x, y) => x - y)
-  /** @type {number[]} */
-  const members = []
-  for (let o = 0; o < member.length; o++) if (member[o] === 1) members.push(o)
-  return members
 }
 
 /**

@@ -36,7 +36,7 @@ export function markDominatedBy (analysis, ordinals) {
  */
 export function dominatedNodes (analysis, ordinals) {
   const { inside, nodes } = walkSubtrees(analysis, ordinals)
-  return { inside, nodes: ascending(inside, nodes) }
+  return { inside, nodes: markedInOrder(inside, nodes) }
 }
 
 /**
@@ -120,23 +120,28 @@ function everyNode (nodeCount) {
 }
 
 /**
- * The marked nodes (1) in ordinal order: the list sorted when it is short, else a scan of the marks.
- * @param {Uint8Array} marks
- * @param {number[] | null} list  the marked nodes, in any order; null when not known
+ * The nodes marked `mark` in ordinal order: `list` sorted when it is short, else read off the
+ * marks in one pass, which costs less than sorting a long list.
+ * @param {Uint8Array} marks  by ordinal
+ * @param {ArrayLike<number> | null} list  the marked nodes, in any order; null when not known
+ * @param {number} [mark]
  * @returns {Uint32Array}
  */
-function ascending (marks, list) {
+export function markedInOrder (marks, list, mark = INSIDE) {
   if (list !== null && list.length < marks.length >>> 4) return Uint32Array.from(list).sort()
-  const sorted = new Uint32Array(list === null ? countMarked(marks) : list.length)
+  const sorted = new Uint32Array(list === null ? countMarked(marks, mark) : list.length)
   let k = 0
-  for (let o = 0; o < marks.length; o++) if (marks[o] === INSIDE) sorted[k++] = o
+  for (let o = 0; o < marks.length; o++) if (marks[o] === mark) sorted[k++] = o
   return sorted
 }
 
-/** @param {Uint8Array} marks */
-function countMarked (marks) {
+/**
+ * @param {Uint8Array} marks
+ * @param {number} mark
+ */
+function countMarked (marks, mark) {
   let count = 0
-  for (let o = 0; o < marks.length; o++) if (marks[o] === INSIDE) count++
+  for (let o = 0; o < marks.length; o++) if (marks[o] === mark) count++
   return count
 }
 

@@ -118,34 +118,32 @@ function dropRetainers (json, property) {
   const typeAt = meta.edge_fields.indexOf('type')
   const nameAt = meta.edge_fields.indexOf('name_or_index')
   const propertyType = meta.edge_types[typeAt].indexOf('property')
-  /** @param {number} node @param {string} name */
-  const follow = (node, name) => {
-    const wanted = json.strings.indexOf(name)
-    let e = 0
-    for (let o = 0; o < node; o++) e += json.nodes[o * nodeFields + edgeCountOffset]
-    for (const end = e + json.nodes[node * nodeFields + edgeCountOffset]; e < end; e++) {
+  const firstEdge = new Uint32Array(nodeCount + 1)
+  for (let o = 0; o < nodeCount; o++) firstEdge[o + 1] = firstEdge[o] + json.nodes[o * nodeFields + edgeCountOffset]
+  /** @param {number} node @param {number} wanted the name's string index */
+  const follow = (node, wanted) => {
+    for (let e = firstEdge[node]; e < firstEdge[node + 1]; e++) {
       const at = e * edgeFields
       if (json.edges[at + typeAt] === propertyType && json.edges[at + nameAt] === wanted) return json.edges[at + toAt] / nodeFields
     }
     return -1
   }
+  const mixedHeapName = json.strings.indexOf('mixedHeap')
   let holder = -1
-  for (let o = 0; o < nodeCount && holder < 0; o++) holder = follow(o, 'mixedHeap')
-  const target = follow(holder, property)
+  for (let o = 0; o < nodeCount && holder < 0; o++) holder = follow(o, mixedHeapName)
+  const target = holder < 0 ? -1 : follow(holder, json.strings.indexOf(property))
   if (target < 0) throw new Error(`no mixedHeap.${property} in the snapshot`)
   /** @type {number[]} */
   const edges = []
-  let e = 0
   for (let o = 0; o < nodeCount; o++) {
-    const countAt = o * nodeFields + edgeCountOffset
     let kept = 0
-    for (const end = e + json.nodes[countAt]; e < end; e++) {
-      const row = json.edges.slice(e * edgeFields, (e + 1) * edgeFields)
-      if (row[toAt] === target * nodeFields) continue
-      edges.push(...row)
+    for (let e = firstEdge[o]; e < firstEdge[o + 1]; e++) {
+      const at = e * edgeFields
+      if (json.edges[at + toAt] === target * nodeFields) continue
+      for (let f = 0; f < edgeFields; f++) edges.push(json.edges[at + f])
       kept++
     }
-    json.nodes[countAt] = kept
+    json.nodes[o * nodeFields + edgeCountOffset] = kept
   }
   json.edges = edges
   json.snapshot.edge_count = edges.length / edgeFields
