@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, dominatedNodes, markDominatedBy, markedInOrder } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, dominatedTest, markedInOrder } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -285,11 +285,13 @@ function heldBy (last, own, owner, members, memberMarks, self) {
   const objects = owner < 0 ? own : [...own, owner]
   const isObject = new Uint8Array(graph.nodeCount)
   for (const o of objects) isObject[o] = 1
-  const dominated = markDominatedBy(last, objects)
+  // Asked of other findings' members and their holders only, and the count stops once the share
+  // cannot pass: a climb per question, not a mark of all the objects keep alive.
+  const isDominated = dominatedTest(last, objects)
   // What the objects own through others is asked only when a member's holder is such another.
   /** @type {Uint8Array | null} */
   let owned = null
-  const isOwned = (/** @type {number} */ o) => isObject[o] === 1 || (dominated[o] === DOMINATED && (owned ??= markOwned(last, objects, dominated))[o] === 1)
+  const isOwned = (/** @type {number} */ o) => isObject[o] === 1 || (isDominated(o) && (owned ??= markOwned(last, objects, isDominated))[o] === 1)
   const edge = new EdgeCursor(graph)
   // The finding's object that alone owns `o`: itself, or the nearest up its dominators. Remembered
   // along the way: the links of a long list each dominate the next.
@@ -326,7 +328,7 @@ function heldBy (last, own, owner, members, memberMarks, self) {
       for (edge.retainers(m); holder < 0 && edge.next();) {
         if ((edge.is('property') || edge.is('element')) && isMember[edge.source] !== 1 && isOwned(edge.source)) holder = ownerIn(edge.source)
       }
-      if (holder < 0 && isObject[m] !== 1 && dominated[m] === DOMINATED) holder = ownerIn(dominators[m])
+      if (holder < 0 && isObject[m] !== 1 && isDominated(m)) holder = ownerIn(dominators[m])
       if (holder < 0 && isObject[m] === 1) holder = m
       if (holder < 0) {
         if (++misses > maxMisses) break
@@ -346,10 +348,10 @@ function heldBy (last, own, owner, members, memberMarks, self) {
  * closes does not own the client's socket).
  * @param {HeapAnalysis} last
  * @param {number[]} objects
- * @param {Uint8Array} dominated  markDominatedBy(last, objects)
+ * @param {(ordinal: number) => boolean} isDominated  dominatedTest(last, objects)
  * @returns {Uint8Array} 1 per owned ordinal
  */
-function markOwned (last, objects, dominated) {
+function markOwned (last, objects, isDominated) {
   const { graph } = last
   const owned = new Uint8Array(graph.nodeCount)
   const context = graph.strings.indexOf('context')
@@ -361,7 +363,7 @@ function markOwned (last, objects, dominated) {
     const o = /** @type {number} */ (stack.pop())
     for (edge.references(o); edge.next();) {
       const target = edge.target
-      if (owned[target] === 1 || dominated[target] !== DOMINATED) continue
+      if (owned[target] === 1 || !isDominated(target)) continue
       const kept = edge.is('property') || edge.is('element') || edge.is('hidden') || (edge.is('internal') && edge.nameIndex !== context)
       const type = graph.nodeTypes[target]
       if (!kept || type === closure || type === code) continue

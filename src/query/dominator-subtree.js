@@ -28,6 +28,35 @@ export function markDominatedBy (analysis, ordinals) {
 }
 
 /**
+ * Whether a node is one of the given nodes or dominated by one, answered on demand: each answer
+ * climbs the node's dominator chain to a node answered before and is remembered for every node on
+ * the way. For questions asked of some nodes only, where marking every node the given ones
+ * dominate could read the whole heap (a Map of 300,000 new entries: every entry a top).
+ * @param {HeapAnalysis} analysis
+ * @param {Iterable<number>} ordinals the subtree roots
+ * @returns {(ordinal: number) => boolean}
+ */
+export function dominatedTest (analysis, ordinals) {
+  const { dominators, graph } = analysis
+  const state = new Uint8Array(graph.nodeCount)
+  for (const o of ordinals) state[o] = INSIDE
+  if (state[graph.rootOrdinal] === UNKNOWN) state[graph.rootOrdinal] = OUTSIDE
+  /** @type {number[]} */
+  const chain = []
+  return (ordinal) => {
+    let current = ordinal
+    while (state[current] === UNKNOWN) {
+      chain.push(current)
+      current = dominators[current]
+    }
+    const answer = state[current]
+    for (const c of chain) state[c] = answer
+    chain.length = 0
+    return answer === INSIDE
+  }
+}
+
+/**
  * The given nodes and every node they dominate, marked and listed.
  * @param {HeapAnalysis} analysis
  * @param {Iterable<number>} ordinals the subtree roots

@@ -9,7 +9,7 @@ import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
 import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
-import { dominatedNodes, markDominatedBy } from '../../src/query/dominator-subtree.js'
+import { dominatedNodes, dominatedTest, markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { compareDominators } from '../helpers/dominator-check.js'
 import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
@@ -72,7 +72,7 @@ test('a heap whose dominators keep moving pass after pass is given to Lengauerâ€
 })
 
 for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
-  test(`${program}: markDominatedBy and dominatedNodes mark and list a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
+  test(`${program}: markDominatedBy, dominatedNodes and dominatedTest mark, list and answer a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
     const { files } = await captureFixture(program)
     const analysis = analyzeHeap(await parseSnapshot(files[0]))
     const { dominators, graph } = analysis
@@ -111,6 +111,13 @@ for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
         if (marks[o] === 1) inside.push(o)
       }
       t.is(wrong, 0, `${roots.length} roots`)
+      // Asked one node at a time, from the end of the heap back, then every node again: an
+      // answer remembered on the way up is the one a node gets when asked itself.
+      const isDominated = dominatedTest(analysis, roots)
+      let wrongAnswers = 0
+      for (let o = graph.nodeCount - 1; o >= 0; o -= 3) if (isDominated(o) !== (expected[o] === 1)) wrongAnswers++
+      for (let o = 0; o < graph.nodeCount; o++) if (isDominated(o) !== (expected[o] === 1)) wrongAnswers++
+      t.is(wrongAnswers, 0, `${roots.length} roots: dominatedTest`)
       // Compared by hand: t.deepEqual of a list as long as the heap costs seconds.
       t.is(listed.nodes.length, inside.length, `${roots.length} roots: the list`)
       t.is(inside.findIndex((o, k) => listed.nodes[k] !== o), -1, `${roots.length} roots: the list's order`)
