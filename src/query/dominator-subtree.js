@@ -149,28 +149,24 @@ function everyNode (nodeCount) {
 }
 
 /**
- * The nodes marked `mark` in ordinal order: `list` sorted when it is short, else read off the
- * marks in one pass, which costs less than sorting a long list.
+ * The nodes marked 1 (DOMINATED) in ordinal order: `list` sorted when it is short, else read off
+ * the marks in one pass, which costs less than sorting a long list.
  * @param {Uint8Array} marks  by ordinal
  * @param {ArrayLike<number> | null} list  the marked nodes, in any order; null when not known
- * @param {number} [mark]
  * @returns {Uint32Array}
  */
-export function markedInOrder (marks, list, mark = INSIDE) {
+export function markedInOrder (marks, list) {
   if (list !== null && list.length < marks.length >>> 4) return Uint32Array.from(list).sort()
-  const sorted = new Uint32Array(list === null ? countMarked(marks, mark) : list.length)
+  const sorted = new Uint32Array(list === null ? countMarked(marks) : list.length)
   let k = 0
-  for (let o = 0; o < marks.length; o++) if (marks[o] === mark) sorted[k++] = o
+  for (let o = 0; o < marks.length; o++) if (marks[o] === INSIDE) sorted[k++] = o
   return sorted
 }
 
-/**
- * @param {Uint8Array} marks
- * @param {number} mark
- */
-function countMarked (marks, mark) {
+/** @param {Uint8Array} marks */
+function countMarked (marks) {
   let count = 0
-  for (let o = 0; o < marks.length; o++) if (marks[o] === mark) count++
+  for (let o = 0; o < marks.length; o++) if (marks[o] === INSIDE) count++
   return count
 }
 
