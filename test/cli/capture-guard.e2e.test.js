@@ -16,7 +16,8 @@ async function trappingShell (dir) {
   const shell = spawn('bash', ['-c', 'trap "echo USR2" USR2; trap "echo TERM; exit 0" TERM; echo ready; while :; do sleep 0.05; done'], { cwd: dir, stdio: ['ignore', 'pipe', 'inherit'] })
   let output = ''
   shell.stdout.setEncoding('utf8').on('data', (chunk) => { output += chunk })
-  const exited = once(shell, 'exit')
+  // 'close', not 'exit': the process can end before its last lines are read from the pipe.
+  const closed = once(shell, 'close')
   while (!output.includes('ready\n')) await once(shell.stdout, 'data')
   return {
     pid: /** @type {number} */ (shell.pid),
@@ -25,7 +26,7 @@ async function trappingShell (dir) {
       // A USR2 sent before is pending or handled by now; bash runs pending traps in signal
       // order (USR2 is 12, TERM 15), so it would print USR2 before TERM ends it.
       shell.kill('SIGTERM')
-      await exited
+      await closed
       return output.trim().split('\n')
     }
   }
