@@ -21,11 +21,12 @@ test('the demo finds both leaks of the leaky server, exits 0 and leaves nothing 
   t.is(code, 0, stderr)
   t.true(Date.now() - started < scaledMs(60_000))
   t.regex(stdout, /^leakdiff 3 snapshots\b/)
-  t.regex(stdout, /^LEAK {2}/m)
+  // The demo's progress says how many requests each step got.
+  t.regex(stdout, /^LEAK {2}/m, stderr)
   // The two leaking owners, by the names the server gave them.
   t.regex(stdout, /\bresponseCache\b/)
   t.regex(stdout, /\bpriceFeed\b/)
-  t.regex(stderr, /series complete after \d+ requests; server stopped; diffing 3 snapshots/)
+  t.regex(stderr, /series complete after \d+ requests \(\d+, \d+ between the snapshots\); server stopped; diffing 3 snapshots/)
   t.regex(stderr, /done: verdict leak$/m)
   const left = (await readdir(tmpdir())).filter((name) => name.startsWith('leakdiff-demo-') && !before.has(name))
   t.deepEqual(left, [])
