@@ -67,41 +67,24 @@ const SHAPE_LENGTH = 12
  *   owners: the growth owner ordinal of every node of the last snapshot
  */
 export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }, thresholds) {
-  const { graph, shallowSizes, dominators } = last
-  const n = graph.nodeCount
+  const { graph, dominators } = last
   const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal, { roots: markGcRoots(last), noise })
   const noiseOwner = markNoiseOwners(last)
-  const leakedCount = new Uint32Array(n)
-  const leakedSize = new Float64Array(n)
-  const recentCount = new Uint32Array(n)
-  const recentSize = new Float64Array(n)
+  const grown = countGrowth(last, ages, noise, owners, noiseOwner)
   let leakedObjects = 0
   let leakedBytes = 0
-  for (let o = 0; o < n; o++) {
-    const age = ages[o]
-    // Most nodes are old: their sizes (found on demand, shallow-sizes.js) are not asked.
-    if ((age !== AGE_LEAKED && age !== AGE_RECENT) || noise[o] === 1 || noiseOwner[owners[o]] === 1) continue
-    const size = shallowSizes.at(o)
-    if (!(size > 0)) continue
-    if (age === AGE_LEAKED) {
-      leakedCount[owners[o]]++
-      leakedSize[owners[o]] += size
-      leakedObjects++
-      leakedBytes += size
-    } else if (age === AGE_RECENT) {
-      recentCount[owners[o]]++
-      recentSize[owners[o]] += size
-    }
-  }
-
   /** @type {number[]} */
   const oldOwners = []
   /** @type {number[]} */
   const newOwners = []
-  for (let o = 0; o < n; o++) {
-    if (leakedCount[o] > 0 || recentCount[o] > 0) (ages[o] === AGE_OLD ? oldOwners : newOwners).push(o)
+  // In ordinal order, as the sort below keeps the order of owners that grew as much.
+  for (const o of grown.owners.sort((a, b) => a - b)) {
+    const s = grown.slotOf[o] - 1
+    leakedObjects += grown.leakedCount[s]
+    leakedBytes += grown.leakedSize[s]
+    ;(ages[o] === AGE_OLD ? oldOwners : newOwners).push(o)
   }
-  const bySize = (/** @type {number} */ a, /** @type {number} */ b) => (leakedSize[b] + recentSize[b]) - (leakedSize[a] + recentSize[a])
+  const bySize = (/** @type {number} */ a, /** @type {number} */ b) => grown.bytes(b) - grown.bytes(a)
   oldOwners.sort(bySize).length = Math.min(oldOwners.length, MAX_OWNERS)
   newOwners.sort(bySize).length = Math.min(newOwners.length, MAX_NEW_OWNERS)
   const candidates = [...oldOwners, ...newOwners].sort(bySize)
@@ -147,10 +130,11 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
     group.ownerCount++
     group.own += ownGrowth[k]
     group.ordinals.push(o)
-    group.leakedObjects += leakedCount[o]
-    group.leakedBytes += leakedSize[o]
-    group.recentObjects += recentCount[o]
-    group.recentBytes += recentSize[o]
+    const slot = grown.slotOf[o] - 1
+    group.leakedObjects += grown.leakedCount[slot]
+    group.leakedBytes += grown.leakedSize[slot]
+    group.recentObjects += grown.recentCount[slot]
+    group.recentBytes += grown.recentSize[slot]
     group.retainedBefore += before
     group.retainedAfter += after
     if (group.retainedMiddle !== null) group.retainedMiddle += middleSize
@@ -159,7 +143,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   const groups = [...byShape.values()]
   for (const group of groups) group.path = retainerPath(last, group.shown, { readable: true, names })
   const rootEntries = addTopClasses(last, ages, noise, owners, groups)
-  const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, leakedSize, recentSize })
+  const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, grownBytes: grown.bytes })
   const ranked = groups.map((group, g) => {
     group.leak = passes(group, thresholds, held[g])
     const rootHeld = held[g]
@@ -178,6 +162,67 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
     owners,
     leakedObjects,
     leakedBytes
+  }
+}
+
+/**
+ * What the new objects of the last snapshot add to their growth owners: per owner, the leaked
+ * (in the middle snapshot too) and the recent objects, and their bytes. New objects are a small
+ * share of a heap and their owners fewer still, so the tallies are kept per owner that has any
+ * (`slotOf`: its slot + 1 by ordinal, 0 for none), not in arrays of a number per node.
+ * @param {HeapAnalysis} last
+ * @param {Uint8Array} ages
+ * @param {Uint8Array} noise
+ * @param {Uint32Array} owners  growth owner ordinal per node
+ * @param {Uint8Array} noiseOwner  1 for an owner whose objects are engine bookkeeping
+ */
+function countGrowth (last, ages, noise, owners, noiseOwner) {
+  const { graph, shallowSizes } = last
+  const slotOf = new Uint32Array(graph.nodeCount)
+  /** @type {number[]} */
+  const ownerList = []
+  /** @type {number[]} */
+  const leakedCount = []
+  /** @type {number[]} */
+  const leakedSize = []
+  /** @type {number[]} */
+  const recentCount = []
+  /** @type {number[]} */
+  const recentSize = []
+  for (let o = 0; o < graph.nodeCount; o++) {
+    const age = ages[o]
+    // Most nodes are old: their sizes (found on demand, shallow-sizes.js) are not asked.
+    if ((age !== AGE_LEAKED && age !== AGE_RECENT) || noise[o] === 1 || noiseOwner[owners[o]] === 1) continue
+    const size = shallowSizes.at(o)
+    if (!(size > 0)) continue
+    const owner = owners[o]
+    let slot = slotOf[owner] - 1
+    if (slot < 0) {
+      slot = ownerList.length
+      slotOf[owner] = slot + 1
+      ownerList.push(owner)
+      leakedCount.push(0)
+      leakedSize.push(0)
+      recentCount.push(0)
+      recentSize.push(0)
+    }
+    if (age === AGE_LEAKED) {
+      leakedCount[slot]++
+      leakedSize[slot] += size
+    } else {
+      recentCount[slot]++
+      recentSize[slot] += size
+    }
+  }
+  return {
+    owners: ownerList,
+    slotOf,
+    leakedCount,
+    leakedSize,
+    recentCount,
+    recentSize,
+    /** @param {number} o an owner's ordinal: the bytes of the new objects it owns */
+    bytes: (o) => slotOf[o] === 0 ? 0 : leakedSize[slotOf[o] - 1] + recentSize[slotOf[o] - 1]
   }
 }
 

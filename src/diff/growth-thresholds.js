@@ -46,10 +46,11 @@ const ROOT_HELD_SHARE = 0.5
  * @param {Uint8Array} noise of the last snapshot
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
  * @param {Array<Map<string, number>>} rootEntries per group, new owners by class name
- * @param {{ages: Uint8Array, leakedSize: Float64Array, recentSize: Float64Array}} sizes
+ * @param {{ages: Uint8Array, grownBytes: (owner: number) => number}} sizes  grownBytes: the bytes of the new
+ *   objects an owner (by ordinal) owns
  * @returns {Array<RootHeld | null>}
  */
-export function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, leakedSize, recentSize }) {
+export function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, grownBytes }) {
   /** @type {Set<string>} */
   const names = new Set()
   for (const entries of rootEntries) for (const name of entries.keys()) names.add(name)
@@ -70,7 +71,7 @@ export function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, le
       if (added > 0 && (group.entryClass === null || added > group.entryClass.count)) group.entryClass = { name, count: added }
     }
     let newBytes = 0
-    for (const o of group.ordinals) if (ages[o] !== AGE_OLD) newBytes += leakedSize[o] + recentSize[o]
+    for (const o of group.ordinals) if (ages[o] !== AGE_OLD) newBytes += grownBytes(o)
     return newBytes > ROOT_HELD_SHARE * (group.leakedBytes + group.recentBytes) ? { counts, bytes } : null
   })
 }
