@@ -2,14 +2,15 @@
 // 14 bytes per node kept after it; what an analysis without distances keeps. Correctness of the
 // numbers is the DevTools parity tests' job.
 import test from 'ava'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { distancesOf } from '../../src/analysis/distances.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { arrayDifference } from '../helpers/array-difference.js'
+import { analysedSnapshot, parsedSnapshot } from '../helpers/parsed-snapshots.js'
 
-const analysisPromise = captureFixture('engine/bare').then(async ({ files }) => analyzeHeap(await parseSnapshot(files[0])))
+// Its own analysis (the columns shared): the first test checks what the analysis left unbuilt.
+const analysisPromise = captureFixture('engine/bare').then(async ({ files }) => analyzeHeap(await parsedSnapshot(files[0])))
 
 test('the dominators need no retainer index: the analysis leaves it unbuilt', async (t) => {
   const analysis = await analysisPromise
@@ -33,8 +34,8 @@ test('what stays per node is 14 bytes: dominators, distances and retained sizes 
 
 test('without distances (a diff\'s earlier snapshots) every number a diff reads is the same, and no path is asked of it', async (t) => {
   const { files } = await captureFixture('engine/bare')
-  const full = analyzeHeap(await parseSnapshot(files[0]))
-  const lean = analyzeHeap(await parseSnapshot(files[0]), { distances: false })
+  const full = await analysedSnapshot(files[0])
+  const lean = analyzeHeap(await parsedSnapshot(files[0]), { distances: false })
   t.is(lean.distances, null)
   t.is(arrayDifference(lean.dominators, full.dominators), '', 'dominators')
   t.is(arrayDifference(lean.retainedSizes.column, full.retainedSizes.column), '', 'retained sizes')

@@ -1,8 +1,7 @@
 // Node-by-node and class-by-class comparison of a HeapAnalysis with DevTools' own numbers for the
 // same file (test/helpers/devtools-oracle.js). Shared by the parity tests; not a test file itself.
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
-import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { runDevtoolsOracle } from '../helpers/devtools-oracle.js'
+import { analysedSnapshot } from '../helpers/parsed-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
 /** @import {OracleResult} from '../helpers/devtools-oracle.js' */
@@ -24,7 +23,7 @@ const MAX_EXAMPLES = 5
  * @returns {Promise<Comparison>}
  */
 export async function compareWithDevtools (file) {
-  const [analysis, oracle] = await Promise.all([parseSnapshot(file).then((data) => analyzeHeap(data)), runDevtoolsOracle(file)])
+  const [analysis, oracle] = await Promise.all([analysedSnapshot(file), runDevtoolsOracle(file)])
   const { graph, shallowSizes, retainedSizes, dominators, distances, classOf, classes } = analysis
   /** @type {string[]} */
   const examples = []

@@ -3,11 +3,10 @@
 import test from 'ava'
 import { displayName } from '../../src/analysis/display-names.js'
 import { findUserRoots } from '../../src/analysis/roots.js'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 /**
  * @param {HeapGraph} graph

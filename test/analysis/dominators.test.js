@@ -3,21 +3,19 @@
 // length, Lengauerâ€“Tarjan (lengauer-tarjan.js) takes over. Both must give every node DevTools'
 // immediate dominator.
 import test from 'ava'
-import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { buildDominators } from '../../src/analysis/dominators.js'
 import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { dominatedNodes, dominatedTest, markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { compareDominators } from '../helpers/dominator-check.js'
 import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
+import { analysedSnapshot, snapshotGraph } from '../helpers/parsed-snapshots.js'
 
 for (const program of ['engine/mixed-heap', 'engine/bare']) {
   test(`${program}: Lengauerâ€“Tarjan gives every node the dominator the iterative passes give it`, async (t) => {
     const { files } = await captureFixture(program)
-    const analysis = analyzeHeap(await parseSnapshot(files[0]))
+    const analysis = await analysedSnapshot(files[0])
     const { mismatches, examples } = compareDominators(analysis.graph, analysis.dominators, 'lengauer-tarjan')
     t.is(mismatches, 0, examples)
   })
@@ -54,7 +52,7 @@ test('a long chain whose every link holds one shared object and a payload an arr
 test('a heap whose dominators keep moving pass after pass is given to Lengauerâ€“Tarjan, with the dominators the passes would find', async (t) => {
   // The router's last snapshot: run to the end, the passes take hundreds of walks over every node.
   const { files } = await captureFixture('alloc/router-leaks')
-  const graph = new HeapGraph(await parseSnapshot(files[2]))
+  const graph = await snapshotGraph(files[2])
   const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
   const found = buildDominators(graph, essential)
   t.is(found.algorithm, 'lengauer-tarjan')
@@ -62,7 +60,7 @@ test('a heap whose dominators keep moving pass after pass is given to Lengauerâ€
   const { mismatches, examples } = compareDominators(graph, found.dominators, 'iterative')
   t.is(mismatches, 0, examples)
   // A heap that settles in a few passes keeps them, unless they are bounded below that.
-  const mixed = await captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+  const mixed = await captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
   const mixedEssential = buildEssentialEdges(mixed, markPageOwnedNodes(mixed))
   t.is(buildDominators(mixed, mixedEssential).algorithm, 'iterative')
   const bounded = buildDominators(mixed, mixedEssential, { passLimit: 1 })
@@ -74,7 +72,7 @@ test('a heap whose dominators keep moving pass after pass is given to Lengauerâ€
 for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
   test(`${program}: markDominatedBy, dominatedNodes and dominatedTest mark, list and answer a node exactly when one of the given nodes is on its dominator chain`, async (t) => {
     const { files } = await captureFixture(program)
-    const analysis = analyzeHeap(await parseSnapshot(files[0]))
+    const analysis = await analysedSnapshot(files[0])
     const { dominators, graph } = analysis
     // By definition: climb from each node to the root, remembering the answers on the way.
     const reference = (/** @type {number[]} */ roots) => {

@@ -4,9 +4,8 @@
 // snapshots, with a snapshot's own definitions and with the newest one's (as a diff applies them).
 import test from 'ava'
 import { inferInterfaceDefinitions, internPlainObjects, matchInterfaces } from '../../src/analysis/interfaces.js'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
 /** @import {InterfaceDefinition} from '../../src/analysis/interfaces.js' */
 
@@ -28,7 +27,7 @@ function bestByRule (names, definitions) {
 for (const program of ['engine/mixed-heap', 'diff/map-cache']) {
   test(`${program}: every property list gets the definition the rule gives it, with its own definitions and the newest snapshot's`, async (t) => {
     const { files } = await captureFixture(program)
-    const graphs = await Promise.all(files.map(async (file) => new HeapGraph(await parseSnapshot(file))))
+    const graphs = await Promise.all(files.map((file) => snapshotGraph(file)))
     const newest = graphs[graphs.length - 1]
     const newestDefinitions = inferInterfaceDefinitions(newest, internPlainObjects(newest, new Uint32Array(newest.nodeCount)))
     let lists = 0

@@ -4,8 +4,8 @@
 import test from 'ava'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { parsedSnapshot } from '../helpers/parsed-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
 
@@ -20,7 +20,7 @@ const fixture = captureFixture('diff/http-seen')
  */
 async function watchedAnalysis () {
   const { files } = await fixture
-  const analysis = analyzeHeap(await parseSnapshot(files[files.length - 1]))
+  const analysis = analyzeHeap(await parsedSnapshot(files[files.length - 1]))
   const { graph } = analysis
   graph.buildRetainerIndex()
   for (const column of ['firstRetainer', 'retainerEdges', 'retainerNodes']) {

@@ -5,12 +5,13 @@ import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { blockVariableName } from '../../src/analysis/block-scope-names.js'
 import { BASE_SYSTEM_DISTANCE, NO_DISTANCE } from '../../src/analysis/distances.js'
 import { MAX_PATH_STEPS, retainerPath } from '../../src/analysis/retainer-paths.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { analysedSnapshot, parsedSnapshot } from '../helpers/parsed-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
 
-const analysisPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => analyzeHeap(data))
+// Its own analysis (the columns shared): a test checks that paths leave the retainer index unbuilt.
+const analysisPromise = captureFixture('engine/mixed-heap').then(async ({ files }) => analyzeHeap(await parsedSnapshot(files[0])))
 
 /**
  * Follows property edges from the global, e.g. ['mixedHeap', 'cache'].
@@ -132,7 +133,7 @@ test('each step is the retainer one closer of the most recognisable edge type, w
 test('root steps made by the analysis itself (inspect) give the same paths as steps made on first use', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
   const plain = await analysisPromise
-  const withSteps = analyzeHeap(await parseSnapshot(files[0]), { rootSteps: true })
+  const withSteps = analyzeHeap(await parsedSnapshot(files[0]), { rootSteps: true })
   t.is(plain.rootSteps, undefined)
   t.true(withSteps.rootSteps instanceof Uint32Array)
   t.is(withSteps.rootSteps?.length, withSteps.graph.nodeCount)
@@ -170,7 +171,7 @@ test('long paths keep both ends around one elided step', async (t) => {
 
 test('a path of thousands of steps down a linked list keeps every name, the list shortened in its middle', async (t) => {
   const { files } = await captureFixture('engine/long-chain')
-  const analysis = analyzeHeap(await parseSnapshot(files[0]))
+  const analysis = await analysedSnapshot(files[0])
   const { graph, distances } = analysis
   let deepest = analysis.userRoots[0]
   for (let o = 0; o < graph.nodeCount; o++) if (distances[o] < BASE_SYSTEM_DISTANCE && distances[o] > distances[deepest]) deepest = o

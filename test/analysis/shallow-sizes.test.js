@@ -1,13 +1,12 @@
 // DevTools' shallow-size reassignment on a real heap: a Map's hash table (an `array` node only the
 // Map reaches) counts as the Map's own size; the global keeps what is shared.
 import test from 'ava'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { findUserRoots } from '../../src/analysis/roots.js'
 import { computeShallowSizes } from '../../src/analysis/shallow-sizes.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 test('a Map owns its table: the table\'s bytes move into the Map', async (t) => {
   const graph = await graphPromise

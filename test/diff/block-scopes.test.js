@@ -5,12 +5,11 @@
 // class, never after the wrong variable.
 import test from 'ava'
 import { renderDiffReport } from 'leakdiff'
-import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { blockSlotCandidates, blockVariableName } from '../../src/analysis/block-scope-names.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { reportOf } from '../helpers/fixture-reports.js'
 import { markedPosition } from '../helpers/fixture-source.js'
+import { analysedSnapshot } from '../helpers/parsed-snapshots.js'
 
 test('a Map in a block scope is named by its variable, in the finding, its path and the text', async (t) => {
   const report = await reportOf('diff/block-scopes')
@@ -37,7 +36,7 @@ test('an array in a block whose counter holds a small integer is named from the 
 
 test('the slots of a block context are named from its ScopeInfo only when they pair up', async (t) => {
   const { files } = await captureFixture('diff/block-scopes')
-  const { graph, classes, classOf } = analyzeHeap(await parseSnapshot(files[2]))
+  const { graph, classes, classOf } = await analysedSnapshot(files[2])
   /** @type {Map<string, Array<string | null>>} class of the slot's value -> names given to such slots */
   const named = new Map()
   /** @type {Map<string, Array<string[] | null>>} and the names each may be, when they do not pair up */

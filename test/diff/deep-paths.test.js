@@ -4,13 +4,12 @@
 // middle but never the names nearest the owner, nor the program's variable the path starts from.
 import test from 'ava'
 import { renderDiffReport, renderHtmlReport } from 'leakdiff'
-import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { foldPath, renderFoldedPath } from '../../src/report/render-path.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { reportOf } from '../helpers/fixture-reports.js'
 import { isChain } from '../helpers/path-chain.js'
 import { ROOT } from '../helpers/fixture-source.js'
+import { analysedSnapshot } from '../helpers/parsed-snapshots.js'
 
 const MODULE = 'module fixtures/programs/diff/deep-chain.js'
 /** Links in each chain (the program's LINKS). */
@@ -27,7 +26,7 @@ test('a Map at the end of a chain of 200 plugins: the JSON path is whole, and th
   t.true(path.some((step) => step.module !== undefined))
   t.true(path.length > LINKS, String(path.length))
   const { files } = await captureFixture('diff/deep-chain')
-  const last = analyzeHeap(await parseSnapshot(files[2]))
+  const last = await analysedSnapshot(files[2])
   t.true(isChain(last, path, last.graph.findOrdinalById(finding.owner.id)), 'every step is an edge of the last snapshot')
   // The growth row is the same owner, with the same whole path.
   const row = report.growth.find((g) => g.owner.id === finding.owner.id)

@@ -2,14 +2,13 @@
 // match-ids.js), on real snapshots: a sample of ids looked up by bisection, and every id when the
 // sample finds too few of them in the other snapshot.
 import test from 'ava'
-import { parseSnapshot } from 'leakdiff'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { sortPositionsByKey } from '../../src/graph/sorted-index.js'
 import { compareIds } from '../../src/diff/match-ids.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
 /** @param {string} file */
-const graphOf = async (file) => new HeapGraph(await parseSnapshot(file))
+const graphOf = async (file) => snapshotGraph(file)
 
 test('snapshots of one process agree on nearly every shared id; of two processes, on far fewer', async (t) => {
   const [first, second] = await Promise.all((await captureFixture('diff/array-log')).files.slice(0, 2).map(graphOf))

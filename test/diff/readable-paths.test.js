@@ -1,18 +1,17 @@
 // Readable retainer paths: a module-level variable reads as `module <file> → <name>`, even where
 // Node's internals reach it in fewer hops, and the full path stays a chain of real edges.
 import test from 'ava'
-import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { NO_DISTANCE } from '../../src/analysis/distances.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { isChain } from '../helpers/path-chain.js'
+import { analysedSnapshot } from '../helpers/parsed-snapshots.js'
 
 // The leaky diff/ programs' paths are checked with their reports, in leaky-programs.test.js.
 const httpSeen = captureFixture('diff/http-seen')
 const httpSeenReport = httpSeen.then(({ files }) => sharedDiff(files))
-const lastAnalysis = httpSeen.then(({ files }) => parseSnapshot(files[2])).then((data) => analyzeHeap(data))
+const lastAnalysis = httpSeen.then(({ files }) => analysedSnapshot(files[2]))
 
 test('diff/http-seen (ESM): the array reads as the module\'s variable, not as a timer list', async (t) => {
   const report = await httpSeenReport

@@ -3,11 +3,11 @@
 import test from 'ava'
 import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { NodeView } from '../../src/graph/node-view.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { arrayDifference } from '../helpers/array-difference.js'
+import { parsedSnapshot, snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 test('retainers are the edges sorted by target, each once, with their source', async (t) => {
   const graph = await graphPromise
@@ -101,13 +101,13 @@ test('type enums come from meta and names decode by edge kind', async (t) => {
 
 test('a graph needs a root inside the node range', async (t) => {
   const { files } = await captureFixture('engine/mixed-heap')
-  const data = await parseSnapshot(files[0])
+  const data = await parsedSnapshot(files[0])
   const error = t.throws(() => new HeapGraph({ ...data, rootOrdinal: data.nodeCount }))
   t.is(/** @type {any} */ (error).code, 'LEAKDIFF_INVALID_ARG')
 })
 
 test('released retainers come back the same on first use', async (t) => {
-  const data = await captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0]))
+  const data = await captureFixture('engine/mixed-heap').then(({ files }) => parsedSnapshot(files[0]))
   const graph = new HeapGraph(data)
   t.false(graph.hasRetainers, 'built on first use, not by the constructor')
   const firstRetainer = graph.firstRetainer.slice()

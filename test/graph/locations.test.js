@@ -3,15 +3,14 @@
 import { readFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import test from 'ava'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { NodeLocations, toOneBasedPosition } from '../../src/graph/locations.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
 const PROGRAM = fileURLToPath(new URL('../../fixtures/programs/engine/mixed-heap.js', import.meta.url))
 const sourceLines = readFileSync(PROGRAM, 'utf8').split('\n')
 
-const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 /**
  * 1-based line and column of the first occurrence of `text` in the fixture's source.

@@ -1,12 +1,11 @@
 // The edge cursor on a real snapshot: it visits exactly the edges the graph's columns hold, in
 // their order, and reads each edge as the graph's own methods do.
 import test from 'ava'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
 import { EdgeCursor } from '../../src/graph/node-view.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 test('references visit every outgoing edge of a node in order, with its type, name and ends', async (t) => {
   const graph = await graphPromise

@@ -3,13 +3,12 @@
 // Client closes itself; a Map deletes and clears; an EventEmitter offers neither (removing a
 // listener is not releasing an entry).
 import test from 'ava'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { clearMethod, endsItself, releaseMethod } from '../../src/query/heap-methods.js'
 import { propertyTarget } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-const graphPromise = captureFixture('alloc/package-leaks').then(({ files }) => parseSnapshot(files[files.length - 1])).then((data) => new HeapGraph(data))
+const graphPromise = captureFixture('alloc/package-leaks').then(({ files }) => snapshotGraph(files[files.length - 1]))
 
 /**
  * The first instance of a class: an object of that name that is no prototype (no own `constructor`).

@@ -1,15 +1,14 @@
 // The query vocabulary on a real snapshot: references by name and type, retainers, the first
 // reference or retainer where a test holds, and the entries of the program's collections.
 import test from 'ava'
-import { HeapGraph } from '../../src/graph/heap-graph.js'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { collectionKind, collectionOfStore, forEachEntry } from '../../src/query/collection-entries.js'
 import { isWeakRef, weakRefTarget } from '../../src/query/heap-values.js'
 import { findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
 const fixture = captureFixture('engine/mixed-heap')
-const graphPromise = fixture.then(({ files }) => parseSnapshot(files[0])).then((data) => new HeapGraph(data))
+const graphPromise = fixture.then(({ files }) => snapshotGraph(files[0]))
 
 /**
  * The object the program stored as `globalThis.mixedHeap`.
@@ -81,7 +80,7 @@ test('a WeakRef and what it points at: its object while it lives, nothing once i
   t.false(isWeakRef(graph, reference(graph, mixedHeap(graph), 'cache')))
   // A registry whose sessions were dropped: every WeakRef in it points at nothing.
   const { files } = await captureFixture('signatures/weak-registry')
-  const registry = new HeapGraph(await parseSnapshot(files[files.length - 1]))
+  const registry = await snapshotGraph(files[files.length - 1])
   let weakRefs = 0
   let cleared = 0
   for (let o = 0; o < registry.nodeCount; o++) {

@@ -4,13 +4,13 @@
 // reaches in fewer hops than the module does.
 import test from 'ava'
 import { renderInspectReport } from 'leakdiff'
-import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { largestDominators } from '../../src/analysis/largest-dominators.js'
 import { sharedDiff, sharedInspect } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { ROOT } from '../helpers/fixture-source.js'
+import { parsedSnapshot } from '../helpers/parsed-snapshots.js'
 
 const seen = captureFixture('diff/http-seen')
 
@@ -34,7 +34,7 @@ test('a module that holds the growth: inspect shows the module, as the diff\'s r
 
 test('readable paths without the retainer index (inspect builds none) are the ones the index gives', async (t) => {
   const { files } = await seen
-  const analysis = analyzeHeap(await parseSnapshot(files[2]), { rootSteps: true })
+  const analysis = analyzeHeap(await parsedSnapshot(files[2]), { rootSteps: true })
   const ordinals = largestDominators(analysis, 40)
   t.false(analysis.graph.hasRetainers)
   const without = ordinals.map((o) => retainerPath(analysis, o, { readable: true }))
