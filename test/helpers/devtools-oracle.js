@@ -30,7 +30,7 @@
  * prove that the reimplementation shows the numbers a user sees in Chrome for the same file.
  */
 import { createHash } from 'node:crypto'
-import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
@@ -177,7 +177,9 @@ const results = new Map()
  * For a fixture snapshot that test threads share (a committed case unpacked in
  * node_modules/.cache/, or a program run in LEAKDIFF_FIXTURE_DIR: see fixture-snapshots.js), the
  * result is also kept next to the file, named by DevTools' version, so that DevTools' code runs on
- * a snapshot once however many test files check it, and once per checkout for committed ones.
+ * a snapshot once however many test files check it, and once per checkout for committed ones. Any
+ * other file (a test's changed copy of a fixture, written anew in a temporary directory each run)
+ * is kept by its bytes' hash (contentCached): about a second of CPU a file, once per checkout.
  * @param {string} file path of a .heapsnapshot file (small: it is read into one string)
  * @returns {Promise<OracleResult>}
  */
@@ -187,7 +189,7 @@ export function runDevtoolsOracle (file) {
   if (!result) {
     const shared = process.env.LEAKDIFF_FIXTURE_DIR
     const kept = [UNPACKED_DIR, shared].some((dir) => dir !== undefined && path.startsWith(resolve(dir) + sep))
-    result = kept ? analyseShared(path) : analyse(path)
+    result = kept ? analyseShared(path) : contentCached(path)
     results.set(path, result)
   }
   return result
@@ -206,6 +208,36 @@ async function analyseShared (path) {
   const result = await analyse(path)
   writeFileSync(`${cached}.${process.pid}-${threadId}.tmp`, serialize(result))
   renameSync(`${cached}.${process.pid}-${threadId}.tmp`, cached)
+  return result
+}
+
+/** Results kept by content; the oldest go past this many. */
+const MAX_CONTENT_RESULTS = 32
+
+/**
+ * The oracle's result for a file that no other run has at this path, kept in
+ * node_modules/.cache/leakdiff-oracle/results/ by a hash of its bytes, DevTools' version and this
+ * file's own hash, so that a test's copy made the same way each run is analysed once. At most
+ * MAX_CONTENT_RESULTS are kept: a test whose copies differ from run to run only ever misses.
+ * @param {string} path
+ * @returns {Promise<OracleResult>}
+ */
+async function contentCached (path) {
+  const dir = join(CACHE_DIR, 'results')
+  const key = createHash('sha256').update(readFileSync(path)).digest('hex').slice(0, 24)
+  const cached = join(dir, `${key}-${DEVTOOLS_FRONTEND_VERSION}-${ORACLE_HASH}.v8`)
+  if (existsSync(cached)) {
+    // Another thread may prune it in between: then it is made again.
+    try {
+      return { ...deserialize(readFileSync(cached)), file: path }
+    } catch {}
+  }
+  const result = await analyse(path)
+  mkdirSync(dir, { recursive: true })
+  writeFileSync(`${cached}.${process.pid}-${threadId}.tmp`, serialize(result))
+  renameSync(`${cached}.${process.pid}-${threadId}.tmp`, cached)
+  const kept = readdirSync(dir).filter((name) => name.endsWith('.v8')).map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
+  for (const { name } of kept.sort((a, b) => b.at - a.at).slice(MAX_CONTENT_RESULTS)) rmSync(join(dir, name), { force: true })
   return result
 }
 
