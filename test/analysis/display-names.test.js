@@ -6,6 +6,8 @@ import { findUserRoots } from '../../src/analysis/roots.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
+/** @import {HeapGraph} from '../../src/graph/heap-graph.js' */
+
 const graphPromise = captureFixture('engine/mixed-heap').then(({ files }) => snapshotGraph(files[0]))
 
 /**

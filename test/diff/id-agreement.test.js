@@ -7,12 +7,9 @@ import { compareIds } from '../../src/diff/match-ids.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
-/** @param {string} file */
-const graphOf = async (file) => snapshotGraph(file)
-
 test('snapshots of one process agree on nearly every shared id; of two processes, on far fewer', async (t) => {
-  const [first, second] = await Promise.all((await captureFixture('diff/array-log')).files.slice(0, 2).map(graphOf))
-  const other = await graphOf((await captureFixture('diff/object-cache')).files[1])
+  const [first, second] = await Promise.all((await captureFixture('diff/array-log')).files.slice(0, 2).map(snapshotGraph))
+  const other = await snapshotGraph((await captureFixture('diff/object-cache')).files[1])
   const same = compareIds(first, second, first.ordinalsById(), second.ordinalsById())
   t.true(same.checked >= 500, String(same.checked))
   t.true(same.ratio > 0.99, String(same.ratio))
@@ -22,7 +19,7 @@ test('snapshots of one process agree on nearly every shared id; of two processes
 })
 
 test('a heap that turned over, with few of the first snapshot\'s objects left: every id is looked up, not a sample that may miss them', async (t) => {
-  const first = await graphOf((await captureFixture('diff/array-log')).files[0])
+  const first = await snapshotGraph((await captureFixture('diff/array-log')).files[0])
   // The same heap with every object id moved but the first 120 in id order.
   const byId = first.ordinalsById()
   const kept = new Set()

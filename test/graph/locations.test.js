@@ -7,6 +7,8 @@ import { NodeLocations, toOneBasedPosition } from '../../src/graph/locations.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
+/** @import {HeapGraph} from '../../src/graph/heap-graph.js' */
+
 const PROGRAM = fileURLToPath(new URL('../../fixtures/programs/engine/mixed-heap.js', import.meta.url))
 const sourceLines = readFileSync(PROGRAM, 'utf8').split('\n')
 

@@ -205,7 +205,16 @@ export function runDevtoolsOracle (file) {
 async function analyseShared (path) {
   const cached = `${path}.devtools-${DEVTOOLS_FRONTEND_VERSION}-${ORACLE_HASH}.v8`
   if (existsSync(cached)) return deserialize(readFileSync(cached))
-  const result = await analyse(path)
+  return keep(cached, await analyse(path))
+}
+
+/**
+ * Writes a result aside and renames it into place, so that a reader sees one whole file.
+ * @param {string} cached
+ * @param {OracleResult} result
+ * @returns {OracleResult}
+ */
+function keep (cached, result) {
   writeFileSync(`${cached}.${process.pid}-${threadId}.tmp`, serialize(result))
   renameSync(`${cached}.${process.pid}-${threadId}.tmp`, cached)
   return result
@@ -234,8 +243,7 @@ async function contentCached (path) {
   }
   const result = await analyse(path)
   mkdirSync(dir, { recursive: true })
-  writeFileSync(`${cached}.${process.pid}-${threadId}.tmp`, serialize(result))
-  renameSync(`${cached}.${process.pid}-${threadId}.tmp`, cached)
+  keep(cached, result)
   const kept = readdirSync(dir).filter((name) => name.endsWith('.v8')).map((name) => ({ name, at: statSync(join(dir, name)).mtimeMs }))
   for (const { name } of kept.sort((a, b) => b.at - a.at).slice(MAX_CONTENT_RESULTS)) rmSync(join(dir, name), { force: true })
   return result

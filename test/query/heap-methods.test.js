@@ -8,6 +8,8 @@ import { propertyTarget } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
+/** @import {HeapGraph} from '../../src/graph/heap-graph.js' */
+
 const graphPromise = captureFixture('alloc/package-leaks').then(({ files }) => snapshotGraph(files[files.length - 1]))
 
 /**

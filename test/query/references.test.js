@@ -7,6 +7,8 @@ import { findReference, findRetainer, propertyTarget, reference, referencedNodes
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
+/** @import {HeapGraph} from '../../src/graph/heap-graph.js' */
+
 const fixture = captureFixture('engine/mixed-heap')
 const graphPromise = fixture.then(({ files }) => snapshotGraph(files[0]))
 
