@@ -1,6 +1,7 @@
 // Refuses an analysis that would not fit in the memory left, before it starts (src/analysis/memory-need.js).
-import { estimateMemory, formatBytes, lengauerTarjanBytes, parseSize, readSnapshotCounts } from '#cli/support'
-import { measureHeadroom } from '#cli/support'
+import { formatBytes, parseSize } from '#cli/support'
+import { measureHeadroom } from '#cli/agent'
+import { estimateMemory, lengauerTarjanBytes, readSnapshotCounts } from '#cli/run'
 import { UsageError } from './output.js'
 
 // The estimate lands within 6% of the measured peaks, either way (memory-need.js): a job must fit
@@ -13,13 +14,6 @@ export class MemoryError extends Error {
   constructor (message) {
     super(message)
     this.code = 'LEAKDIFF_MEMORY'
-  }
-}
-
-export const SKIP_OPTION = {
-  'skip-memory-check': {
-    type: /** @type {const} */ ('boolean'),
-    describe: 'Start even when the snapshots look too big for the memory left (LEAKDIFF_MEMORY_LIMIT=2GB sets a lower limit)'
   }
 }
 

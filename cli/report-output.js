@@ -4,57 +4,11 @@ import { randomUUID } from 'node:crypto'
 import { fstatSync } from 'node:fs'
 import { appendFile } from 'node:fs/promises'
 import { evaluateGates, renderGithubAnnotations, renderReport } from 'leakdiff'
-import { escapeText, gatesFor, markdownCode, markdownText, parseFailOn, parseSize, summarizePass, summarizeViolations, SIGNATURE_IDS } from '#cli/support'
-import { UsageError, writeReport } from './output.js'
+import { escapeText } from '#cli/support'
+import { gatesFor, markdownCode, markdownText, summarizePass, summarizeViolations } from '#cli/run'
+import { writeReport } from './output.js'
 /** @typedef {Awaited<ReturnType<typeof import('leakdiff').diffSnapshots>>} DiffReport */
 /** @typedef {Parameters<typeof evaluateGates>[1]} Gates */
-
-/**
- * The gate options. Parsed values that are wrong stay recognisable (NaN, an empty list) so that
- * checkGateOptions, run by yargs' `.check()` before the handler reads any snapshot, can say so: an
- * error thrown by `coerce` reaches the CLI without its code.
- */
-export const GATE_OPTIONS = {
-  'fail-on': {
-    type: /** @type {const} */ ('string'),
-    describe: 'Exit 1 when a finding of these signatures is found: ids separated by commas, or any',
-    coerce: (/** @type {string | string[]} */ value) => {
-      try {
-        return parseFailOn(value)
-      } catch {
-        return []
-      }
-    }
-  },
-  'max-growth': {
-    type: /** @type {const} */ ('string'),
-    describe: 'Exit 1 when leaking owners retain more new memory than this: 5MB, 512kB, 4MiB, 1048576 (kB, MB, GB: powers of 1000; KiB, MiB, GiB: of 1024)',
-    coerce: (/** @type {string | string[]} */ value) => parseSize(Array.isArray(value) ? value.at(-1) ?? '' : value) ?? NaN
-  },
-  allow: {
-    type: /** @type {const} */ ('string'),
-    describe: 'Findings and owners no gate counts, separated by commas: signature ids, or parts of an owner\'s retainer path or class name',
-    coerce: (/** @type {string | string[]} */ value) => (Array.isArray(value) ? value : [value])
-      .flatMap((part) => String(part).split(','))
-      .map((entry) => entry.trim())
-      .filter((entry) => entry !== '')
-  }
-}
-
-/**
- * For yargs' `.check()`.
- * @param {Record<string, unknown>} argv
- * @returns {true}
- */
-export function checkGateOptions ({ failOn, maxGrowth, allow }) {
-  if (Array.isArray(failOn) && failOn.length === 0) throw new UsageError('--fail-on expects \'any\' or signature ids separated by commas')
-  // A misspelt id would make a gate that never fails: the build would pass on the very leak it guards.
-  const unknown = Array.isArray(failOn) ? failOn.filter((id) => !SIGNATURE_IDS.includes(id)) : []
-  if (unknown.length > 0) throw new UsageError(`--fail-on expects 'any' or signature ids (${SIGNATURE_IDS.join(', ')}), got ${unknown.map((id) => `'${id}'`).join(', ')}`)
-  if (Array.isArray(allow) && allow.length === 0) throw new UsageError('--allow expects signature ids or parts of a retainer path, separated by commas')
-  if (maxGrowth !== undefined && Number.isNaN(maxGrowth)) throw new UsageError('--max-growth expects a size like 5MB, 512kB, 4MiB or 1048576 (bytes)')
-  return true
-}
 
 /**
  * Writes the report (to --output or stdout), applies the gates, writes CI output and sets the exit

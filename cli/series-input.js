@@ -1,8 +1,8 @@
 import { readdir, stat } from 'node:fs/promises'
 import { join, dirname, basename } from 'node:path'
-import { describeThread, parseFileName, readSeriesFile, threadFilesOf } from '#cli/support'
+import { describeThread, parseFileName, readSeriesFile, threadFilesOf } from '#cli/agent'
 import { UsageError } from './output.js'
-import { pickForDiff } from './commands/capture.js'
+import { pickForDiff } from './run/capture.js'
 
 /**
  * @typedef {object} ThreadGroup

@@ -53,16 +53,33 @@ test('the signature ids the CLI checks --fail-on against, loaded without the mat
   t.deepEqual([...SIGNATURE_IDS], SIGNATURES.map((signature) => signature.id))
 })
 
-test('the CLI\'s start loads no part of the upper half either, nor the agent\'s machinery for a service', (t) => {
-  const { files, packages } = staticImports(fileURLToPath(new URL('../cli/leakdiff.js', import.meta.url)), { '#cli/support': join(SRC, 'cli-support.js'), leakdiff: join(SRC, 'index.js'), 'leakdiff/agent': join(SRC, 'agent.js') })
-  t.true(files.includes('cli-support.js') && files.includes('agent/request-series.js'), files.join(' '))
-  // The agent's pieces a command calls come from their own modules: the `leakdiff/agent` entry
-  // would load its signal listener, watch mode and series writer, which no command runs.
-  for (const file of ['agent.js', 'agent/start-agent.js', 'agent/signal-listener.js', 'agent/watch.js', 'agent/series-writer.js']) {
-    t.false(files.includes(file), file)
-  }
-  for (const dir of ['pipeline/', 'diff/diff-heaps', 'sources/source-locator', 'signatures/match-signatures', 'signatures/index', 'syntax/']) {
+const CLI_ALIASES = { '#cli/support': join(SRC, 'cli-support.js'), '#cli/agent': join(SRC, 'cli-agent.js'), '#cli/run': join(SRC, 'cli-run.js'), leakdiff: join(SRC, 'index.js'), 'leakdiff/agent': join(SRC, 'agent.js') }
+
+test('the CLI\'s start loads what the command line needs and nothing that runs a command: no engine, renderer, agent or upper half', (t) => {
+  const { files, packages } = staticImports(fileURLToPath(new URL('../cli/leakdiff.js', import.meta.url)), CLI_ALIASES)
+  t.true(files.includes('cli-support.js') && files.includes('report/formats.js') && files.includes('signatures/ids.js'), files.join(' '))
+  t.false(files.includes('cli-run.js') || files.includes('cli-agent.js') || files.includes('index.js') || files.some((file) => file.includes('/cli/run/')), files.join(' '))
+  for (const dir of ['parse/', 'graph/', 'analysis/', 'agent/', 'soak/', 'pipeline/', 'diff/diff-heaps', 'sources/', 'signatures/match-signatures', 'signatures/index', 'syntax/', 'report/render']) {
     t.deepEqual(files.filter((file) => file.startsWith(dir)), [], dir)
   }
-  t.deepEqual(packages.filter((name) => /acorn|trace-mapping|lru-cache/.test(name)), [])
+  t.deepEqual(packages.filter((name) => name !== 'yargs' && name !== 'yargs/helpers'), [])
+})
+
+test('a command, once it runs, loads the agent\'s pieces it calls from their own modules, never the agent a service runs; a capture loads the engine for --diff only', (t) => {
+  for (const command of ['capture', 'diff-series', 'diff', 'inspect', 'soak']) {
+    const { files, packages } = staticImports(fileURLToPath(new URL(`../cli/run/${command}.js`, import.meta.url)), CLI_ALIASES)
+    t.true(files.includes('cli-agent.js') && files.includes('agent/request-series.js'), `${command}: ${files.join(' ')}`)
+    if (command === 'capture') {
+      for (const dir of ['index.js', 'cli-run.js', 'parse/', 'graph/', 'analysis/', 'report/render', 'soak/']) t.deepEqual(files.filter((file) => file.startsWith(dir)), [], `${command}: ${dir}`)
+    } else {
+      t.true(files.includes('index.js') && files.includes('cli-run.js'), `${command}: ${files.join(' ')}`)
+    }
+    // The `leakdiff/agent` entry would load its signal listener, watch mode and series writer.
+    for (const file of ['agent.js', 'agent/start-agent.js', 'agent/signal-listener.js', 'agent/watch.js', 'agent/series-writer.js']) t.false(files.includes(file), `${command}: ${file}`)
+    // The upper half comes with the first diff, inspect or soak (src/index.js), not with the command.
+    for (const dir of ['pipeline/', 'diff/diff-heaps', 'sources/source-locator', 'signatures/match-signatures', 'signatures/index', 'syntax/']) {
+      t.deepEqual(files.filter((file) => file.startsWith(dir)), [], `${command}: ${dir}`)
+    }
+    t.deepEqual(packages.filter((name) => /acorn|trace-mapping|lru-cache/.test(name)), [], command)
+  }
 })

@@ -1,7 +1,6 @@
-import { inspectSnapshot, renderReport } from 'leakdiff'
-import { ensureMemory, SKIP_OPTION } from '../memory-check.js'
-import { checkOutput, progressBar, snapshotSource } from '../output.js'
-import { terminalWidth, writeOutput } from '../report-output.js'
+// `leakdiff inspect`: what the command line takes. What it does is in ../run/inspect.js, loaded
+// when it runs.
+import { SKIP_OPTION } from '../memory-option.js'
 import { checkReportOptions, reportOptions } from '../report-options.js'
 
 export const command = 'inspect <snapshot>'
@@ -16,18 +15,7 @@ export function builder (yargs) {
     .check(checkReportOptions)
 }
 
-/** @param {{snapshot: string, top: number, format: string, output?: string, color?: boolean, skipMemoryCheck?: boolean}} argv */
+/** @param {import('../run/inspect.js').InspectArguments} argv */
 export async function handler (argv) {
-  await checkOutput(argv.output)
-  const source = snapshotSource(argv.snapshot)
-  const { lowMemory } = await ensureMemory([source], 'inspect', { skip: argv.skipMemoryCheck })
-  const progress = progressBar(`reading ${argv.snapshot}`)
-  let report
-  try {
-    report = await inspectSnapshot(source, { top: argv.top, lowMemory, onProgress: progress.update })
-  } finally {
-    progress.done()
-  }
-  const color = argv.output ? false : argv.color
-  await writeOutput(renderReport(report, { format: argv.format, color, width: terminalWidth() }), argv)
+  return (await import('../run/inspect.js')).handler(argv)
 }

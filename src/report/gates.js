@@ -4,6 +4,7 @@ import { InvalidArgumentError, describeValue } from '../errors.js'
 import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
 import { renderFoldedPath, renderPath } from './render-path.js'
+export { parseFailOn } from './fail-on.js'
 /** @import {DiffReport} from './report-model.js' */
 /** @import {Finding} from './model/findings.js' */
 /** @import {GrowthRow} from './model/growth-rows.js' */
@@ -203,17 +204,6 @@ function countText (count, noun) {
  */
 function signaturesOf (checks) {
   return [...new Set(checks.map((check) => check.finding?.signature))].join(', ')
-}
-
-/**
- * Reads `--fail-on` / `failOn` text: `any`, or signature ids separated by commas.
- * @param {string | string[]} text
- * @returns {'any' | string[]}
- */
-export function parseFailOn (text) {
-  const ids = (Array.isArray(text) ? text : [text]).flatMap((part) => String(part).split(',')).map((id) => id.trim()).filter((id) => id !== '')
-  if (ids.length === 0) throw new InvalidArgumentError(`Expected \`any\` or signature ids separated by commas, got ${describeValue(text)}`)
-  return ids.includes('any') ? 'any' : ids
 }
 
 /**

@@ -1,17 +1,15 @@
 // Every report format in one registry: a format's name -> a renderer `(model, options) => string`
-// and the report kinds it fits, so that each command offers every format that fits its report
-// (the CLI checks --format against this table and lists it in --help). The renderers read the
-// Report model only.
+// and the report kinds it fits (formats.js), so that each command offers every format that fits
+// its report. The renderers read the Report model only.
 import { InvalidArgumentError, describeValue } from '../errors.js'
 import { evaluateGates } from './gates.js'
 import { renderDiffReport } from './render-diff.js'
 import { renderInspectReport } from './render-inspect.js'
 import { renderJunitReport } from './render-junit.js'
 import { renderHtmlReport } from './html/render-html.js'
+import { FORMAT_TABLE, formatsFor } from './formats.js'
 /** @import {DiffReport, ReportModel} from './report-model.js' */
 /** @import {GateResult} from './gates.js' */
-
-/** @typedef {ReportModel['kind']} ReportKind */
 
 /**
  * What a renderer may be told; each takes what it needs and ignores the rest.
@@ -26,12 +24,7 @@ import { renderHtmlReport } from './html/render-html.js'
 
 /** @typedef {(model: ReportModel, options?: RenderOptions) => string} Renderer */
 
-/**
- * @typedef {object} Format
- * @property {readonly ReportKind[]} kinds  the reports it renders
- * @property {string} describe  for --help
- * @property {Renderer} render
- */
+/** @typedef {import('./formats.js').FormatEntry & {render: Renderer}} Format */
 
 /** @type {Renderer} */
 const text = (model, { color, width } = {}) => model.kind === 'diff'
@@ -53,36 +46,16 @@ const junit = (model, { gates, name } = {}) => {
   return renderJunitReport(report, gates ?? evaluateGates(report, { verdict: true }), { name })
 }
 
-const BOTH = Object.freeze(/** @type {ReportKind[]} */ (['diff', 'inspect']))
+/** @type {Record<string, Renderer>} */
+const RENDERERS = { text, json, markdown, junit, html }
 
 /**
  * The registry, in the order --help lists the formats.
  * @type {Readonly<Record<string, Format>>}
  */
-export const FORMATS = Object.freeze({
-  text: Object.freeze({ kinds: BOTH, describe: 'for a terminal', render: text }),
-  json: Object.freeze({ kinds: BOTH, describe: 'the report model, schemaVersion 1', render: json }),
-  markdown: Object.freeze({ kinds: BOTH, describe: 'for a pull request or a step summary', render: markdown }),
-  junit: Object.freeze({ kinds: Object.freeze(/** @type {ReportKind[]} */ (['diff'])), describe: 'one test case per finding and gate', render: junit }),
-  html: Object.freeze({ kinds: BOTH, describe: 'one page to open in a browser', render: html })
-})
+export const FORMATS = Object.freeze(Object.fromEntries(Object.entries(FORMAT_TABLE).map(([name, entry]) => [name, Object.freeze({ ...entry, render: RENDERERS[name] })])))
 
-/**
- * The formats that render a kind of report, in the registry's order.
- * @param {ReportKind} kind
- * @returns {string[]}
- */
-export function formatsFor (kind) {
-  return Object.keys(FORMATS).filter((name) => FORMATS[name].kinds.includes(kind))
-}
-
-/**
- * The formats of a kind of report for --help: `text (for a terminal), json (...), ...`.
- * @param {ReportKind} kind
- */
-export function describeFormats (kind) {
-  return formatsFor(kind).map((name) => `${name} (${FORMATS[name].describe})`).join(', ')
-}
+export { formatsFor, describeFormats } from './formats.js'
 
 /**
  * Renders a diff or inspect report in a format of the registry.

@@ -4,7 +4,7 @@
 import test from 'ava'
 import { copyFile, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { checkGateOptions } from '../../cli/report-output.js'
+import { checkGateOptions } from '../../cli/gate-options.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { capture, diff, gateArgv, inspect } from '../helpers/cli-in-process.js'
 import { tempDir } from '../helpers/temp-dir.js'

@@ -8,7 +8,7 @@ import { handler as captureHandler } from '../../cli/commands/capture.js'
 import { handler as diffHandler } from '../../cli/commands/diff.js'
 import { handler as inspectHandler } from '../../cli/commands/inspect.js'
 import { reportError } from '../../cli/output.js'
-import { GATE_OPTIONS } from '../../cli/report-output.js'
+import { GATE_OPTIONS } from '../../cli/gate-options.js'
 
 /** What the parent's environment must not give a run (run-cli.js leaves them out too). */
 const CLEARED = ['GITHUB_ACTIONS', 'GITHUB_STEP_SUMMARY']
