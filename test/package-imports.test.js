@@ -21,16 +21,27 @@ function staticImports (entry, aliases = {}) {
   const files = new Set([entry])
   const packages = new Set()
   for (const file of files) {
-    const program = parse(readFileSync(file, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' })
-    for (const node of program.body) {
-      if (!('source' in node) || !node.source || typeof node.source.value !== 'string') continue
-      const from = node.source.value
+    for (const from of specifiersOf(file)) {
       if (from.startsWith('.')) files.add(join(dirname(file), from))
       else if (from in aliases) files.add(aliases[from])
       else if (!from.startsWith('node:')) packages.add(from)
     }
   }
   return { files: [...files].map((file) => relative(SRC, file)), packages: [...packages] }
+}
+
+/** @type {Map<string, string[]>} each file's static import specifiers, parsed once for every test */
+const specifiers = new Map()
+
+/** @param {string} file */
+function specifiersOf (file) {
+  let found = specifiers.get(file)
+  if (found === undefined) {
+    const program = parse(readFileSync(file, 'utf8'), { ecmaVersion: 'latest', sourceType: 'module' })
+    found = program.body.flatMap((node) => 'source' in node && node.source && typeof node.source.value === 'string' ? [node.source.value] : [])
+    specifiers.set(file, found)
+  }
+  return found
 }
 
 test('importing the package loads no part of the upper half: no diff, signature matcher, source locator or JavaScript parser', (t) => {
