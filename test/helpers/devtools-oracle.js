@@ -32,7 +32,7 @@
 import { createHash } from 'node:crypto'
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import { dirname, join, resolve, sep } from 'node:path'
+import { basename, dirname, join, resolve, sep } from 'node:path'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { deserialize, serialize } from 'node:v8'
 import { threadId } from 'node:worker_threads'
@@ -205,7 +205,13 @@ export function runDevtoolsOracle (file) {
 async function analyseShared (path) {
   const cached = `${path}.devtools-${DEVTOOLS_FRONTEND_VERSION}-${ORACLE_HASH}.v8`
   if (existsSync(cached)) return deserialize(readFileSync(cached))
-  return keep(cached, await analyse(path))
+  const result = keep(cached, await analyse(path))
+  // Results of another DevTools version or of this file before a change are never read again.
+  const prefix = `${basename(path)}.devtools-`
+  for (const name of readdirSync(dirname(path))) {
+    if (name.startsWith(prefix) && name.endsWith('.v8') && name !== basename(cached)) rmSync(join(dirname(path), name), { force: true })
+  }
+  return result
 }
 
 /**
