@@ -7,7 +7,7 @@ import { describeThread } from '#cli/agent'
 import { summarizeViolations } from '#cli/run'
 import { HTML_NAME } from '../commands/soak.js'
 import { checkOutput, UsageError } from '../output.js'
-import { emitReport } from '../report-output.js'
+import { emitReport, terminalWidth } from '../report-output.js'
 import { sourceOptionsOf } from '../source-options.js'
 
 /**
@@ -75,7 +75,7 @@ export async function handler (argv) {
   for (const thread of result.threads) {
     const title = describeThread({ id: thread.threadId, main: false, file: thread.file, name: thread.name })
     if (inline) {
-      process.stdout.write(`\n== ${title} ==\n${renderDiffReport(thread.report, { format: /** @type {'text' | 'markdown'} */ (argv.format), color: argv.color, width: Math.min(100, process.stdout.columns || 80) })}`)
+      process.stdout.write(`\n== ${title} ==\n${renderDiffReport(thread.report, { format: /** @type {'text' | 'markdown'} */ (argv.format), color: argv.color, width: terminalWidth() })}`)
     } else {
       process.stderr.write(`leakdiff: ${title}: ${thread.report.verdict}${thread.gates.ok ? '' : ` (${summarizeViolations(thread.gates)})`}\n`)
     }

@@ -4,7 +4,6 @@ import { InvalidArgumentError, describeValue } from '../errors.js'
 import { formatBytes } from './format.js'
 import { locationText } from './render-findings.js'
 import { renderFoldedPath, renderPath } from './render-path.js'
-export { parseFailOn } from './fail-on.js'
 /** @import {DiffReport} from './report-model.js' */
 /** @import {Finding} from './model/findings.js' */
 /** @import {GrowthRow} from './model/growth-rows.js' */

@@ -55,8 +55,6 @@ const RENDERERS = { text, json, markdown, junit, html }
  */
 export const FORMATS = Object.freeze(Object.fromEntries(Object.entries(FORMAT_TABLE).map(([name, entry]) => [name, Object.freeze({ ...entry, render: RENDERERS[name] })])))
 
-export { formatsFor, describeFormats } from './formats.js'
-
 /**
  * Renders a diff or inspect report in a format of the registry.
  * @param {ReportModel} model

@@ -12,7 +12,7 @@ import * as diff from '../../cli/commands/diff.js'
 import * as capture from '../../cli/commands/capture.js'
 import * as soak from '../../cli/commands/soak.js'
 import { GATE_OPTIONS } from '../../cli/gate-options.js'
-import { formatsFor } from '../../src/report/renderers.js'
+import { formatsFor } from '../../src/report/formats.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { tempDir } from '../helpers/temp-dir.js'
 

@@ -1,6 +1,7 @@
 import test from 'ava'
 import { evaluateGates, renderJunitReport, renderGithubAnnotations, DEFAULT_GATES } from 'leakdiff'
-import { measureGrowth, summarizeViolations, parseFailOn } from '../../src/report/gates.js'
+import { measureGrowth, summarizeViolations } from '../../src/report/gates.js'
+import { parseFailOn } from '../../src/report/fail-on.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { readXml } from '../helpers/xml.js'

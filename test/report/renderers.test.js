@@ -2,7 +2,7 @@
 // format is one `(model, options) => string` renderer.
 import test from 'ava'
 import { DEFAULT_GATES, evaluateGates, formatBytes, renderDiffReport, renderHtmlReport, renderInspectReport, renderJunitReport, renderReport, FORMATS } from 'leakdiff'
-import { formatsFor } from '../../src/report/renderers.js'
+import { formatsFor } from '../../src/report/formats.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { reportOf, sharedInspect } from '../helpers/fixture-reports.js'
 import { ROOT } from '../helpers/fixture-source.js'
