@@ -111,7 +111,10 @@ async function measure (fn, { iterations, warmup, maxGrowth, allow, keepSnapshot
   const dir = keepSnapshots ?? await mkdtemp(join(tmpdir(), 'leakdiff-assert-'))
   if (keepSnapshots) await mkdir(keepSnapshots, { recursive: true, mode: 0o700 })
   else await chmod(dir, 0o700)
-  const stem = `leakdiff-assert-${process.pid}-${Date.now()}-${++runs}`
+  // The calling thread in the name, as the agent names a worker's files: test files that run in
+  // threads of one process (AVA's workerThreads) may assert in the same millisecond.
+  const thread = currentThread().id
+  const stem = `leakdiff-assert-${process.pid}${thread === 0 ? '' : `-t${thread}`}-${Date.now()}-${++runs}`
   keepStringsWhole()
   /** @type {string[]} */
   const files = []

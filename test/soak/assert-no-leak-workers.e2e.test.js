@@ -91,7 +91,9 @@ test.serial('a worker that keeps the last 100 results passes when listed (worker
   const idleId = /** @type {Worker} */ (idle).threadId
   t.true(report.warnings.some((warning) => warning.startsWith(`thread ${idleId}, started at ${relative(process.cwd(), FILE)}:`) && warning.endsWith('not in `workers`')), report.warnings.join('\n'))
 
-  const files = (await readdir(keep)).filter((name) => name.endsWith('.heapsnapshot')).map((name) => name.replace(/^leakdiff-assert-\d+-\d+-\d+-/, '')).sort()
+  // The test thread's name in each: this thread's id, then each listed worker's after the run's.
+  const stem = `leakdiff-assert-${process.pid}${ownThreadId === 0 ? '' : `-t${ownThreadId}`}-`
+  const files = (await readdir(keep)).filter((name) => name.endsWith('.heapsnapshot')).map((name) => name.startsWith(stem) ? name.slice(stem.length).replace(/^\d+-\d+-/, '') : name).sort()
   t.deepEqual(files, ['1of3.heapsnapshot', '2of3.heapsnapshot', '3of3.heapsnapshot', ...[1, 2, 3].map((k) => `t${pool.worker.threadId}-${k}of3.heapsnapshot`)])
   for (const name of await readdir(keep)) t.is((await stat(join(keep, name))).mode & 0o777, 0o600)
 })
