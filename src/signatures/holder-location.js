@@ -6,13 +6,18 @@
 
 import { distancesOf } from '../analysis/distances.js'
 import { findRetainer, reference, references, retainers } from '../query/references.js'
+import { scriptSourceOf } from './script-source.js'
 import { sourceLocation } from './source-location.js'
+import { scriptSyntax } from '../syntax/script-syntax.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
 /** @import {Step} from '../analysis/retainer-paths.js' */
 /** @import {SourceLocation} from './finding.js' */
 /** @import {NodeLocation} from '../graph/locations.js' */
+/** @import {ScriptSyntax} from '../syntax/script-syntax.js' */
+
+const IDENTIFIER = /^[A-Za-z_$][\w$]*$/
 
 /**
  * @typedef {object} HolderLocation
@@ -40,7 +45,9 @@ export function holderLocation (analysis, path, cwd, names) {
   const holder = graph.findOrdinalById(path[path.length - 2].id)
   if (holder < 0) return null
   if (graph.nodeName(holder) === 'system / Context') {
-    const closure = closureOverContext(analysis, holder, path.length >= 3 ? path[path.length - 3].id : 0)
+    const last = path[path.length - 1]
+    const mentions = last.edgeType === 'context' ? mentionsOf(analysis, last.generatedEdge ?? last.edge, names) : null
+    const closure = closureOverContext(analysis, holder, path.length >= 3 ? path[path.length - 3].id : 0, mentions)
     const location = closure < 0 ? null : sourceLocation(analysis, closure, cwd, names)
     if (location === null) return null
     const scriptId = /** @type {NodeLocation} */ (analysis.locations.locationOf(closure)).scriptId
@@ -60,12 +67,16 @@ export function holderLocation (analysis, path, cwd, names) {
  * the retainer path went through), else the one that keeps the scope alive from outside it (held
  * by something other than the scope's own variables) nearest the roots, else the located one that
  * starts first in its file. An ES module's own body is one of its scope's closures too: it is
- * chosen only when no other function closes over the scope.
+ * chosen only when no other function closes over the scope. Every function of a module closes
+ * over the module's scope, whatever variables it uses: with `mentions` (the script's text is
+ * known), the functions whose code names the variable come before the others, the preferred one
+ * included.
  * @param {HeapAnalysis} analysis
  * @param {number} context
  * @param {number} preferredId
+ * @param {((closure: number) => boolean) | null} [mentions]  whether a closure's code names the variable
  */
-export function closureOverContext (analysis, context, preferredId) {
+export function closureOverContext (analysis, context, preferredId, mentions = null) {
   const { graph, locations } = analysis
   const distances = distancesOf(analysis)
   const body = moduleBodyOf(graph, context)
@@ -76,19 +87,48 @@ export function closureOverContext (analysis, context, preferredId) {
     if (!edge.is('internal', 'context')) continue
     const source = edge.source
     if (graph.nodeTypes[source] !== graph.nodeType.closure) continue
-    if (graph.nodeIds[source] === preferredId && source !== body) return source
+    const named = source !== body && mentions !== null && mentions(source)
+    if (graph.nodeIds[source] === preferredId && source !== body && (mentions === null || named)) return source
     const location = locations.locationOf(source)
     if (location === null) continue
     // A closure held only by its own scope (a module-level function declaration) does not keep
     // the scope alive; one held from outside (a listener, a handler) is how the scope is reached.
     const held = source !== body && heldFromOutside(graph, source, context)
-    const key = [source === body ? 2 : held ? 0 : 1, held ? distances[source] : 0, location.line, location.column]
+    const key = [source === body ? 2 : named ? 0 : 1, held ? 0 : 1, held ? distances[source] : 0, location.line, location.column]
     if (best < 0 || compareKeys(key, bestKey) < 0) {
       best = source
       bestKey = key
     }
   }
   return best
+}
+
+/**
+ * Whether a closure's code names `variable`, read from its script's syntax tree; null when the
+ * name is none a program could write or no script text is known (then the heap alone decides).
+ * @param {HeapAnalysis} analysis
+ * @param {string} variable  as the code that ran names it
+ * @param {NameResolver} names
+ * @returns {((closure: number) => boolean) | null}
+ */
+function mentionsOf (analysis, variable, names) {
+  if (!IDENTIFIER.test(variable)) return null
+  /** @type {Map<number, ScriptSyntax | null>} by script id */
+  const syntaxes = new Map()
+  return (closure) => {
+    const location = analysis.locations.locationOf(closure)
+    if (location === null) return false
+    let syntax = syntaxes.get(location.scriptId)
+    if (syntax === undefined) {
+      const copy = scriptSourceOf(analysis.graph, closure)
+      const text = (location.scriptName === null || location.scriptName === '' ? null : names.scriptText(location.scriptName, copy)) ?? copy
+      syntax = text === null ? null : scriptSyntax(text)
+      syntaxes.set(location.scriptId, syntax)
+    }
+    if (syntax === null) return false
+    const start = syntax.offsetOf(location.line, location.column)
+    return start > 0 && syntax.mentions(variable, start)
+  }
 }
 
 /**

@@ -249,6 +249,17 @@ export class ScriptSyntax {
   }
 
   /**
+   * Whether the code V8 starts at `start` (a function, to its end) names variable `name`: reads,
+   * writes or calls it, or declares one of that name (shadowed variables are not told apart).
+   * @param {string} name
+   * @param {number} start  where V8 starts the function
+   */
+  mentions (name, start) {
+    const end = this.codeEnd(start)
+    return this.#occurrences(name, false).some(({ node }) => node.start >= start && node.start < end)
+  }
+
+  /**
    * The first call (in text order) of one of `names` in the code V8 starts at `start`: a call of
    * a function or a method of that name, or `new Name(`; with `constructs`, only `new Name(`.
    * The offset is the name's (`new`'s for a construction), or -1.

@@ -12,6 +12,8 @@ import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { markedPosition, ROOT } from '../helpers/fixture-source.js'
 import { assertMapped, findingOf, HANDLERS, LEAKS, lineOf } from '../helpers/service-leaks.js'
 import { loadSourceMap } from '../../src/sources/source-maps.js'
+import { SourceLocator } from '../../src/sources/source-locator.js'
+import { analysedSnapshot } from '../helpers/parsed-snapshots.js'
 import { caseName } from '../../fixtures/capture/cases.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
 
@@ -39,10 +41,23 @@ test('tsc with separate .map files: each leak at its .ts line, the generated dis
   const map = findingOf(report, 'unbounded-collection').location
   t.is(map?.generated?.line, lineOf('quotesByUrl.set(', join(tsc.root, 'dist', 'handlers.js')))
   t.is(map?.original?.snippet, 'quotesByUrl.set(url, quote) // leak: map')
-  // The places a signature names in its notes are mapped as well.
+  // Every function of the module closes over quotesByUrl's scope; the one whose code names it is
+  // the one that writes to it, so the card names no other place that holds it.
   const notes = findingOf(report, 'unbounded-collection').evidence.notes
-  t.true(notes.some((note) => note.startsWith(`closed over by handleRequest at ${HANDLERS}:${lineOf('export function handleRequest')}:`)), notes.join('; '))
-  t.false(notes.some((note) => note.includes('dist/handlers.js')), notes.join('; '))
+  t.false(notes.some((note) => note.startsWith('closed over by')), notes.join('; '))
+})
+
+test('a place in the code that ran that a finding\'s note names is mapped to its .ts line, as the finding\'s location is', async (t) => {
+  const { tsc } = await compiledService()
+  const [generated, last] = await Promise.all([sharedDiff(tsc.files, { top: 0, cwd: ROOT, readSources: false }), analysedSnapshot(/** @type {string} */ (tsc.files.at(-1)))])
+  const finding = findingOf(generated, 'unbounded-collection')
+  const location = /** @type {NonNullable<typeof finding.location>} */ (finding.location)
+  t.regex(location.file, /dist\/handlers\.js$/)
+  const ran = `${location.file}:${lineOf('export function handleRequest', join(tsc.root, 'dist', 'handlers.js'))}:8`
+  const noted = { ...finding, evidence: { ...finding.evidence, notes: [`closed over by handleRequest at ${ran}`, 'a note without a place'] } }
+  const [mapped] = new SourceLocator({ cwd: ROOT }).mapFindings([noted], last)
+  t.regex(mapped.evidence.notes[0], new RegExp(`^closed over by handleRequest at ${HANDLERS.replaceAll('.', '\\.')}:${lineOf('export function handleRequest')}:\\d+$`))
+  t.is(mapped.evidence.notes[1], 'a note without a place')
 })
 
 /**

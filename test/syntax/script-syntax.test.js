@@ -1,4 +1,5 @@
 import test from 'ava'
+import { readFileSync } from 'node:fs'
 import { scriptSyntax } from '../../src/syntax/script-syntax.js'
 
 // The one parse of a script, on source text: which statements count as adding to a collection,
@@ -190,4 +191,22 @@ test('what a declaration starts a variable as: a literal\'s kind, a constructor\
   t.deepEqual(['served', 'history', 'cache', 'prefix', 'options', 'handler', 'later', 'made', 'missing'].map((name) => syntax.initialKinds(name)), [
     ['number'], ['Array', 'Set'], ['Map'], ['string'], ['Object'], ['Function'], [''], [''], []
   ])
+})
+
+test('mentions: whether a function\'s code names a variable, in the demo\'s server, where every function closes over the module scope', (t) => {
+  const text = readFileSync(new URL('../../fixtures/demo/leaky-server.js', import.meta.url), 'utf8')
+  const syntax = scriptSyntax(text)
+  // Where V8 starts each function: a declaration at its parameters, an arrow at its own.
+  const handler = text.indexOf('(request, response) {\n  const cached')
+  const tick = text.indexOf('() => priceFeed.emit')
+  const listen = text.indexOf('(request, response) => {\n  if')
+  t.true(handler > 0 && tick > 0 && listen > 0)
+  t.true(syntax.mentions('responseCache', handler))
+  t.false(syntax.mentions('responseCache', tick), 'the price ticker does not use the cache')
+  t.false(syntax.mentions('responseCache', listen), 'the request listener calls the handler, not the cache')
+  t.true(syntax.mentions('handleProduct', listen))
+  t.true(syntax.mentions('priceFeed', tick))
+  // A property of that name is not the variable.
+  t.false(syntax.mentions('url', tick))
+  t.false(syntax.mentions('url', handler), 'request.url is a property')
 })
