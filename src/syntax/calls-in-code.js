@@ -6,31 +6,33 @@ import { calleeName, lowerBound, propertyName } from './syntax-nodes.js'
 /** @import {Node} from 'acorn' */
 
 /**
- * The first call of one of `names` in [start, end) (ScriptSyntax#callIn), or -1.
+ * The calls of one of `names` in [start, end) (ScriptSyntax#callIn), in text order: where each
+ * call's name starts (`new`'s for a construction).
  * @param {Node[]} calls  CallExpression, NewExpression and ImportExpression nodes, by start
  * @param {number} start
  * @param {number} end
  * @param {string[]} names
  * @param {boolean} constructs
+ * @returns {number[]}
  */
-export function firstCallOf (calls, start, end, names, constructs) {
+export function callsOf (calls, start, end, names, constructs) {
   const wanted = new Set(names)
-  let best = -1
+  /** @type {number[]} */
+  const found = []
   for (let i = lowerBound(calls, start); i < calls.length && calls[i].start < end; i++) {
     const call = /** @type {any} */ (calls[i])
     if (call.type === 'ImportExpression' || (constructs && call.type !== 'NewExpression')) continue
     const callee = call.callee
     const name = constructs ? (callee.type === 'Identifier' ? callee.name : null) : calleeName(callee)
     if (name === null || !wanted.has(name)) continue
-    const at = constructs ? call.start : callee.type === 'MemberExpression' ? callee.property.start : callee.start
-    if (best < 0 || at < best) best = at
+    found.push(constructs ? call.start : callee.type === 'MemberExpression' ? callee.property.start : callee.start)
   }
-  return best
+  return found.sort((a, b) => a - b)
 }
 
 /**
  * The calls of `methods` that start in [from, to) (ScriptSyntax#methodCallsIn).
- * @param {Node[]} calls  as for firstCallOf
+ * @param {Node[]} calls  as for callsOf
  * @param {Array<Node | undefined>} parents  the parent of each of `calls`
  * @param {number} from
  * @param {number} to
@@ -65,8 +67,8 @@ export function methodCallsBetween (calls, parents, from, to, methods) {
 
 /**
  * The call whose name (a method's property, a function's or a class's identifier) or `new` starts
- * at `offset`, as firstCallOf gives it and as a profile's call column points at, or null.
- * @param {Node[]} calls  as for firstCallOf
+ * at `offset`, as callsOf gives it and as a profile's call column points at, or null.
+ * @param {Node[]} calls  as for callsOf
  * @param {Array<Node | undefined>} parents  the parent of each of `calls`
  * @param {number} offset
  * @param {string} text  the script's

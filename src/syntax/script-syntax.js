@@ -9,7 +9,7 @@
 // parser reads answers every question with nothing.
 
 import { LRUCache } from 'lru-cache'
-import { callAt, firstCallOf, methodCallsBetween } from './calls-in-code.js'
+import { callAt, callsOf, methodCallsBetween } from './calls-in-code.js'
 import { collectionWrites, writeParts } from './collection-writes.js'
 import { entryRemovals } from './entry-removals.js'
 import { indexTree } from './index-tree.js'
@@ -260,15 +260,22 @@ export class ScriptSyntax {
   }
 
   /**
-   * The first call (in text order) of one of `names` in the code V8 starts at `start`: a call of
-   * a function or a method of that name, or `new Name(`; with `constructs`, only `new Name(`.
-   * The offset is the name's (`new`'s for a construction), or -1.
+   * The call of one of `names` in the code V8 starts at `start`: a call of a function or a method
+   * of that name, or `new Name(`; with `constructs`, only `new Name(`. Only the function's own
+   * calls count (one in a function nested in it is that function's frame on a stack), and a
+   * profile's frame does not say which of two calls on different lines it came through: then
+   * none is named. The offset is the name's (`new`'s for a construction), or -1.
    * @param {number} start  where V8 starts the function
    * @param {string[]} names
    * @param {boolean} constructs
    */
   callIn (start, names, constructs) {
-    return firstCallOf(this.#tree.calls, start, this.codeEnd(start), names, constructs)
+    const scopes = this.#tree.scopes
+    const own = scopes.functionAt(start)
+    const calls = callsOf(this.#tree.calls, start, this.codeEnd(start), names, constructs).filter((at) => own < 0 || scopes.scopeAt(at) === own)
+    if (calls.length === 0) return -1
+    const line = this.positionOf(calls[0]).line
+    return calls.every((at) => this.positionOf(at).line === line) ? calls[0] : -1
   }
 
   /**

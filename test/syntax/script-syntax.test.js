@@ -210,3 +210,20 @@ test('mentions: whether a function\'s code names a variable, in the demo\'s serv
   t.false(syntax.mentions('url', tick))
   t.false(syntax.mentions('url', handler), 'request.url is a property')
 })
+
+test('callIn: the line a stack frame calls its callee from, when the function\'s own code says which', (t) => {
+  const text = readFileSync(new URL('../../fixtures/demo/leaky-server.js', import.meta.url), 'utf8')
+  const syntax = scriptSyntax(text)
+  const lineAt = (/** @type {number} */ offset) => offset < 0 ? null : text.slice(0, offset).split('\n').length
+  const lineOf = (/** @type {string} */ code) => text.slice(0, text.indexOf(code)).split('\n').length
+  const handler = text.indexOf('(request, response) {\n  const cached')
+  t.is(lineAt(syntax.callIn(handler, ['stringify'], false)), lineOf('JSON.stringify(state.product)'))
+  t.is(lineAt(syntax.callIn(handler, ['Map'], true)), null, 'no construction of that class here')
+  // The cached and the fresh response both call end(): a profile's frame does not say which.
+  t.is(lineAt(syntax.callIn(handler, ['end'], false)), null)
+  const listen = text.indexOf('(request, response) => {\n  if')
+  t.is(lineAt(syntax.callIn(listen, ['end'], false)), lineOf("response.end('not found"))
+  // A call in a function nested in the frame's is that function's own frame.
+  const nested = scriptSyntax('function outer (items) {\n  items.map((x) => make(x))\n  return make(0)\n}\n')
+  t.is(nested.positionOf(nested.callIn(nested.text.indexOf('(items)'), ['make'], false)).line, 2)
+})
