@@ -205,7 +205,7 @@ function judge (leaking, groups, grew, settings, snapshotCount) {
   }
   const big = groups.filter((g) => isLarge(g, settings))
   if (big.length > 0 && snapshotCount === 3) {
-    return { verdict: 'clean', reason: `${big.length} owner group${big.length === 1 ? '' : 's'} grew once but not in the last step (one-time initialisation, not a leak)` }
+    return { verdict: 'clean', reason: `${big.length} owner group${big.length === 1 ? '' : 's'} grew once but not in the last step: a one-time initialisation, or a load that stopped before the last snapshot (a leak grows while the work that leaks goes on)` }
   }
   const grown = big.filter((g) => grew.has(g))
   if (grown.length > 0) {
