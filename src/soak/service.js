@@ -5,7 +5,12 @@ import { SoakError } from '../errors.js'
 
 // `leakdiff: ready: kill -USR2 4121 writes ...` (start-agent.js), one per process that loads the agent.
 const READY_LINE = /^leakdiff: ready: kill -\w+ (\d+) /
-const TAIL_LINES = 20
+const TAIL_LINES = 40
+// Node ends an uncaught error's output with the stack, the error's own properties, a blank line
+// and its version (`Node.js v20.20.2`): what went wrong is the error's first line.
+const ERROR_LINE = /^(?:Uncaught )?(?:[A-Z][\w$]*)?(?:Error|Exception)(?: \[\w+\])?:/
+const NODE_VERSION_LINE = /^Node\.js v\d/
+const STACK_FRAME = /^\s+at /
 
 /**
  * @typedef {object} Service
@@ -13,7 +18,7 @@ const TAIL_LINES = 20
  * @property {number[]} agentPids        processes whose agent said `ready`, in that order
  * @property {Promise<{code: number | null, signal: NodeJS.Signals | null}>} exited
  * @property {() => boolean} running
- * @property {() => string} lastLine     the last non-empty line the service wrote (stderr first)
+ * @property {() => string} lastLine     why the service ended, from its last output (lastWords: stderr first)
  * @property {(graceMs?: number) => Promise<void>} stop  SIGTERM to the group, SIGKILL after `graceMs`
  * @property {(onReady: () => void) => void} onAgentReady
  */
@@ -74,7 +79,7 @@ export async function startService (command, { cwd, env, onOutput }) {
     agentPids,
     exited: /** @type {Service['exited']} */ (exited),
     running: () => exit === undefined,
-    lastLine: () => (tails.stderr.at(-1) ?? partial.stderr.trim()) || (tails.stdout.at(-1) ?? partial.stdout.trim()),
+    lastLine: () => lastWords([...tails.stderr, partial.stderr.trim()]) || lastWords([...tails.stdout, partial.stdout.trim()]),
     onAgentReady: (listener) => { readyListeners.push(listener) },
     stop: (graceMs = 5000) => {
       stopping ??= (async () => {
@@ -104,4 +109,20 @@ function signalGroup (pid, signal) {
   try {
     process.kill(-pid, signal)
   } catch {}
+}
+
+/**
+ * The line of a process's last output that says why it ended: the last error's first line
+ * (`Error: Cannot find module ...`), else the last line that is neither a stack frame nor Node's
+ * version.
+ * @param {string[]} lines
+ * @returns {string}
+ */
+export function lastWords (lines) {
+  for (let i = lines.length - 1; i >= 0; i--) if (ERROR_LINE.test(lines[i])) return lines[i]
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]
+    if (line.trim() !== '' && !NODE_VERSION_LINE.test(line) && !STACK_FRAME.test(line)) return line
+  }
+  return ''
 }

@@ -102,16 +102,21 @@ test('its fixed twin under a --load command: exit 0, and --format junit is a pas
   t.deepEqual(leftovers, [])
 })
 
-test('a service that dies under load: exit 2 with one line naming its last words; a bad command line (gate flags read): exit 2', async (t) => {
+test('a service that dies under load, or cannot start: exit 2 with one line naming its last words; a bad command line (gate flags read): exit 2', async (t) => {
   const dies = 'let n = 0; require("node:http").createServer((q, s) => { if (++n === 20) { console.error("Error: lost the database"); process.exit(3) } s.end("ok") }).listen(Number(process.env.PORT), "127.0.0.1")'
-  const [died, noCommand, remote] = await Promise.all([
+  const [died, missing, noCommand, remote] = await Promise.all([
     soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--count', '100', '--', 'node', '-e', dies]),
+    soak(t, (port) => ['--requests', `http://127.0.0.1:${port}/`, '--', 'node', 'no-such-server.js']),
     soak(t, () => ['--requests', 'http://127.0.0.1:9/', '--allow', 'listener-accumulation']),
     soak(t, () => ['--requests', 'http://example.com/', '--', 'node', 'server.js'])
   ])
   t.is(died.code, 2)
   t.regex(died.stderr, /^leakdiff: The service exited with code 3 (during|after) (the warm-up|round 1 of the load): Error: lost the database\n$/)
   t.deepEqual(died.leftovers, [])
+  // Node's own error, not the version line it ends its output with.
+  t.is(missing.code, 2)
+  t.regex(missing.stderr, /^leakdiff: The service exited with code 1 before it was ready: Error\b.*Cannot find module '[^']*no-such-server\.js'/)
+  t.notRegex(missing.stderr, /Node\.js v\d/)
   t.is(noCommand.code, 2)
   t.regex(noCommand.stderr, /^leakdiff: Expected the service's command after --/)
   t.is(remote.code, 2)
