@@ -7,6 +7,9 @@ import { escapeStrings } from './escape/escape-text.js'
 import { markdownCode, markdownText } from './escape/escape-markdown.js'
 /** @import {DiffReport} from './report-model.js' */
 
+/** The class table's number columns: header, and the least width. */
+const CLASS_COLUMNS = /** @type {const} */ ([['new', 8], ['deleted', 8], ['Δcount', 8], ['Δsize', 12], ['Δretained', 12]])
+
 /**
  * Renders a diff report. Reads only the report; never prints string values from the heap (the
  * report holds class, property and variable names only).
@@ -69,16 +72,18 @@ function renderText (report, c, width) {
     lines.push('')
   }
 
-  const nameWidth = Math.max(16, width - 53)
   if (report.classes.length === 0) {
     lines.push(c.bold('Classes'), '  no class gained or lost objects', '')
     lines.push(c.dim('Chrome DevTools opens the snapshots (Memory → Load) and shows objects as @id.'))
     return lines.join('\n') + '\n'
   }
-  lines.push(c.bold(`${fit(`Classes (top ${report.classes.length} by Δsize)`, nameWidth)} ${fit('new', 8, 'right')} ${fit('deleted', 8, 'right')} ${fit('Δcount', 8, 'right')} ${fit('Δsize', 12, 'right')} ${fit('Δretained', 12, 'right')}`))
-  for (const row of report.classes) {
-    lines.push(`${fit(row.name, nameWidth)} ${fit(formatCount(row.newCount), 8, 'right')} ${fit(formatCount(row.deletedCount), 8, 'right')} ${fit(formatCount(row.countDelta, { sign: true }), 8, 'right')} ${fit(formatBytes(row.sizeDelta, { sign: true }), 12, 'right')} ${fit(formatBytes(row.retainedSizeDelta, { sign: true }), 12, 'right')}`)
-  }
+  const cells = report.classes.map((row) => [formatCount(row.newCount), formatCount(row.deletedCount), formatCount(row.countDelta, { sign: true }), formatBytes(row.sizeDelta, { sign: true }), formatBytes(row.retainedSizeDelta, { sign: true })])
+  // A number is never cut: its column widens to the widest, and the class names get what is left.
+  const widths = CLASS_COLUMNS.map(([header, least], k) => Math.max(least, header.length, ...cells.map((row) => row[k].length)))
+  const nameWidth = Math.max(16, width - widths.reduce((sum, w) => sum + w + 1, 0))
+  const line = (/** @type {string} */ name, /** @type {string[]} */ values) => [fit(name, nameWidth), ...values.map((value, k) => fit(value, widths[k], 'right'))].join(' ')
+  lines.push(c.bold(line(`Classes (top ${report.classes.length} by Δsize)`, CLASS_COLUMNS.map(([header]) => header))))
+  for (const [i, row] of report.classes.entries()) lines.push(line(row.name, cells[i]))
   lines.push('')
   lines.push(c.dim('Chrome DevTools opens the snapshots (Memory → Load) and shows objects as @id.'))
   return lines.join('\n') + '\n'

@@ -58,3 +58,17 @@ test('a format that does not fit the report, or no format of the registry, is re
   t.throws(() => renderReport(report, { format: 'toString' }), { code: 'LEAKDIFF_INVALID_ARG', message: /one of text, json, markdown, html/ })
   t.throws(() => renderReport(/** @type {any} */ ({ kind: 'other' })), { code: 'LEAKDIFF_INVALID_ARG', message: /a diff or inspect report/ })
 })
+
+test('the text class table cuts names, never numbers: a count past a million and sizes past a gigabyte stay whole, each row as wide as the header', async (t) => {
+  const report = await reportOf('diff/map-cache')
+  // A heap far bigger than the fixture's: the same rows with numbers a large service has.
+  const big = { ...report, classes: report.classes.map((row, i) => i === 0 ? { ...row, newCount: 1_527_944, deletedCount: 416, countDelta: 1_527_528, sizeDelta: 2.5e9, retainedSizeDelta: -1.25e10 } : row) }
+  const lines = renderDiffReport(big, { color: false, width: 100 }).split('\n')
+  const header = lines.findIndex((line) => line.startsWith('Classes (top '))
+  const row = lines[header + 1]
+  for (const text of ['1,527,944', '+1,527,528', formatBytes(2.5e9, { sign: true }), formatBytes(-1.25e10, { sign: true })]) t.true(row.includes(text), `${text} in ${row}`)
+  t.false(row.includes('…'), row)
+  for (let k = header; k <= header + big.classes.length; k++) t.is(lines[k].length, lines[header].length, lines[k])
+  // The numbers that fit keep the table as it was: 100 columns wide.
+  t.is(renderDiffReport(report, { color: false, width: 100 }).split('\n').find((line) => line.startsWith('Classes (top '))?.length, 100)
+})
