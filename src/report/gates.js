@@ -152,15 +152,23 @@ export function evaluateGates (report, { failOn, maxGrowth, allow = [], verdict 
 }
 
 /**
- * The one-line reason a gate result failed ('' when it did not).
+ * The one-line reason a gate result failed ('' when it did not): the first failed check, then how
+ * many more findings failed and which other gates did (not the verdict a failed finding stands for).
  * @param {GateResult} result
  * @returns {string}
  */
 export function summarizeViolations ({ violations }) {
   if (violations.length === 0) return ''
-  const more = violations.length > 1 ? ` (and ${violations.length - 1} more failed check${violations.length > 2 ? 's' : ''})` : ''
   const [first] = violations
-  return `${first.gate === 'finding' ? 'leak found: ' : ''}${first.message}${more}`
+  const findings = violations.filter((check) => check.gate === 'finding').length
+  // A leak verdict rests on the findings that failed: it is the same leak, not one more.
+  const others = violations.filter((check) => check !== first && check.gate !== 'finding' && !(check.gate === 'verdict' && findings > 0))
+  const moreFindings = findings - (first.gate === 'finding' ? 1 : 0)
+  const more = [
+    ...(moreFindings > 0 ? [`and ${moreFindings} more finding${moreFindings === 1 ? '' : 's'}`] : []),
+    ...(others.length > 0 ? [`${others.map((check) => check.gate).join(' and ')} failed too`] : [])
+  ]
+  return `${first.gate === 'finding' ? 'leak found: ' : ''}${first.message}${more.length > 0 ? ` (${more.join('; ')})` : ''}`
 }
 
 /**

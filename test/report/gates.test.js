@@ -25,7 +25,7 @@ test('default gates fail a leaking report on the finding and on the growth; a cl
   t.false(result.ok)
   t.deepEqual(result.violations.map((check) => check.gate), ['finding', 'max-growth'])
   t.is(result.violations[0].finding?.signature, 'listener-accumulation')
-  t.regex(summarizeViolations(result), /^leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+ \(and 1 more failed check\)$/)
+  t.regex(summarizeViolations(result), /^leak found: listener-accumulation at fixtures\/programs\/diff\/listeners\.js:13:\d+: .+ \(max-growth failed too\)$/)
   t.true(evaluateGates(await clean, DEFAULT_GATES).ok)
   t.is(summarizeViolations(evaluateGates(await clean, DEFAULT_GATES)), '')
 })
@@ -61,7 +61,9 @@ test('the verdict gate is the diff\'s own judgement; on a leak each finding not 
   t.false(leaking.ok)
   t.deepEqual(leaking.violations.map((check) => check.gate), ['finding', 'verdict'])
   t.true(leaking.checks.every((check) => check.gated))
-  t.regex(summarizeViolations(leaking), /^leak found: listener-accumulation at .+ \(and 1 more failed check\)$/)
+  // The verdict is that same leak, not one more failed check.
+  t.regex(summarizeViolations(leaking), /^leak found: listener-accumulation at /)
+  t.true(summarizeViolations(leaking).endsWith(`: ${leaking.violations[0].finding?.title}`), summarizeViolations(leaking))
   // Allowing the finding allows the verdict it rests on.
   const allowed = evaluateGates(await leaky, { verdict: true, allow: ['listener-accumulation'] })
   t.true(allowed.ok, summarizeViolations(allowed))
@@ -135,4 +137,19 @@ test('GitHub annotations: one ::error per finding with a location, escaped, and 
   const ungated = renderGithubAnnotations(report, evaluateGates(report, { failOn: ['unbounded-collection'] })).trimEnd().split('\n')
   t.is(ungated.length, 1)
   t.regex(ungated[0], /^::warning file=fixtures\/programs\/diff\/listeners\.js,line=13,col=\d+,title=leakdiff%3A listener-accumulation::/)
+})
+
+test('the one line of a failed run counts the other findings that failed, and names the other gates, never the verdict they stand for', async (t) => {
+  // Leaks in three packages and one of the program's own: several findings.
+  const { files } = await captureFixture('alloc/library-leaks')
+  const report = await sharedDiff(files, { top: 0 })
+  t.true(report.findings.length >= 2)
+  const byVerdict = evaluateGates(report, { verdict: true })
+  t.deepEqual(byVerdict.violations.map((check) => check.gate), [...report.findings.map(() => 'finding'), 'verdict'])
+  const more = report.findings.length - 1
+  t.true(summarizeViolations(byVerdict).endsWith(` (and ${more} more finding${more === 1 ? '' : 's'})`), summarizeViolations(byVerdict))
+  const withGrowth = evaluateGates(report, { verdict: true, maxGrowth: 0 })
+  t.true(summarizeViolations(withGrowth).endsWith(` (and ${more} more finding${more === 1 ? '' : 's'}; max-growth failed too)`), summarizeViolations(withGrowth))
+  // Growth alone, no finding judged: the gate's own line.
+  t.regex(summarizeViolations(evaluateGates(report, { maxGrowth: 0 })), /^retained growth of leaking owners .+ passes max-growth 0 B/)
 })
