@@ -17,6 +17,28 @@ import { writeFileAtomic } from './fs-safe.js'
  */
 
 /**
+ * The thread's one inspector session, connected at the first sampling run and never closed: when a
+ * session disconnects, V8 forgets the id it gave every object (the inspector's HeapProfiler.disable,
+ * which a disconnect runs, clears them), and the snapshots of the next series could not be matched
+ * with those of this one. A session does nothing between runs.
+ * @type {Session | undefined}
+ */
+let threadSession
+
+/**
+ * @param {typeof import('node:inspector')} inspector
+ * @returns {Session}
+ */
+function sessionOf (inspector) {
+  if (threadSession === undefined) {
+    const session = new inspector.Session()
+    session.connect()
+    threadSession = session
+  }
+  return threadSession
+}
+
+/**
  * One sampling run. `start` resolves with a sampler, or with the reason there is none (no
  * inspector in this build, the profiler already run by someone else): never throws.
  */
@@ -42,18 +64,12 @@ export class AllocationSampler {
    * @returns {Promise<{sampler: AllocationSampler} | {reason: string}>}
    */
   static async start ({ intervalBytes, run }) {
-    /** @type {Session | undefined} */
-    let session
     try {
       const inspector = await import('node:inspector')
-      session = new inspector.Session()
-      session.connect()
+      const session = sessionOf(inspector)
       await post(session, 'HeapProfiler.enable')
       const running = await post(session, 'HeapProfiler.getSamplingProfile').then(() => true, () => false)
-      if (running) {
-        session.disconnect()
-        return { reason: 'the sampling heap profiler is already running in this process (a debugger?), so it was left alone' }
-      }
+      if (running) return { reason: 'the sampling heap profiler is already running in this process (a debugger?), so it was left alone' }
       await post(session, 'HeapProfiler.startSampling', {
         samplingInterval: intervalBytes,
         includeObjectsCollectedByMajorGC: false,
@@ -61,7 +77,6 @@ export class AllocationSampler {
       })
       return { sampler: new AllocationSampler(session, run) }
     } catch (error) {
-      try { session?.disconnect() } catch {}
       return { reason: error instanceof Error ? error.message : String(error) }
     }
   }
@@ -75,14 +90,13 @@ export class AllocationSampler {
     return JSON.stringify(profile)
   }
 
-  /** Stops sampling and lets the samples go; safe to call twice. */
+  /** Stops sampling and lets the samples go; safe to call twice. The session stays (sessionOf). */
   async stop () {
     if (this.#stopped) return
     this.#stopped = true
     try {
       await post(this.#session, 'HeapProfiler.stopSampling')
     } catch {}
-    try { this.#session.disconnect() } catch {}
   }
 }
 

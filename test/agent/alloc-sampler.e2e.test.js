@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { startAgent } from 'leakdiff/agent'
 import { AllocationSampler } from '../../src/agent/alloc-sampler.js'
 import { pollUntil } from '../helpers/load-deadline.js'
+import { sharedDiff } from '../helpers/fixture-reports.js'
 
 /** @param {import('ava').ExecutionContext} t */
 async function tempDir (t) {
@@ -63,4 +64,19 @@ test.serial('allocSampling "always": two series share one sampling run, stopped 
   }, 5000, 50)
   t.true('sampler' in again, 'reason' in again ? again.reason : '')
   if ('sampler' in again) await again.sampler.stop()
+})
+
+test.serial('a sampling run leaves V8\'s object ids as they were: two series of this thread diff object by object, as one process', async (t) => {
+  const dir = await tempDir(t)
+  // Sampling runs for each series alone (the default): it starts and stops twice.
+  const agent = startAgent({ dir, signal: null, count: 1, keep: 2, onEvent: () => {} })
+  t.teardown(() => agent.stop())
+  const first = await agent.captureSeries()
+  const second = await agent.captureSeries()
+  const sampled = await Promise.all([first, second].map(async ({ sidecars }) => JSON.parse(await readFile(sidecars[0], 'utf8')).allocationProfile))
+  t.true(sampled.every((profile) => profile !== null && profile !== undefined) && sampled[0].run !== sampled[1].run, JSON.stringify(sampled))
+  // An inspector session that disconnects makes V8 forget every id: the diff would see two processes.
+  const report = await sharedDiff([first.snapshots[0], second.snapshots[0]], { top: 1 })
+  t.is(report.comparison, 'ids', report.reason)
+  t.false(report.warnings.some((warning) => warning.includes('object ids')), report.warnings.join('\n'))
 })
