@@ -17,9 +17,10 @@ import { pickForDiff } from './run/capture.js'
  * directory). Undefined for anything else: the arguments are snapshots.
  * @param {string[]} args
  * @param {number} [thread]  only this thread (--thread)
+ * @param {(line: string) => void} [note]  told which series a directory of several gave
  * @returns {Promise<ThreadGroup[] | undefined>}
  */
-export async function seriesGroups (args, thread) {
+export async function seriesGroups (args, thread, note = () => {}) {
   if (args.length !== 1) return undefined
   const [arg] = args
   let info
@@ -30,8 +31,13 @@ export async function seriesGroups (args, thread) {
   }
   let seriesFile
   if (info.isDirectory()) {
-    seriesFile = await newestSeries(arg)
-    if (seriesFile === undefined) throw new UsageError(`${arg} holds no complete series of the leakdiff agent (leakdiff-<pid>-<start>.series.json)`)
+    const complete = await completeSeries(arg)
+    const newest = complete[0]
+    if (newest === undefined) throw new UsageError(`${arg} holds no complete series of the leakdiff agent (leakdiff-<pid>-<start>.series.json)`)
+    // A signal makes one series per thread: only series of the same kind of thread are others.
+    const others = complete.slice(1).filter((file) => (parseFileName(file)?.threadId === 0) === (parseFileName(newest)?.threadId === 0))
+    if (others.length > 0) note(`${arg} holds ${others.length + 1} complete series: diffing the newest, ${basename(newest)} (give another's .series.json to diff that one)`)
+    seriesFile = newest
   } else if (arg.endsWith('.series.json')) {
     seriesFile = arg
   } else {
@@ -52,16 +58,14 @@ export async function seriesGroups (args, thread) {
 }
 
 /**
- * The newest complete series file of a main thread in `dir` (of a worker thread when there is none).
+ * The complete series files in `dir`, newest first, main threads' before worker threads'.
  * @param {string} dir
- * @returns {Promise<string | undefined>}
+ * @returns {Promise<string[]>}
  */
-async function newestSeries (dir) {
+async function completeSeries (dir) {
   const names = (await readdir(dir)).filter((name) => parseFileName(name)?.kind === 'series')
   const ordered = names.map((name) => ({ name, threadId: parseFileName(name)?.threadId ?? 0, stamp: parseFileName(name)?.stamp ?? '' }))
     .sort((a, b) => (a.threadId === 0 ? 0 : 1) - (b.threadId === 0 ? 0 : 1) || (a.stamp < b.stamp ? 1 : a.stamp > b.stamp ? -1 : 0))
-  for (const { name } of ordered) {
-    if ((await readSeriesFile(join(dir, name)))?.status === 'complete') return join(dir, name)
-  }
-  return undefined
+  const records = await Promise.all(ordered.map(({ name }) => readSeriesFile(join(dir, name))))
+  return ordered.filter((_, i) => records[i]?.status === 'complete').map(({ name }) => join(dir, name))
 }

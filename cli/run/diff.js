@@ -23,7 +23,7 @@ const SWITCH_WORDS = new Set(['always', 'never', 'auto', 'true', 'false', 'yes',
 /** @param {DiffArguments} argv */
 export async function handler (argv) {
   // A directory the agent wrote to, or a series file: each thread's snapshots, diffed apart.
-  const groups = await seriesGroups(argv.snapshots, argv.thread)
+  const groups = await seriesGroups(argv.snapshots, argv.thread, (line) => process.stderr.write(`leakdiff: ${line}\n`))
   if (groups === undefined) return diffFiles(argv, argv.snapshots)
   if (groups.length > 1 && (argv.output || !['text', 'markdown'].includes(argv.format))) {
     throw new UsageError(`${argv.snapshots[0]} holds the series of ${groups.length} threads (${groups.map((group) => group.threadId).join(', ')}): pick one with --thread for --format ${argv.format}${argv.output ? ' or --output' : ''}`)
