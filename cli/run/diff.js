@@ -12,6 +12,8 @@ import { sourceOptionsOf } from '../source-options.js'
 
 /** Words people give a switch (`--color never`) that yargs then reads as a positional. */
 const SWITCH_WORDS = new Set(['always', 'never', 'auto', 'true', 'false', 'yes', 'no', 'on', 'off'])
+/** The commands a mistyped first word (`inpsect`) may have meant: yargs reads it as a snapshot. */
+const COMMANDS = ['inspect', 'capture', 'soak']
 
 /**
  * The arguments yargs hands the diff command.
@@ -46,6 +48,9 @@ async function diffFiles (argv, snapshots) {
   // `--color never`, as other tools spell it: a switch takes no value, so the word is a snapshot.
   const word = snapshots.find((name) => SWITCH_WORDS.has(name) && !existsSync(name))
   if (word !== undefined) throw new UsageError(`'${word}' is read as a snapshot: switches such as --color take no value (--color, --no-color)`)
+  const [first] = snapshots
+  const meant = existsSync(first) ? undefined : COMMANDS.find((command) => first !== command && editDistance(first.toLowerCase(), command) <= (command.length > 4 ? 2 : 1))
+  if (meant !== undefined) throw new UsageError(`'${first}' is no snapshot file nor a command: did you mean 'leakdiff ${meant}'?`)
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
   const minBytes = parseMinBytes(argv.minBytes)
   for (const name of /** @type {const} */ (['minObjects', 'minContinued'])) {
@@ -100,4 +105,19 @@ async function checkDistinct (snapshots) {
   const real = await Promise.all(snapshots.map((file) => realpath(file).catch(() => file)))
   const twice = real.findIndex((file, i) => real.indexOf(file) !== i)
   if (twice >= 0) throw new UsageError(`${snapshots[twice]} is given twice: diff snapshots taken at different times (oldest first)`)
+}
+
+/**
+ * How many letters to insert, delete or change to turn `a` into `b` (Levenshtein).
+ * @param {string} a
+ * @param {string} b
+ */
+function editDistance (a, b) {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i]
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(previous[j] + 1, row[j - 1] + 1, previous[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1))
+    previous = row
+  }
+  return previous[b.length]
 }

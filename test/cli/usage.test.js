@@ -19,6 +19,19 @@ test('a misspelt --fail-on id is refused with the known ids', (t) => {
   t.regex(error?.message ?? '', /^--fail-on expects 'any' or signature ids \(.*forgotten-timer.*\), got 'forgoten-timer'$/)
 })
 
+test('a mistyped command (read as a snapshot that does not exist) is named, with the command it may be', async (t) => {
+  for (const [word, command] of [['inpsect', 'inspect'], ['Capture', 'capture'], ['captur', 'capture'], ['sok', 'soak']]) {
+    const { stdout, stderr, code } = await diff([word, 'x.heapsnapshot'])
+    t.is(code, 2, stderr)
+    t.is(stdout, '')
+    t.deepEqual(errorLines(stderr), [`leakdiff: '${word}' is no snapshot file nor a command: did you mean 'leakdiff ${command}'?`])
+  }
+  // A file that is missing is said to be missing, whatever its name is close to.
+  const missing = await diff(['snap', 'x.heapsnapshot'])
+  t.is(missing.code, 2)
+  t.deepEqual(errorLines(missing.stderr), ['leakdiff: snap: no such file'])
+})
+
 test('a value given to a switch (--color never reaches the command as a snapshot named never) is named, with how switches are given', async (t) => {
   for (const snapshots of [['a.heapsnapshot', 'b.heapsnapshot', 'never'], ['a.heapsnapshot', 'b.heapsnapshot', 'c.heapsnapshot', 'always']]) {
     const { stdout, stderr, code } = await diff(snapshots)
