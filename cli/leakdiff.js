@@ -13,6 +13,11 @@ tuneV8()
 
 const COMMANDS = [inspect, capture, soak].map((module) => module.command.split(' ')[0])
 const NO_SNAPSHOTS = `Expected two or three snapshots of one process, oldest first: leakdiff a.heapsnapshot b.heapsnapshot [c.heapsnapshot]; or a command: ${COMMANDS.join(', ')}`
+/** What a command given without its argument expects, for yargs' "got 0, need at least 1". */
+const MISSING = /** @type {Record<string, string>} */ ({
+  inspect: 'Expected a snapshot to inspect: leakdiff inspect <snapshot> (- reads standard input)',
+  capture: 'Expected the pid of a process that runs the agent: leakdiff capture <pid>'
+})
 
 // yargs looks for a package.json from the working directory when the CLI is an ES module: a
 // project's own version, where leakdiff is installed in it.
@@ -46,7 +51,11 @@ const cli = yargs(argv)
   .fail((message, error) => {
     // Run bare, yargs counts the default command's positionals ("got 0, need at least 1"), which
     // tells a first-time user neither what to give nor that it takes two.
-    if (!error && !COMMANDS.some((name) => argv.includes(name)) && /^Not enough non-option arguments/.test(message)) throw new UsageError(NO_SNAPSHOTS)
+    if (!error && /^Not enough non-option arguments/.test(message)) {
+      const command = COMMANDS.find((name) => argv.includes(name))
+      if (command === undefined) throw new UsageError(NO_SNAPSHOTS)
+      if (MISSING[command] !== undefined) throw new UsageError(MISSING[command])
+    }
     // yargs spreads some messages (invalid choices) over several lines; an error is one line.
     throw error ?? new UsageError(message.replace(/\s*\n\s*/g, ' '))
   })

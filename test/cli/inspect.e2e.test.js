@@ -36,7 +36,7 @@ test('bad input and bad arguments: one line on stderr, exit 2, no stack trace bu
   /** @type {Array<[string[], RegExp]>} */
   const cases = [
     [['inspect', empty], /empty\.heapsnapshot at byte 0: empty input/],
-    [['inspect'], /Not enough non-option arguments/],
+    [['inspect'], /^leakdiff: Expected a snapshot to inspect: leakdiff inspect <snapshot>/],
     [['inspect', empty, '--top', '-1'], /--top expects a whole number/]
   ]
   const [debug, ...runs] = await Promise.all([leakdiff(['inspect', empty, '--debug']), ...cases.map(([args]) => leakdiff(args))])

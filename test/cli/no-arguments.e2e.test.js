@@ -2,8 +2,11 @@ import test from 'ava'
 import { leakdiff } from '../helpers/run-cli.js'
 
 // Parsing the command line happens only in the CLI's own process.
-test('run without snapshots, leakdiff says what it needs (two or three snapshots, or a command), exit 2', async (t) => {
-  const [bare, optionOnly] = await Promise.all([leakdiff([]), leakdiff(['--top', '3'])])
+test('run without snapshots, leakdiff says what it needs (two or three snapshots, or a command), and a command without its argument what that takes, exit 2', async (t) => {
+  const [bare, optionOnly, capture] = await Promise.all([leakdiff([]), leakdiff(['--top', '3']), leakdiff(['capture'])])
+  // A command without its argument says what it takes.
+  t.is(capture.code, 2)
+  t.is(capture.stderr.split('\n')[0], 'leakdiff: Expected the pid of a process that runs the agent: leakdiff capture <pid>')
   for (const { stdout, stderr, code } of [bare, optionOnly]) {
     t.is(code, 2)
     t.is(stdout, '')
