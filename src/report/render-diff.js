@@ -222,7 +222,9 @@ export function rateLines (report) {
   const { rate } = report
   const capture = captureLine(report)
   if (!rate) return capture === null ? [] : [capture]
-  const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes * 60_000)} (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)`]
+  // Without a leak, a pace per minute from a few seconds of warm-up reads as an alarm it is not.
+  const pace = report.verdict === 'leak' ? ` (${formatBytes(rate.bytesPerMinute, { sign: true })}/min)` : ', by no leaking owner'
+  const lines = [...(capture === null ? [] : [capture]), `${formatBytes(rate.bytes, { sign: true })} retained in ${formatDuration(rate.minutes * 60_000)}${pace}`]
   const { limit } = rate
   if (limit) {
     const nearer = limit.nearerThan ? ', the nearer of its two limits' : ''
