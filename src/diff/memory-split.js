@@ -167,7 +167,11 @@ export function nativeHolders (graph, kind) {
  * @property {string | null} summary  one line when the growth is outside the JS heap; null otherwise
  */
 
-/** RSS growth (writes taken out) below this is noise. */
+/**
+ * RSS growth (writes taken out) below this is noise; growth that nothing in the snapshot explains
+ * must also keep on in every step, by its share of this, as a kind of native memory must: a process
+ * under load takes memory while it warms up (buffers, compiled code, its allocator's arenas), once.
+ */
 const MIN_RSS_GROWTH = 16 * 1024 * 1024
 
 /**
@@ -189,6 +193,8 @@ export function splitMemory (graphs, around) {
     writeRss: /** @type {number | null} */ (null),
     rest: /** @type {number | null} */ (null)
   }
+  /** @type {number[]} per step, the RSS growth nothing in the snapshots explains */
+  let restSteps = []
   if (around.every((reading) => reading !== null)) {
     const readings = /** @type {MemoryAround[]} */ (around)
     // Every write but the last happened between the first reading and the last.
@@ -197,6 +203,10 @@ export function splitMemory (graphs, around) {
     growth.writeRss = writeRss
     growth.rss = rssGrowth - Math.min(writeRss, Math.max(0, rssGrowth))
     growth.rest = growth.rss - Math.max(0, growth.jsHeap) - Math.max(0, growth.backingStores) - Math.max(0, growth.native)
+    restSteps = readings.slice(1).map((reading, i) => {
+      const program = reading.rss - readings[i].rss - readings[i].writeRss
+      return program - Math.max(0, kinds[i + 1].jsHeapBytes - kinds[i].jsHeapBytes) - Math.max(0, kinds[i + 1].backingStoreBytes - kinds[i].backingStoreBytes) - Math.max(0, kinds[i + 1].nativeBytes - kinds[i].nativeBytes)
+    })
   }
   /** @type {NativeKindGrowth[]} */
   const nativeKinds = []
@@ -215,13 +225,14 @@ export function splitMemory (graphs, around) {
   nativeKinds.sort((a, b) => (b.bytes.at(-1) ?? 0) - (b.bytes[0] ?? 0) - ((a.bytes.at(-1) ?? 0) - (a.bytes[0] ?? 0)))
   const outsideHeap = Math.max(0, growth.native) + Math.max(0, growth.backingStores)
   const rest = Math.max(0, growth.rest ?? 0)
+  const restGrows = rest >= MIN_RSS_GROWTH && restSteps.every((step) => step >= MIN_RSS_GROWTH / restSteps.length)
   const heap = Math.max(0, growth.jsHeap)
   /** @type {MemorySplit['where']} */
   let where = 'none'
   const largest = Math.max(heap, outsideHeap, rest)
-  if (largest >= MIN_KIND_GROWTH) where = largest === heap ? 'heap' : largest === outsideHeap ? 'native' : rest >= MIN_RSS_GROWTH ? 'outside' : 'heap'
+  if (largest >= MIN_KIND_GROWTH) where = largest === heap ? 'heap' : largest === outsideHeap ? 'native' : restGrows ? 'outside' : 'heap'
   const split = { snapshots: kinds.map((k, i) => ({ jsHeap: k.jsHeapBytes, backingStores: k.backingStoreBytes, native: k.nativeBytes, process: around[i] ?? null })), growth, nativeKinds, workers: kinds.map((k) => k.workers), where, summary: /** @type {string | null} */ (null) }
-  split.summary = summarize(split)
+  split.summary = summarize(split, restGrows)
   return split
 }
 
@@ -234,9 +245,10 @@ function mb (bytes) {
  * One line when the growth is outside the JS heap: what the snapshot can attribute, and for the
  * rest what to try. Null when the JS heap holds most of it.
  * @param {Omit<MemorySplit, 'summary'>} split
+ * @param {boolean} restGrows  whether the RSS nothing explains grew, in every step
  * @returns {string | null}
  */
-function summarize ({ growth, nativeKinds, where, snapshots, workers }) {
+function summarize ({ growth, nativeKinds, where, snapshots, workers }, restGrows) {
   if (where !== 'native' && where !== 'outside') return null
   const parts = []
   const rss = growth.rss === null ? '' : `RSS ${mb(growth.rss)}${growth.writeRss ? ` (not counting ${formatBytes(growth.writeRss)} the snapshot writes left)` : ''}, `
@@ -247,14 +259,14 @@ function summarize ({ growth, nativeKinds, where, snapshots, workers }) {
   }
   if (growth.backingStores >= MIN_KIND_GROWTH) parts.push(`ArrayBuffer/Buffer stores ${mb(growth.backingStores)} (the growth rows name their holders)`)
   const moreWorkers = (workers.at(-1) ?? 0) - workers[0]
-  if (growth.rest !== null && growth.rest >= MIN_RSS_GROWTH && moreWorkers > 0) {
+  if (restGrows && moreWorkers > 0) {
     parts.push(`${moreWorkers} more worker threads (${workers[0]} → ${workers.at(-1)}), each with a heap and an isolate of its own that no snapshot of this thread covers: terminate() the ones that are done, and diff each worker's own series (the agent runs in workers too)`)
   }
-  if (growth.rest !== null && growth.rest >= MIN_RSS_GROWTH) {
+  if (restGrows) {
     const first = snapshots[0].process?.heapMappingRss
     const last = snapshots[snapshots.length - 1].process?.heapMappingRss
     const mapping = typeof first === 'number' && typeof last === 'number' ? ` (the [heap] mapping, glibc's main arena, went ${mb(last - first)})` : ''
-    parts.push(`${mb(growth.rest)} of RSS is in nothing the snapshot records${mapping}: ${moreWorkers > 0 ? 'those threads, ' : ''}the allocator keeping freed memory (glibc arenas: try MALLOC_ARENA_MAX=2, or jemalloc through LD_PRELOAD), or a native addon's own memory`)
+    parts.push(`${mb(growth.rest ?? 0)} of RSS is in nothing the snapshot records${mapping}: ${moreWorkers > 0 ? 'those threads, ' : ''}the allocator keeping freed memory (glibc arenas: try MALLOC_ARENA_MAX=2, or jemalloc through LD_PRELOAD), or a native addon's own memory`)
   }
   return `${head}; ${parts.join('; ')}`
 }

@@ -7,6 +7,7 @@ import { renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { buildChart } from '../../src/report/html/chart.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
+import { copySeries, sidecarOf } from '../helpers/sidecar-series.js'
 
 const zlibLeak = captureFixture('memory/zlib-streams')
 const zlibFixed = captureFixture('memory/zlib-streams', { args: ['fixed'] })
@@ -93,6 +94,30 @@ test('small Buffer views that each keep a pooled slab: the growth is ArrayBuffer
   t.regex(finding.fix.summary, /shared by 2 entries' views .* Copy the part you keep \(Buffer\.from\(body\.subarray\(0, 16\)\)\)/)
   t.is(finding.fix.snippet.split('\n').at(-1), 'tokens.set(id, Buffer.from(body.subarray(0, 16)))')
   t.notRegex(finding.fix.snippet, /LRUCache/)
+})
+
+test('RSS that nothing in the snapshots explains, gained in the first step only (a process warming up under load), is no growth outside the heap', async (t) => {
+  const { files } = await idleWorkers
+  const metas = await Promise.all(files.map(sidecarOf))
+  /**
+   * The same heaps, with sidecars that read `steps` more RSS by the program in each step (each
+   * write's own RSS on top, as the readings count it).
+   * @param {number[]} steps
+   */
+  const withRss = (steps) => {
+    const rss = [metas[0].memory.before.rss]
+    for (const [k, step] of steps.entries()) rss.push(rss[k] + metas[k].memory.writeRssBytes + step)
+    return copySeries(files, (meta, i) => ({ ...meta, memory: { ...meta.memory, before: { ...meta.memory.before, rss: rss[i] } } }))
+  }
+  const report = await sharedDiff(await withRss([40e6, 0.5e6]))
+  const memory = /** @type {NonNullable<typeof report.memory>} */ (report.memory)
+  t.true(/** @type {number} */ (memory.growth.rest) > 16 * 2 ** 20, JSON.stringify(memory.growth))
+  t.not(memory.where, 'outside')
+  t.is(memory.summary, null)
+  t.notRegex(report.reason, /outside the JS heap|MALLOC_ARENA_MAX/)
+  // As much spread over both steps is growth that goes on.
+  const going = await sharedDiff(await withRss([20e6, 20e6]))
+  t.is(/** @type {NonNullable<typeof going.memory>} */ (going.memory).where, 'outside')
 })
 
 test('the heap flat, RSS growing in what no snapshot of this thread records: not a bare CLEAN but one line that says what grew and what to try', async (t) => {
