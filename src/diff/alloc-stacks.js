@@ -194,6 +194,7 @@ export function findGrowingStacks (profiles, { minSamples = MIN_GROWING_SAMPLES 
     entry.steps.forEach((bytes, step) => { site.steps[step] += bytes })
     site.callers++
   }
+  mergeInlinedSites(bySite)
   /** @type {GrowingStack[]} */
   const stacks = []
   for (const { frames, bytes, samples, steps, callers } of bySite.values()) {
@@ -201,6 +202,33 @@ export function findGrowingStacks (profiles, { minSamples = MIN_GROWING_SAMPLES 
     stacks.push({ frames, bytes, samples, steps, callers })
   }
   return stacks.sort((a, b) => b.bytes - a.bytes)
+}
+
+/**
+ * Sites of a function the optimizing compiler inlined into its caller partway through the series:
+ * from then on the profile records the allocation in the caller's frame, so the function's site
+ * has samples in the early steps only and the caller's own site, starting at that caller, in the
+ * later ones. Neither grows in every step; together they do, and they are one site, the
+ * function's. Only sites that do not grow on their own are joined.
+ * @param {Map<string, {frames: StackFrame[], heaviest: number, bytes: number, samples: number, steps: number[], callers: number}>} bySite
+ */
+function mergeInlinedSites (bySite) {
+  const grows = (/** @type {number[]} */ steps) => steps.every((bytes) => bytes > 0)
+  for (const [key, site] of bySite) {
+    if (grows(site.steps)) continue
+    const own = site.frames.findIndex((frame) => frame.kind === 'user')
+    if (own < 0 || own + 1 >= site.frames.length || site.frames[own + 1].kind !== 'user') continue
+    const callerKey = siteKey(site.frames.slice(own + 1))
+    const caller = bySite.get(callerKey)
+    if (caller === undefined || callerKey === key || grows(caller.steps)) continue
+    const steps = site.steps.map((bytes, step) => bytes + caller.steps[step])
+    if (!grows(steps)) continue
+    site.steps = steps
+    site.bytes += caller.bytes
+    site.samples += caller.samples
+    site.callers += caller.callers
+    bySite.delete(callerKey)
+  }
 }
 
 /**

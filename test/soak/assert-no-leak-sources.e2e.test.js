@@ -53,7 +53,7 @@ test.serial('a bundled TypeScript module whose map is kept apart: sourceMaps lea
   const { serveRound } = await import(pathToFileURL(bundle).href)
   const line = readFileSync(source, 'utf8').split('\n').findIndex((text) => text.includes('// leak: cache')) + 1
   const where = `${relative(process.cwd(), source)}:${line}:`
-  const error = await t.throwsAsync(assertNoLeak(serveRound, { iterations: 10, warmup: 2, sourceMaps: join(dir, 'maps') }), { instanceOf: LeakAssertionError })
+  const error = await t.throwsAsync(assertNoLeak(serveRound, { iterations: 5, warmup: 2, sourceMaps: join(dir, 'maps') }), { instanceOf: LeakAssertionError })
   t.true(error.message.split('\n')[0].includes(where), error.message.split('\n')[0])
   t.true(error.message.includes('cache.set(id, makeEntry(id))'), 'the card shows the original line')
   const report = /** @type {any} */ (error.report)
