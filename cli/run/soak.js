@@ -59,7 +59,7 @@ export async function handler (argv) {
       onProgress: progress
     })
   } catch (error) {
-    if (!controller.signal.aborted) throw error
+    if (!controller.signal.aborted) throw asFlags(error)
     // Interrupted: the service is stopped and its files are gone; exit as a shell does on a signal.
     process.stderr.write(`leakdiff: soak interrupted by ${controller.signal.reason.message}; the service was stopped and its snapshots removed\n`)
     process.exitCode = controller.signal.reason.message === 'SIGINT' ? 130 : 143
@@ -84,4 +84,29 @@ export async function handler (argv) {
       process.exitCode = 1
     }
   }
+}
+
+/** runSoak's options as the command line spells them. */
+const FLAGS = /** @type {Record<string, string>} */ ({
+  requests: '--requests',
+  load: '--load',
+  ready: '--ready',
+  count: '--count',
+  concurrency: '--concurrency',
+  warmup: '--warmup',
+  series: '--series',
+  intervalMs: '--interval',
+  readyTimeoutMs: '--ready-timeout',
+  keepSnapshots: '--keep-snapshots',
+  top: '--top'
+})
+
+/**
+ * runSoak names a bad option as its API does (`requests`); the command line's user gave a flag.
+ * @param {unknown} error
+ * @returns {unknown}
+ */
+function asFlags (error) {
+  if (!(error instanceof Error) || /** @type {{code?: unknown}} */ (error).code !== 'LEAKDIFF_INVALID_ARG') return error
+  return new UsageError(error.message.replace(/`(\w+)`/g, (text, name) => FLAGS[name] ?? text))
 }

@@ -120,7 +120,7 @@ test('a service that dies under load, or cannot start: exit 2 with one line nami
   t.is(noCommand.code, 2)
   t.regex(noCommand.stderr, /^leakdiff: Expected the service's command after --/)
   t.is(remote.code, 2)
-  t.regex(remote.stderr, /^leakdiff: Expected `requests` to be an http:\/\/ URL on this machine/)
+  t.regex(remote.stderr, /^leakdiff: Expected --requests to be an http:\/\/ URL on this machine/)
 })
 
 /** @param {number} pid */
