@@ -7,11 +7,11 @@ import * as inspect from './commands/inspect.js'
 import * as diff from './commands/diff.js'
 import * as capture from './commands/capture.js'
 import * as soak from './commands/soak.js'
+import { COMMAND_NAMES as COMMANDS } from './commands/names.js'
 import { tuneV8 } from './tune-v8.js'
 
 tuneV8()
 
-const COMMANDS = [inspect, capture, soak].map((module) => module.command.split(' ')[0])
 const NO_SNAPSHOTS = `Expected two or three snapshots of one process, oldest first: leakdiff a.heapsnapshot b.heapsnapshot [c.heapsnapshot]; or a command: ${COMMANDS.join(', ')}`
 /** What a command given without its argument expects, for yargs' "got 0, need at least 1". */
 const MISSING = /** @type {Record<string, string>} */ ({

@@ -5,6 +5,7 @@ import { realpath } from 'node:fs/promises'
 import { diffSnapshots } from 'leakdiff'
 import { escapeText, parseSize, SIZE_EXAMPLES } from '#cli/support'
 import { ensureMemory } from '../memory-check.js'
+import { COMMAND_NAMES } from '../commands/names.js'
 import { checkOutput, DASH, describeNumber, progressBar, snapshotSource, UsageError } from '../output.js'
 import { emitReport } from '../report-output.js'
 import { seriesGroups } from '../series-input.js'
@@ -12,8 +13,6 @@ import { sourceOptionsOf } from '../source-options.js'
 
 /** Words people give a switch (`--color never`) that yargs then reads as a positional. */
 const SWITCH_WORDS = new Set(['always', 'never', 'auto', 'true', 'false', 'yes', 'no', 'on', 'off'])
-/** The commands a mistyped first word (`inpsect`) may have meant: yargs reads it as a snapshot. */
-const COMMANDS = ['inspect', 'capture', 'soak']
 
 /**
  * The arguments yargs hands the diff command.
@@ -49,7 +48,7 @@ async function diffFiles (argv, snapshots) {
   const word = snapshots.find((name) => SWITCH_WORDS.has(name) && !existsSync(name))
   if (word !== undefined) throw new UsageError(`'${word}' is read as a snapshot: switches such as --color take no value (--color, --no-color)`)
   const [first] = snapshots
-  const meant = existsSync(first) ? undefined : COMMANDS.find((command) => first !== command && editDistance(first.toLowerCase(), command) <= (command.length > 4 ? 2 : 1))
+  const meant = existsSync(first) ? undefined : COMMAND_NAMES.find((command) => first !== command && editDistance(first.toLowerCase(), command) <= (command.length > 4 ? 2 : 1))
   if (meant !== undefined) throw new UsageError(`'${first}' is no snapshot file nor a command: did you mean 'leakdiff ${meant}'?`)
   if (snapshots.length < 2 || snapshots.length > 3) throw new UsageError(`Expected 2 or 3 snapshots (oldest first), got ${snapshots.length}`)
   const minBytes = parseMinBytes(argv.minBytes)

@@ -59,7 +59,7 @@ export async function handler (argv) {
       onProgress: progress
     })
   } catch (error) {
-    if (!controller.signal.aborted) throw asFlags(error)
+    if (!controller.signal.aborted) throw asFlags(error, argv)
     // Interrupted: the service is stopped and its files are gone; exit as a shell does on a signal.
     process.stderr.write(`leakdiff: soak interrupted by ${controller.signal.reason.message}; the service was stopped and its snapshots removed\n`)
     process.exitCode = controller.signal.reason.message === 'SIGINT' ? 130 : 143
@@ -86,27 +86,17 @@ export async function handler (argv) {
   }
 }
 
-/** runSoak's options as the command line spells them. */
-const FLAGS = /** @type {Record<string, string>} */ ({
-  requests: '--requests',
-  load: '--load',
-  ready: '--ready',
-  count: '--count',
-  concurrency: '--concurrency',
-  warmup: '--warmup',
-  series: '--series',
-  intervalMs: '--interval',
-  readyTimeoutMs: '--ready-timeout',
-  keepSnapshots: '--keep-snapshots',
-  top: '--top'
-})
-
 /**
- * runSoak names a bad option as its API does (`requests`); the command line's user gave a flag.
+ * runSoak names a bad option as its API does (`requests`, `intervalMs`); the command line's user
+ * gave a flag (`--requests`, `--interval`): an option named so that yargs parsed it is given its flag.
  * @param {unknown} error
+ * @param {Record<string, unknown>} argv
  * @returns {unknown}
  */
-function asFlags (error) {
+function asFlags (error, argv) {
   if (!(error instanceof Error) || /** @type {{code?: unknown}} */ (error).code !== 'LEAKDIFF_INVALID_ARG') return error
-  return new UsageError(error.message.replace(/`(\w+)`/g, (text, name) => FLAGS[name] ?? text))
+  return new UsageError(error.message.replace(/`(\w+)`/g, (text, name) => {
+    const flag = name.replace(/Ms$/, '').replace(/[A-Z]/g, (/** @type {string} */ letter) => `-${letter.toLowerCase()}`)
+    return flag in argv ? `--${flag}` : text
+  }))
 }

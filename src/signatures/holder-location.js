@@ -115,9 +115,25 @@ function mentionsOf (analysis, variable, names) {
   if (!IDENTIFIER.test(variable)) return null
   /** @type {Map<number, ScriptSyntax | null>} by script id */
   const syntaxes = new Map()
+  /** @type {Map<string, boolean>} by function (script id, line, column): a scope held by a closure per request has thousands of one function */
+  const answers = new Map()
   return (closure) => {
     const location = analysis.locations.locationOf(closure)
     if (location === null) return false
+    const key = `${location.scriptId}:${location.line}:${location.column}`
+    let answer = answers.get(key)
+    if (answer === undefined) {
+      answer = functionMentions(closure, location)
+      answers.set(key, answer)
+    }
+    return answer
+  }
+
+  /**
+   * @param {number} closure
+   * @param {NodeLocation} location  the closure's
+   */
+  function functionMentions (closure, location) {
     let syntax = syntaxes.get(location.scriptId)
     if (syntax === undefined) {
       const copy = scriptSourceOf(analysis.graph, closure)

@@ -16,6 +16,7 @@ import { indexTree } from './index-tree.js'
 import { dynamicImportsIn, requireCacheDeletesIn, requireCallsIn, requiredSpecifier } from './module-loads.js'
 import { parseText } from './parse-text.js'
 import { ScopeBindings } from './scope-bindings.js'
+import { lowerBound } from './syntax-nodes.js'
 import { lineStarts, positionOf } from './text-positions.js'
 import { valueUses } from './value-uses.js'
 /** @import {TreeIndex} from './index-tree.js' */
@@ -58,6 +59,8 @@ export class ScriptSyntax {
   /** @type {TreeIndex} */
   #tree
   #bindings
+  /** @type {Map<string, import('acorn').Node[]>} where each variable asked of `mentions` occurs, in text order */
+  #variableNodes = new Map()
 
   /**
    * @param {string} text
@@ -255,8 +258,14 @@ export class ScriptSyntax {
    * @param {number} start  where V8 starts the function
    */
   mentions (name, start) {
-    const end = this.codeEnd(start)
-    return this.#occurrences(name, false).some(({ node }) => node.start >= start && node.start < end)
+    // Asked once per closure of a scope (a listener per request: thousands): the name's places once.
+    let nodes = this.#variableNodes.get(name)
+    if (nodes === undefined) {
+      nodes = this.#occurrences(name, false).map(({ node }) => node)
+      this.#variableNodes.set(name, nodes)
+    }
+    const i = lowerBound(nodes, start)
+    return i < nodes.length && nodes[i].start < this.codeEnd(start)
   }
 
   /**

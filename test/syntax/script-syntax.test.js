@@ -205,6 +205,9 @@ test('mentions: whether a function\'s code names a variable, in the demo\'s serv
   t.false(syntax.mentions('responseCache', tick), 'the price ticker does not use the cache')
   t.false(syntax.mentions('responseCache', listen), 'the request listener calls the handler, not the cache')
   t.true(syntax.mentions('handleProduct', listen))
+  // The ticker, after the listener in the file, names products: that is not the listener's.
+  t.false(syntax.mentions('products', listen))
+  t.true(syntax.mentions('products', tick))
   t.true(syntax.mentions('priceFeed', tick))
   // A property of that name is not the variable.
   t.false(syntax.mentions('url', tick))
