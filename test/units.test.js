@@ -1,7 +1,7 @@
 // One way to read and print sizes and durations, whoever reads them: the CLI, the agent's
 // environment and the API give the same bytes for the same text.
 import test from 'ava'
-import { formatBytes, formatDuration, parseDuration, parseSize } from '../src/units.js'
+import { formatBytes, formatCount, formatDuration, parseDuration, parseSize } from '../src/units.js'
 import { configFromEnv } from '../src/agent/config.js'
 import { parseSize as publicParseSize, assertNoLeak } from 'leakdiff'
 import { parseSize as agentParseSize } from 'leakdiff/agent'
@@ -48,6 +48,15 @@ test('sizes print in SI units, as DevTools prints them, three significant digits
   t.is(formatBytes(2 * 2 ** 30), '2.15 GB')
   t.is(formatBytes(-476_000, { sign: true }), '-476 kB')
   t.is(formatBytes(476_000, { sign: true }), '+476 kB')
+})
+
+test('counts print with a comma between groups of three digits, as en-US writes them', (t) => {
+  for (const n of [0, 7, 999, 1000, 12_345, 1_234_567, 2 ** 53, 1e20, 1234.5, 0.0004, 999_999.9999]) {
+    t.is(formatCount(n), n.toLocaleString('en-US'), String(n))
+    t.is(formatCount(-n), n === 0 ? '0' : `-${n.toLocaleString('en-US')}`, String(-n))
+  }
+  t.is(formatCount(1234, { sign: true }), '+1,234')
+  t.is(formatCount(0, { sign: true }), '0')
 })
 
 test('durations read as people write them; a bare number is seconds', (t) => {

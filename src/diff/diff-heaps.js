@@ -8,6 +8,7 @@ import { preparePaths } from '../analysis/retainer-paths.js'
 import { HEAP_NAMES } from '../analysis/shown-names.js'
 import { computeNodeAges, markEngineNoise } from './node-ages.js'
 import { DEFAULT_DIFF_OPTIONS } from './default-options.js'
+import { newNodesOf } from '../query/ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {HeapGraph} from '../graph/heap-graph.js' */
@@ -35,6 +36,7 @@ import { DEFAULT_DIFF_OPTIONS } from './default-options.js'
  * @property {HeapAnalysis[]} analyses  oldest first
  * @property {Uint8Array} ages          AGE_* (growth-owners.js) per node
  * @property {Uint8Array} noise         1 for engine bookkeeping never counted as growth
+ * @property {Uint32Array} newNodes     the nodes made since the baseline (not AGE_OLD), ascending
  * @property {Uint32Array} owners       growth owner ordinal per node (old nodes own themselves)
  * @property {number[][]} groupOwners   per row of `result.growth`, its owners' ordinals, largest growth first
  */
@@ -124,7 +126,8 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
 
   const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
   const noise = markEngineNoise(last.graph)
-  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, noise, names }, settings)
+  const newNodes = newNodesOf(ages)
+  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, newNodes, noise, names }, settings)
   const leaking = groups.filter((g) => g.leak)
   /** @type {DiffResult} */
   const result = {
@@ -136,7 +139,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
     idAgreement,
     warnings
   }
-  return { result, detail: { analyses, ages, noise, owners, groupOwners } }
+  return { result, detail: { analyses, ages, newNodes, noise, owners, groupOwners } }
 }
 
 /**

@@ -2,7 +2,7 @@
 // (what accumulation adds: elements, table slots, properties, directly or through the owner's
 // backing store), counted in one pass over the last snapshot for all groups.
 
-import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
+import { AGE_OLD } from '../query/ages.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
@@ -37,13 +37,14 @@ function isEntryOf (edge, dominators, o, owner, storeTypes) {
  * (isEntryOf).
  * @param {HeapAnalysis} last
  * @param {Uint8Array} ages
+ * @param {Uint32Array} newNodes  the nodes not AGE_OLD
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
  * @returns {Array<Map<string, number>>} per group, its new owners (held from the roots) by class
  *   name, which rootHeldGrowth turns into entries
  */
-export function addTopClasses (last, ages, noise, owners, groups) {
+export function addTopClasses (last, ages, newNodes, noise, owners, groups) {
   const groupOf = new Int32Array(last.graph.nodeCount).fill(-1)
   groups.forEach((group, g) => { for (const o of group.ordinals) groupOf[o] = g })
   /** @type {Array<Map<number, {count: number, size: number}>>} */
@@ -56,10 +57,11 @@ export function addTopClasses (last, ages, noise, owners, groups) {
   const { nodeTypes } = graph
   const storeTypes = [graph.nodeType.array, graph.nodeType.hidden]
   const edge = new EdgeCursor(graph)
-  for (let o = 0; o < groupOf.length; o++) {
+  for (let i = 0; i < newNodes.length; i++) {
+    const o = newNodes[i]
     const owner = owners[o]
     const g = groupOf[owner]
-    if (g < 0 || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT) || !(last.shallowSizes.at(o) > 0)) continue
+    if (g < 0 || noise[o] === 1 || !(last.shallowSizes.at(o) > 0)) continue
     const c = last.classOf[o]
     let tally = tallies[g].get(c)
     if (!tally) tallies[g].set(c, (tally = { count: 0, size: 0 }))

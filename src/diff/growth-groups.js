@@ -4,7 +4,7 @@
 
 import { pathStep, retainerPath, retainerPathEdges } from '../analysis/retainer-paths.js'
 import { shownClassName } from '../analysis/shown-names.js'
-import { AGE_LEAKED, AGE_OLD, AGE_RECENT } from '../query/ages.js'
+import { AGE_LEAKED, AGE_OLD } from '../query/ages.js'
 import { addTopClasses } from './group-entries.js'
 import { findGrowthOwners } from './growth-owners.js'
 import { passes, rootHeldGrowth } from './growth-thresholds.js'
@@ -57,8 +57,8 @@ const SHAPE_LENGTH = 12
 /**
  * Finds the growth owners of the last snapshot, groups them by path shape and ranks the groups:
  * leaking groups first, then by retained growth.
- * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, noise: Uint8Array, names: NameResolver}} input
- *   names: the names people wrote, for the paths and owners
+ * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, newNodes: Uint32Array, noise: Uint8Array, names: NameResolver}} input
+ *   newNodes: the nodes not AGE_OLD, ascending; names: the names people wrote, for the paths and owners
  * @param {GrowthThresholds} thresholds
  * @returns {{groups: GrowthGroup[], groupOwners: number[][], grew: boolean[], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
  *   groupOwners: per group, the ordinals of its owners in the last snapshot (largest growth first);
@@ -66,11 +66,11 @@ const SHAPE_LENGTH = 12
  *   retained sizes; for new owners held from the roots, the bytes the roots hold in objects of their classes);
  *   owners: the growth owner ordinal of every node of the last snapshot
  */
-export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }, thresholds) {
+export function findGrowthGroups ({ baseline, middle, last, ages, newNodes, noise, names }, thresholds) {
   const { graph, dominators } = last
   const owners = findGrowthOwners(dominators, ages, graph.rootOrdinal, { roots: markGcRoots(last), noise })
   const noiseOwner = markNoiseOwners(last)
-  const grown = countGrowth(last, ages, noise, owners, noiseOwner)
+  const grown = countGrowth(last, ages, newNodes, noise, owners, noiseOwner)
   let leakedObjects = 0
   let leakedBytes = 0
   /** @type {number[]} */
@@ -142,7 +142,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
 
   const groups = [...byShape.values()]
   for (const group of groups) group.path = retainerPath(last, group.shown, { readable: true, names })
-  const rootEntries = addTopClasses(last, ages, noise, owners, groups)
+  const rootEntries = addTopClasses(last, ages, newNodes, noise, owners, groups)
   const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, grownBytes: grown.bytes })
   const ranked = groups.map((group, g) => {
     group.leak = passes(group, thresholds, held[g])
@@ -152,7 +152,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
   })
   ranked.sort(({ group: a }, { group: b }) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
   groups.splice(0, groups.length, ...ranked.map(({ group }) => group))
-  addSharedWith(last, ages, noise, owners, groups)
+  addSharedWith(last, newNodes, noise, owners, groups)
   // A row that only holds what other leaks hold too follows them: fixing those fixes it.
   groups.sort((a, b) => Number(b.leak) - Number(a.leak) || Number(a.sharedWith.length > 0) - Number(b.sharedWith.length > 0))
   return {
@@ -172,11 +172,12 @@ export function findGrowthGroups ({ baseline, middle, last, ages, noise, names }
  * (`slotOf`: its slot + 1 by ordinal, 0 for none), not in arrays of a number per node.
  * @param {HeapAnalysis} last
  * @param {Uint8Array} ages
+ * @param {Uint32Array} newNodes  the nodes not AGE_OLD
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners  growth owner ordinal per node
  * @param {Uint8Array} noiseOwner  1 for an owner whose objects are engine bookkeeping
  */
-function countGrowth (last, ages, noise, owners, noiseOwner) {
+function countGrowth (last, ages, newNodes, noise, owners, noiseOwner) {
   const { graph, shallowSizes } = last
   const slotOf = new Uint32Array(graph.nodeCount)
   /** @type {number[]} */
@@ -189,10 +190,11 @@ function countGrowth (last, ages, noise, owners, noiseOwner) {
   const recentCount = []
   /** @type {number[]} */
   const recentSize = []
-  for (let o = 0; o < graph.nodeCount; o++) {
+  // Most nodes are old: their sizes (found on demand, shallow-sizes.js) are not asked.
+  for (let i = 0; i < newNodes.length; i++) {
+    const o = newNodes[i]
     const age = ages[o]
-    // Most nodes are old: their sizes (found on demand, shallow-sizes.js) are not asked.
-    if ((age !== AGE_LEAKED && age !== AGE_RECENT) || noise[o] === 1 || noiseOwner[owners[o]] === 1) continue
+    if (noise[o] === 1 || noiseOwner[owners[o]] === 1) continue
     const size = shallowSizes.at(o)
     if (!(size > 0)) continue
     const owner = owners[o]

@@ -1,7 +1,6 @@
 // Growth two leaking groups share: a new object both groups' owners reach is dominated by neither,
 // and lands in the group of a container around both, which then looks like a leak of its own.
 
-import { AGE_LEAKED, AGE_RECENT } from '../query/ages.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
@@ -17,12 +16,12 @@ const MIN_SHARED = 0.5
  * which then looks like a third leak. Each retainer of such an object is followed up the dominator
  * tree to the first group owner; objects held from other groups count as shared with them.
  * @param {HeapAnalysis} last
- * @param {Uint8Array} ages
+ * @param {Uint32Array} newNodes  the nodes not AGE_OLD
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups  sorted, leaking first
  */
-export function addSharedWith (last, ages, noise, owners, groups) {
+export function addSharedWith (last, newNodes, noise, owners, groups) {
   const leaking = groups.filter((group) => group.leak).length
   if (leaking < 2) return
   const { graph, dominators, retainedSizes } = last
@@ -43,12 +42,13 @@ export function addSharedWith (last, ages, noise, owners, groups) {
   /** @type {Set<number>} */
   const holders = new Set()
   const edge = new EdgeCursor(graph)
-  for (let o = 0; o < groupOf.length; o++) {
+  for (let i = 0; i < newNodes.length; i++) {
+    const o = newNodes[i]
     const g = groupOf[owners[o]]
     // The new objects right below the owner: each keeps what it dominates (the parts of a
     // concatenated string, a record's fields), so the question is asked of them, with their
     // retained size.
-    if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1 || (ages[o] !== AGE_LEAKED && ages[o] !== AGE_RECENT)) continue
+    if (g < 0 || dominators[o] !== owners[o] || noise[o] === 1) continue
     holders.clear()
     for (edge.retainers(o); edge.next();) {
       if (edge.is('weak')) continue

@@ -21,7 +21,7 @@
 
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, dominatedNodes, dominatedTest, markedInOrder } from '../query/dominator-subtree.js'
+import { dominatedTest, markedInOrder } from '../query/dominator-subtree.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {NameResolver} from '../analysis/shown-names.js' */
@@ -64,8 +64,12 @@ export function sharedCauses (findings, detail, names) {
     for (const m of list) marks[m] = 1
     return marks
   })
-  const holds = findings.map((finding, a) => heldBy(last, [...members[a], ...(finding.holders ?? [])], ownerOrdinal(last, finding), members, memberMarks, a))
-  const retained = members.map((list) => list.reduce((sum, m) => sum + last.retainedSizes.at(m), 0))
+  const holds = findings.map((finding, a) => heldBy(last, [members[a], finding.holders ?? []], ownerOrdinal(last, finding), members, memberMarks, a))
+  const retained = members.map((list) => {
+    let sum = 0
+    for (const m of list) sum += last.retainedSizes.at(m)
+    return sum
+  })
   // Objects that point at another finding's objects and, besides those, keep less alive than they
   // do are a second index of them (a library's Map of its handler records, beside the array the
   // records are registered in), not their cause: removing an entry frees nothing. That finding is
@@ -98,7 +102,7 @@ export function sharedCauses (findings, detail, names) {
       if (share <= MIN_SHARE || !indexes(a, b, share)) continue
       const { pointing, own } = pointingAt(last, members[a], memberMarks[b])
       if (own === 0) continue
-      causes[a] = { cause: b, count: pointing, share: pointing / own, holderClass: mostCommonClass(last, new Map(members[b].map((m) => [m, 1])), names), relation: 'indexes' }
+      causes[a] = { cause: b, count: pointing, share: pointing / own, holderClass: mostCommonClass(last, new Map(Array.from(members[b], (m) => [m, 1])), names), relation: 'indexes' }
       break
     }
   }
@@ -155,7 +159,7 @@ export function foldSharedCauses (findings, causes) {
  * @param {Finding} finding
  * @param {HeapAnalysis} last
  * @param {DiffDetail} detail
- * @returns {number[]}
+ * @returns {number[] | Uint32Array} ascending
  */
 function membersOf (finding, last, detail) {
   if (finding.members !== undefined) return finding.members
@@ -164,16 +168,19 @@ function membersOf (finding, last, detail) {
   const { graph } = last
   /** @type {MemberMarks} */
   const marks = { ages: detail.ages, noise: detail.noise, owner, member: new Uint8Array(graph.nodeCount), found: [], edge: new EdgeCursor(graph), context: graph.strings.indexOf('context') }
+  // Asked of the new objects only: an owner of a large collection dominates a good part of the
+  // heap, most of it old (a climb per new object, each step remembered, reads less than a walk of
+  // the subtree or a pass over every node).
+  const isDominated = dominatedTest(last, [owner])
   // The owner, its storage (backing stores, a table: internal edges) and its new dominated objects.
-  const { inside, nodes } = dominatedNodes(last, [owner])
   const holders = [owner]
-  for (marks.edge.references(owner); marks.edge.next();) if (marks.edge.is('internal') && inside[marks.edge.target] === DOMINATED) holders.push(marks.edge.target)
+  for (marks.edge.references(owner); marks.edge.next();) if (marks.edge.is('internal') && isDominated(marks.edge.target)) holders.push(marks.edge.target)
   // One loop per function: V8 compiles a long loop while it runs together with the rest of its
   // function, which has not run yet, and compiles again when that rest comes.
-  markNewOf(marks, nodes)
-  markHeldBy(marks, holders, false)
-  markHeldBy(marks, nodes, true)
-  return Array.from(markedInOrder(marks.member, marks.found))
+  const dominated = markNewOf(marks, detail.newNodes, isDominated)
+  markHeldBy(marks, holders)
+  markHeldBy(marks, dominated)
+  return markedInOrder(marks.member, marks.found)
 }
 
 /**
@@ -197,30 +204,33 @@ function isNewMember ({ ages, noise, owner }, o) {
 }
 
 /**
- * Marks the new objects among `nodes`.
+ * Marks the new objects among `nodes` that pass `test`.
  * @param {MemberMarks} marks
  * @param {Uint32Array} nodes
+ * @param {(ordinal: number) => boolean} test
+ * @returns {number[]} those marked
  */
-function markNewOf (marks, nodes) {
-  for (const o of nodes) {
-    if (!isNewMember(marks, o)) continue
-    marks.member[o] = 1
-    marks.found.push(o)
+function markNewOf (marks, nodes, test) {
+  const { noise, owner, member, found } = marks
+  for (let i = 0; i < nodes.length; i++) {
+    const o = nodes[i]
+    if (noise[o] === 1 || o === owner || !test(o)) continue
+    member[o] = 1
+    found.push(o)
   }
+  return found.slice()
 }
 
 /**
- * Marks the new objects that `holders` (only their new ones, with `onlyNew`) refer to by a
- * property, an element or an internal field that is not a closure's context.
+ * Marks the new objects that `holders` refer to by a property, an element or an internal field
+ * that is not a closure's context.
  * @param {MemberMarks} marks
  * @param {ArrayLike<number>} holders
- * @param {boolean} onlyNew
  */
-function markHeldBy (marks, holders, onlyNew) {
+function markHeldBy (marks, holders) {
   const { edge, member, found, context } = marks
   for (let i = 0; i < holders.length; i++) {
     const o = holders[i]
-    if (onlyNew && !isNewMember(marks, o)) continue
     for (edge.references(o); edge.next();) {
       const target = edge.target
       const owned = edge.is('property') || edge.is('element') || (edge.is('internal') && edge.nameIndex !== context)
@@ -236,7 +246,7 @@ function markHeldBy (marks, holders, onlyNew) {
  * Of a finding's new objects that are not another's, how many point at one of that one's by a
  * property or an element.
  * @param {HeapAnalysis} last
- * @param {number[]} members  the finding's
+ * @param {number[] | Uint32Array} members  the finding's
  * @param {Uint8Array} isOther  the other finding's members, 1 by ordinal
  * @returns {{pointing: number, own: number}}
  */
@@ -272,9 +282,9 @@ function ownerOrdinal (last, finding) {
  * of a list hold each other), else with one of them as their only way to the roots, else by being
  * one of them (the same object counted by both).
  * @param {HeapAnalysis} last
- * @param {number[]} own  the finding's members and their holders
+ * @param {Array<number[] | Uint32Array>} own  the finding's members and their holders
  * @param {number} owner  its owner's ordinal, -1 when the snapshot has none
- * @param {number[][]} members  every finding's
+ * @param {Array<number[] | Uint32Array>} members  every finding's
  * @param {Uint8Array[]} memberMarks  every finding's members, 1 by ordinal
  * @param {number} self  the finding's index
  * @returns {Array<{count: number, holders: Map<number, number>}>} per finding, the members held and
@@ -282,7 +292,7 @@ function ownerOrdinal (last, finding) {
  */
 function heldBy (last, own, owner, members, memberMarks, self) {
   const { graph, dominators } = last
-  const objects = owner < 0 ? own : [...own, owner]
+  const objects = joined(owner < 0 ? own : [...own, [owner]])
   const isObject = new Uint8Array(graph.nodeCount)
   for (const o of objects) isObject[o] = 1
   // Asked of other findings' members and their holders only, and the count stops once the share
@@ -347,7 +357,7 @@ function heldBy (last, own, owner, members, memberMarks, self) {
  * a closure: what a callback captures is not its holder's (an interval around a client it never
  * closes does not own the client's socket).
  * @param {HeapAnalysis} last
- * @param {number[]} objects
+ * @param {Uint32Array} objects
  * @param {(ordinal: number) => boolean} isDominated  dominatedTest(last, objects)
  * @returns {Uint8Array} 1 per owned ordinal
  */
@@ -372,6 +382,20 @@ function markOwned (last, objects, isDominated) {
     }
   }
   return owned
+}
+
+/**
+ * The lists one after the other.
+ * @param {Array<ArrayLike<number>>} lists
+ */
+function joined (lists) {
+  const all = new Uint32Array(lists.reduce((sum, list) => sum + list.length, 0))
+  let k = 0
+  for (const list of lists) {
+    all.set(list, k)
+    k += list.length
+  }
+  return all
 }
 
 /**

@@ -7,3 +7,18 @@ export const AGE_OLD = 0
 export const AGE_LEAKED = 1
 /** Allocated in the last step (between b and c); only with three snapshots. */
 export const AGE_RECENT = 2
+
+/**
+ * The nodes made since the baseline (any age but AGE_OLD), ascending. A leak's new objects are a
+ * share of the heap: a pass over them alone reads that share, not every node of a heap that may
+ * hold millions.
+ * @param {Uint8Array} ages  AGE_* by ordinal
+ * @returns {Uint32Array}
+ */
+export function newNodesOf (ages) {
+  let count = 0
+  for (let o = 0; o < ages.length; o++) if (ages[o] !== AGE_OLD) count++
+  const nodes = new Uint32Array(count)
+  for (let o = 0, k = 0; o < ages.length; o++) if (ages[o] !== AGE_OLD) nodes[k++] = o
+  return nodes
+}

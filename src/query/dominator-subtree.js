@@ -41,17 +41,12 @@ export function dominatedTest (analysis, ordinals) {
   const state = new Uint8Array(graph.nodeCount)
   for (const o of ordinals) state[o] = INSIDE
   if (state[graph.rootOrdinal] === UNKNOWN) state[graph.rootOrdinal] = OUTSIDE
-  /** @type {number[]} */
-  const chain = []
+  // A second climb sets the answer along the chain: no list of the nodes climbed to keep.
   return (ordinal) => {
     let current = ordinal
-    while (state[current] === UNKNOWN) {
-      chain.push(current)
-      current = dominators[current]
-    }
+    while (state[current] === UNKNOWN) current = dominators[current]
     const answer = state[current]
-    for (const c of chain) state[c] = answer
-    chain.length = 0
+    for (let node = ordinal; state[node] === UNKNOWN; node = dominators[node]) state[node] = answer
     return answer === INSIDE
   }
 }

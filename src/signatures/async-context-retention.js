@@ -6,7 +6,6 @@
 // async-context/resource-locations.js. The row's new objects must be mostly stores reached in one of
 // these ways. The words are in async-context/context-words.js.
 
-import { AGE_OLD } from '../query/ages.js'
 import { rowsOfOwners } from '../query/dominator-subtree.js'
 import { commonClasses } from '../query/held-objects.js'
 import { holderName } from './collection-growth.js'
@@ -32,7 +31,7 @@ const MIN_ROW_SHARE = 0.5
  */
 export function matchAsyncContextRetention (input) {
   const { result, detail, cwd, names } = input
-  const { analyses, ages, noise, owners } = detail
+  const { analyses, noise, owners } = detail
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
   const flags = storeFlags(last)
@@ -41,8 +40,8 @@ export function matchAsyncContextRetention (input) {
   const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
   /** @type {Map<number, {bytes: number, stores: number[]}>} new stores per row */
   const byRow = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if ((flags[o] & STORE) === 0 || ages[o] === AGE_OLD || noise[o] === 1) continue
+  for (const o of detail.newNodes) {
+    if ((flags[o] & STORE) === 0 || noise[o] === 1) continue
     const g = rowOfOwner.rowOf(owners[o])
     if (g < 0) continue
     let tally = byRow.get(g)

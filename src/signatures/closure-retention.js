@@ -96,8 +96,8 @@ function newClosuresByRow (analysis, detail, rowOfOwner) {
   const byRow = new Map()
   const closureType = graph.nodeType.closure
   const heldThroughClosure = heldThroughNew(analysis, rowOfOwner, ages, isClosure)
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (graph.nodeTypes[o] !== closureType || ages[o] === AGE_OLD || noise[o] === 1) continue
+  for (const o of detail.newNodes) {
+    if (graph.nodeTypes[o] !== closureType || noise[o] === 1) continue
     const g = rowOfOwner.rowOf(owners[o])
     if (g < 0 || heldThroughClosure(o, g)) continue
     const shared = propertyTarget(graph, o, 'shared')

@@ -3,6 +3,8 @@
 // print each note on a line of its own, so a new signature needs no renderer change. Signatures sit
 // below the report layer, so the byte formatting the cards use is repeated here in small.
 
+import { formatCount } from '../units.js'
+
 const UNITS = ['B', 'kB', 'MB', 'GB', 'TB']
 
 /**
@@ -24,7 +26,7 @@ export function bytesText (bytes) {
  * @param {number} count
  */
 export function countText (count) {
-  return count.toLocaleString('en-US')
+  return formatCount(count)
 }
 
 /**

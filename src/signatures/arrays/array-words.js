@@ -29,7 +29,7 @@ export const RELOAD_ROLE = 'reloads it'
  * @param {number[]} counts
  */
 function countsText (counts) {
-  return counts.map((n) => n.toLocaleString('en-US')).join(' → ')
+  return counts.map(countText).join(' → ')
 }
 
 /**

@@ -21,7 +21,7 @@ export const HANDLE_REASONS = Object.freeze({
  * @param {string} native
  */
 export function handleTitle (kind, counts, native) {
-  return `${kind} handles are opened and never closed: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} open, each held by its native handle (${native}).`
+  return `${kind} handles are opened and never closed: ${counts.map(countText).join(' → ')} open, each held by its native handle (${native}).`
 }
 
 /**

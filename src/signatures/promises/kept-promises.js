@@ -3,7 +3,6 @@
 // The collection may be the program's, or a library's (a pool's waiting clients, a queue's tasks, a
 // client's command queue), which the program cannot settle itself.
 
-import { AGE_OLD } from '../../query/ages.js'
 import { dominatedNodes, heldThroughNew, rowsOfOwners } from '../../query/dominator-subtree.js'
 import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from '../../query/heap-methods.js'
 import { propertyTarget } from '../../query/references.js'
@@ -38,8 +37,8 @@ export function keptPromises (input, rows) {
   /** @type {Map<number, {count: number, bytes: number, handlers: number[]}>} */
   const byRow = new Map()
   const counted = new Uint8Array(graph.nodeCount)
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (ages[o] === AGE_OLD || noise[o] === 1 || !isAwaitedPromise(last, o)) continue
+  for (const o of detail.newNodes) {
+    if (noise[o] === 1 || !isAwaitedPromise(last, o)) continue
     const g = rowOfOwner.rowOf(owners[o])
     if (g < 0) continue
     let tally = byRow.get(g)

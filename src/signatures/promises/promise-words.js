@@ -43,7 +43,7 @@ export const PROMISE_REASONS = Object.freeze({
  */
 export function reactionsTitle (name, promiseId, counts) {
   const what = name === null ? `Promise @${promiseId}` : `${name} (Promise)`
-  return `${what} never settles and collects a reaction per call: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} reactions.`
+  return `${what} never settles and collects a reaction per call: ${counts.map(countText).join(' → ')} reactions.`
 }
 
 /**
@@ -84,7 +84,7 @@ export function heldTitle (name, ownerClass, handle, location, counts) {
   const where = location === null || location.function === '' ? '' : ` (awaited in ${location.function})`
   const kept = name === null ? ownerClass : `${name} (${ownerClass})`
   const subject = handle === null ? kept : `${kept} of ${librarySubject(handle)}`
-  return `Promises that never settle are kept in ${subject}${where}: ${counts.map((c) => c.toLocaleString('en-US')).join(' → ')} pending promises.`
+  return `Promises that never settle are kept in ${subject}${where}: ${counts.map(countText).join(' → ')} pending promises.`
 }
 
 /**

@@ -128,8 +128,8 @@ function newSocketsByRow ({ detail }, rows) {
   const heldThroughScope = heldThroughNew(last, rowOfOwner, ages, isScopeNode)
   /** @type {Map<number, {count: number, closed: number, bytes: number, sample: number}>} */
   const fresh = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (ages[o] === AGE_OLD || noise[o] === 1 || !isSocketNode(last, o, isSocket)) continue
+  for (const o of detail.newNodes) {
+    if (noise[o] === 1 || !isSocketNode(last, o, isSocket)) continue
     const g = rowOfOwner.rowOf(owners[o])
     // Sockets reached through captured variables are a closure's doing (closure-retention); an
     // owner made since the baseline is an open handle held from the roots (open-connections.js).

@@ -3,7 +3,6 @@
 // wrapping one each, a WebSocket over its socket) are claimed by the open-connections finding
 // with about as many new sockets, with a note, rather than reported as a second leak.
 
-import { AGE_OLD } from '../../query/ages.js'
 import { collectionKind, collectionOfStore, forEachEntry } from '../../query/collection-entries.js'
 import { EdgeCursor, findReference, propertyTarget } from '../../query/references.js'
 import { MIN_NEW_SOCKETS, isAccepted, isOpen, isSocketNode, socketClasses } from './socket-nodes.js'
@@ -26,7 +25,7 @@ const COLLECTION_CLASSES = new Set(['Set', 'Map', 'Array', 'Object'])
 export function claimAcceptedEnds (input, matches) {
   if (matches.length === 0) return
   const { detail } = input
-  const { analyses, ages } = detail
+  const { analyses } = detail
   const last = analyses[analyses.length - 1]
   const { graph } = last
   const isSocket = socketClasses(last)
@@ -35,8 +34,8 @@ export function claimAcceptedEnds (input, matches) {
   const perServer = new Map()
   const serverOf = (/** @type {number} */ socket) => propertyTarget(graph, socket, 'server')
   const edge = new EdgeCursor(graph)
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (ages[o] === AGE_OLD || !isEnd(o)) continue
+  for (const o of detail.newNodes) {
+    if (!isEnd(o)) continue
     const tally = perServer.get(serverOf(o)) ?? { total: 0, rows: [] }
     perServer.set(serverOf(o), tally)
     tally.total++

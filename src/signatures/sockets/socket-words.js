@@ -46,7 +46,7 @@ export const SOCKET_REASONS = Object.freeze({
  * @param {number[]} counts
  */
 function countsText (counts) {
-  return counts.map((c) => c.toLocaleString('en-US')).join(' → ')
+  return counts.map(countText).join(' → ')
 }
 
 /**
@@ -58,7 +58,7 @@ function countsText (counts) {
  */
 export function keptTitle (name, className, counts, closed) {
   return closed > 0
-    ? `Closed sockets are kept in ${name} (${className}): ${countsText(counts)} sockets, ${closed.toLocaleString('en-US')} of the new ones closed.`
+    ? `Closed sockets are kept in ${name} (${className}): ${countsText(counts)} sockets, ${countText(closed)} of the new ones closed.`
     : `Open connections pile up in ${name} (${className}): ${countsText(counts)} sockets, none of the new ones closed.`
 }
 
@@ -116,7 +116,7 @@ function removalSnippet (kind, variable) {
  * @param {number} freshHolders  new ones among those objects
  */
 export function openTitle (counts, className, from, freshHolders) {
-  return `Outgoing connections are left open: ${countsText(counts)} open sockets held by ${className} objects${from}, ${freshHolders.toLocaleString('en-US')} of them new.`
+  return `Outgoing connections are left open: ${countsText(counts)} open sockets held by ${className} objects${from}, ${countText(freshHolders)} of them new.`
 }
 
 /**
@@ -154,7 +154,7 @@ export function openFix (className, close, variable) {
  */
 export function checkedOutTitle (name, className, counts, unread) {
   return unread !== null
-    ? `Responses are never read, so their connections never go back to ${name} (${className}): ${countsText(counts)} sockets checked out, ${unread.toLocaleString('en-US')} of the new ones with the whole response unread.`
+    ? `Responses are never read, so their connections never go back to ${name} (${className}): ${countsText(counts)} sockets checked out, ${countText(unread)} of the new ones with the whole response unread.`
     : `Requests never finish, so their connections never go back to ${name} (${className}): ${countsText(counts)} sockets checked out.`
 }
 

@@ -42,7 +42,7 @@ export const TIMER_REASONS = Object.freeze({
  */
 export function timerTitle (fn, repeating, counts, durationMs) {
   const callText = fn === '' ? 'an anonymous callback' : fn
-  return `${repeating ? 'Intervals' : 'Timeouts'} started with ${callText} are never cleared: ${counts.map((n) => n.toLocaleString('en-US')).join(' → ')} live timers${durationMs === null ? '' : ` in the ${durationMs.toLocaleString('en-US')} ms list`}.`
+  return `${repeating ? 'Intervals' : 'Timeouts'} started with ${callText} are never cleared: ${counts.map(countText).join(' → ')} live timers${durationMs === null ? '' : ` in the ${countText(durationMs)} ms list`}.`
 }
 
 /**
