@@ -143,7 +143,7 @@ export function findGrowthGroups ({ baseline, middle, last, ages, newNodes, nois
   const groups = [...byShape.values()]
   for (const group of groups) group.path = retainerPath(last, group.shown, { readable: true, names })
   const rootEntries = addTopClasses(last, ages, newNodes, noise, owners, groups)
-  const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], noise, groups, rootEntries, { ages, grownBytes: grown.bytes })
+  const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], groups, rootEntries, { ages, grownBytes: grown.bytes })
   const ranked = groups.map((group, g) => {
     group.leak = passes(group, thresholds, held[g])
     const rootHeld = held[g]

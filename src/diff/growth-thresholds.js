@@ -3,7 +3,6 @@
 // roots, the number of such objects the roots hold in each snapshot.
 
 import { AGE_OLD } from '../query/ages.js'
-import { markEngineNoise } from './node-ages.js'
 import { countRootHeld } from './root-held.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
@@ -43,21 +42,20 @@ const ROOT_HELD_SHARE = 0.5
  * the other groups); and the group's entries and entryClass, counting new owners as entries of the
  * roots only as far as the roots hold more objects of their class than in the baseline.
  * @param {HeapAnalysis[]} analyses oldest first
- * @param {Uint8Array} noise of the last snapshot
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
  * @param {Array<Map<string, number>>} rootEntries per group, new owners by class name
  * @param {{ages: Uint8Array, grownBytes: (owner: number) => number}} sizes  grownBytes: the bytes of the new
  *   objects an owner (by ordinal) owns
  * @returns {Array<RootHeld | null>}
  */
-export function rootHeldGrowth (analyses, noise, groups, rootEntries, { ages, grownBytes }) {
+export function rootHeldGrowth (analyses, groups, rootEntries, { ages, grownBytes }) {
   /** @type {Set<string>} */
   const names = new Set()
   for (const entries of rootEntries) for (const name of entries.keys()) names.add(name)
   const last = analyses.length - 1
   const populations = names.size === 0
     ? []
-    : analyses.map((analysis, i) => countRootHeld(analysis, i === last ? noise : markEngineNoise(analysis.graph), names))
+    : analyses.map((analysis) => countRootHeld(analysis, names))
   return groups.map((group, g) => {
     const entries = rootEntries[g]
     if (entries.size === 0) return null

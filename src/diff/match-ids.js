@@ -14,10 +14,12 @@ import { searchSortedPositions } from '../graph/sorted-index.js'
  * @param {Uint32Array} byId its ordinals sorted by id (HeapGraph#ordinalsById)
  * @param {Uint32Array} otherIds the other snapshot's ids, by ordinal
  * @param {Uint32Array} otherById its ordinals sorted by id
- * @returns {Uint8Array} 1 where the node's id is in the other snapshot, by ordinal
+ * @param {{marks?: Uint8Array, value?: number}} [into]  marks: the array to write (a new one by
+ *   default, 0 elsewhere), value: what to write there (1)
+ * @returns {Uint8Array} `value` where the node's id is in the other snapshot, by ordinal
  */
-export function markPresent (nodeIds, byId, otherIds, otherById) {
-  const present = new Uint8Array(nodeIds.length)
+export function markPresent (nodeIds, byId, otherIds, otherById, { marks, value = 1 } = {}) {
+  const present = marks ?? new Uint8Array(nodeIds.length)
   const n = byId.length
   const m = otherById.length
   let j = 0
@@ -25,7 +27,7 @@ export function markPresent (nodeIds, byId, otherIds, otherById) {
     const ordinal = byId[i]
     const id = nodeIds[ordinal]
     while (j < m && otherIds[otherById[j]] < id) j++
-    if (j < m && otherIds[otherById[j]] === id) present[ordinal] = 1
+    if (j < m && otherIds[otherById[j]] === id) present[ordinal] = value
   }
   return present
 }

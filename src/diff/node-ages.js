@@ -13,15 +13,10 @@ import { markPresent } from './match-ids.js'
  */
 export function computeNodeAges (last, baseline, middle) {
   const byId = last.ordinalsById()
-  const inBaseline = markPresent(last.nodeIds, byId, baseline.nodeIds, baseline.ordinalsById())
-  const inMiddle = middle ? markPresent(last.nodeIds, byId, middle.nodeIds, middle.ordinalsById()) : undefined
-  const ages = new Uint8Array(last.nodeCount)
-  for (let o = 0; o < ages.length; o++) {
-    if (inBaseline[o] === 1) ages[o] = AGE_OLD
-    else if (inMiddle === undefined || inMiddle[o] === 1) ages[o] = AGE_LEAKED
-    else ages[o] = AGE_RECENT
-  }
-  return ages
+  // Recent unless the middle snapshot has it (leaked), unless the baseline has it (old).
+  const ages = new Uint8Array(last.nodeCount).fill(middle ? AGE_RECENT : AGE_LEAKED)
+  if (middle) markPresent(last.nodeIds, byId, middle.nodeIds, middle.ordinalsById(), { marks: ages, value: AGE_LEAKED })
+  return markPresent(last.nodeIds, byId, baseline.nodeIds, baseline.ordinalsById(), { marks: ages, value: AGE_OLD })
 }
 
 /**
@@ -31,14 +26,35 @@ export function computeNodeAges (last, baseline, middle) {
  * @returns {Uint8Array} 1 for noise, by ordinal
  */
 export function markEngineNoise (graph) {
-  const { nodeTypes, nodeIds, nodeType, nodeCount } = graph
-  const noiseType = new Uint8Array(graph.nodeTypeNames.length)
-  for (const type of [nodeType.code, nodeType.objectShape, nodeType.synthetic]) {
-    if (type >= 0) noiseType[type] = 1
-  }
+  const { nodeTypes, nodeIds, nodeCount } = graph
+  const noiseType = noiseTypes(graph)
   const noise = new Uint8Array(nodeCount)
   for (let o = 0; o < nodeCount; o++) {
     if (noiseType[nodeTypes[o]] === 1 || (nodeIds[o] & 1) === 0) noise[o] = 1
   }
   return noise
+}
+
+/**
+ * markEngineNoise's answer for one node at a time, for a question asked of a few nodes.
+ * @param {HeapGraph} graph
+ * @returns {(ordinal: number) => boolean}
+ */
+export function engineNoiseTest (graph) {
+  const { nodeTypes, nodeIds } = graph
+  const noiseType = noiseTypes(graph)
+  return (o) => noiseType[nodeTypes[o]] === 1 || (nodeIds[o] & 1) === 0
+}
+
+/**
+ * 1 for the node types that are engine bookkeeping, by type index.
+ * @param {HeapGraph} graph
+ */
+function noiseTypes (graph) {
+  const { nodeType } = graph
+  const noiseType = new Uint8Array(graph.nodeTypeNames.length)
+  for (const type of [nodeType.code, nodeType.objectShape, nodeType.synthetic]) {
+    if (type >= 0) noiseType[type] = 1
+  }
+  return noiseType
 }

@@ -3,6 +3,7 @@
 // dominated by the root itself: no program object owns them. Their number is what leaks when a
 // program opens such handles and never closes them, and what stays flat when it closes them.
 
+import { engineNoiseTest } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /** Engine nodes climbed over between an object and the root that holds it (embedder wrappers). */
@@ -30,24 +31,28 @@ export function markGcRoots (analysis) {
 /**
  * How many objects of the named classes one snapshot holds straight from the GC roots (their
  * nearest dominator that is not engine bookkeeping is a root), and their retained bytes. Counted
- * by class name, which is what matches across snapshots.
+ * by class name, which is what matches across snapshots. What is noise or a root is asked of the
+ * objects of those classes and their dominators alone, not marked for every node.
  * @param {HeapAnalysis} analysis
- * @param {Uint8Array} noise 1 for engine bookkeeping (markEngineNoise), by ordinal
  * @param {Set<string>} names
  * @returns {Map<string, {count: number, bytes: number}>}
  */
-export function countRootHeld (analysis, noise, names) {
+export function countRootHeld (analysis, names) {
   const { graph, dominators, classOf, classes, retainedSizes } = analysis
-  const roots = markGcRoots(analysis)
+  const { nodeTypes, rootOrdinal } = graph
+  const synthetic = graph.nodeType.synthetic
+  const isNoise = engineNoiseTest(graph)
+  // markGcRoots' nodes.
+  const isRoot = (/** @type {number} */ o) => nodeTypes[o] === synthetic || o === rootOrdinal || analysis.userRoots.includes(o)
   const wanted = Uint8Array.from(classes.names, (name) => (names.has(name) ? 1 : 0))
   /** @type {Map<string, {count: number, bytes: number}>} */
   const counts = new Map()
   for (const name of names) counts.set(name, { count: 0, bytes: 0 })
-  for (let o = 0; o < graph.nodeCount; o++) {
-    if (wanted[classOf[o]] === 0 || noise[o] === 1 || roots[o] === 1) continue
+  for (let o = 0; o < classOf.length; o++) {
+    if (wanted[classOf[o]] === 0 || isNoise(o) || isRoot(o)) continue
     let up = dominators[o]
-    for (let step = 0; step < MAX_NOISE_STEPS && roots[up] === 0 && noise[up] === 1; step++) up = dominators[up]
-    if (roots[up] === 0) continue
+    for (let step = 0; step < MAX_NOISE_STEPS && !isRoot(up) && isNoise(up); step++) up = dominators[up]
+    if (!isRoot(up)) continue
     const tally = /** @type {{count: number, bytes: number}} */ (counts.get(classes.names[classOf[o]]))
     tally.count++
     tally.bytes += retainedSizes.at(o)

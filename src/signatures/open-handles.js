@@ -9,7 +9,6 @@
 // the connection handler), the code the program wrote around the call that opened it. Its words
 // are in handles/handle-words.js.
 
-import { markEngineNoise } from '../diff/node-ages.js'
 import { countRootHeld } from '../diff/root-held.js'
 import { dominatedNodes } from '../query/dominator-subtree.js'
 import { CLOSE_METHODS, offeredMethod } from '../query/heap-methods.js'
@@ -49,7 +48,7 @@ export function matchOpenHandles (input) {
     if (native === null) continue
     const className = row.owner.name
     const names = new Set([className])
-    const held = analyses.map((analysis) => countRootHeld(analysis, markEngineNoise(analysis.graph), names).get(className))
+    const held = analyses.map((analysis) => countRootHeld(analysis, names).get(className))
     const counts = held.map((tally) => tally?.count ?? 0)
     const retained = held.map((tally) => tally?.bytes ?? 0)
     if (!growsEveryStep(counts)) continue
