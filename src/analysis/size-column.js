@@ -43,12 +43,4 @@ export class SizeColumn {
       this.large.set(ordinal, bytes)
     }
   }
-
-  /**
-   * A column rebuilt from its fields after a structured clone.
-   * @param {{column: Uint32Array, large: Map<number, number>}} data
-   */
-  static fromData ({ column, large }) {
-    return new SizeColumn(column, large)
-  }
 }

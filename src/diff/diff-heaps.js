@@ -44,8 +44,8 @@ import { newNodesOf } from '../query/ages.js'
 /**
  * What a diff computes from one analysis alone, made now: every snapshot's id index, and for the
  * last one the retainer index and what its paths walk over. The diff makes the same on first use;
- * a caller that waits for other analyses (worker threads) runs this on each as it arrives, so that
- * the work overlaps theirs instead of following it.
+ * a caller whose worker threads parse the other snapshots meanwhile runs this on each analysis as
+ * it is made, so that the work overlaps their parsing instead of following it.
  * @param {HeapAnalysis} analysis
  * @param {{last: boolean}} which  whether it is the last (newest) snapshot of the diff
  */

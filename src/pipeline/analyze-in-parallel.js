@@ -4,36 +4,37 @@ import { Worker } from 'node:worker_threads'
 import { analyzeHeap } from '../analysis/analyze-heap.js'
 import { LeakdiffError } from '../errors.js'
 import { parseSnapshot } from '../parse/parse-snapshot.js'
+import { snapshotDataFromMessage } from '../parse/transfer.js'
 import { workerExecArgv } from '../worker-exec-argv.js'
-import { analysisFromMessage } from './analysis-transfer.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {SnapshotSource} from '../parse/byte-source.js' */
 /** @import {ParseProgress} from '../parse/parse-snapshot.js' */
+/** @import {SnapshotData} from '../parse/snapshot-data.js' */
 
-const WORKER = new URL('./analysis-worker.js', import.meta.url)
+const WORKER = new URL('./parse-worker.js', import.meta.url)
 // Below this many bytes in all, one thread is faster: each worker starts cold and compiles the parser
 // again. Measured on 2 cores: 3 files of 4-5 MB take 1.3-1.8 s on one thread, 2.1-2.3 s in workers;
 // 3 files of 59-167 MB take 15.1 s on one thread, 13.3 s in workers (parse only in the workers).
 const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
 
 /**
- * Parses and analyses several snapshots. In parallel, this thread is one lane and a worker thread
- * per other core is another: the files go to the lanes largest first, each to the lane with the
- * fewest bytes so far (the longest-first rule, so that the largest file never starts last), and a
- * worker analyses its files one after the other, warm after the first, moving each analysis to
- * this thread (transferred, not copied). Starting a worker for every file would compile the parser
- * and the analysis cold in each, and keep a core idle while this thread only waits: on 2 cores
- * three files cost the CPU of one thread plus one worker's start. No more lanes than cores: a file
- * waiting for a core would only add its peak memory to the others'. Streams cannot move to another
+ * Parses and analyses several snapshots. In parallel, this thread analyses every input, one after
+ * the other, and worker threads (one per other core) parse the files it has not reached yet and
+ * move the parsed columns here (transferred, not copied): this thread parses the smallest file
+ * itself and analyses it while the workers parse the others, smallest first, so each is parsed by
+ * the time it is wanted. Two analyses side by side cost more CPU than one after the other: the
+ * dominators and sizes read the edge columns at random, and two of them on two cores fight over
+ * the memory (the 200 MB series: 9.7–10.5 s of CPU with the analyses in two threads, 9.2–9.6 s this
+ * way, 8.4–9.9 s on one thread; wall 6.0–6.3, 6.5–6.8 and 7.8–9.8 s). A parse reads its file in
+ * order, and beside one analysis costs what it costs alone. Streams cannot move to another
  * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
  * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void,
  *   distances?: (index: number) => boolean, lowMemory?: boolean}} [options]
- *   parallel: false analyses the inputs one after the other on this thread; 'auto' uses workers
- *   when the files add up to 64 MiB or more; prepare: runs on this thread for each analysis as it
- *   is here (one of its own once made, a worker's once it arrives), while the workers go on;
- *   distances: whether input `index` needs its distances from the roots (analyzeHeap; all do by
- *   default); lowMemory: analyzeHeap's, for every input
+ *   parallel: false parses and analyses the inputs one after the other on this thread; 'auto' uses
+ *   workers when the files add up to 64 MiB or more; prepare: runs on this thread for each
+ *   analysis as it is made; distances: whether input `index` needs its distances from the roots
+ *   (analyzeHeap; all do by default); lowMemory: analyzeHeap's, for every input
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
 export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, distances = () => true, lowMemory = false } = {}) {
@@ -48,29 +49,20 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   })
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
-  const here = async (/** @type {number[]} */ indexes) => {
-    for (const i of indexes) {
-      results[i] = analyzeHeap(await parseSnapshot(sources[i], { onProgress: progressOf(i) }), { distances: distances(i), lowMemory })
-      prepare?.(results[i], i)
-    }
-  }
-  if (!parallel) {
-    await here([...sources.keys()])
-    return results
+  const analyze = (/** @type {SnapshotData} */ data, /** @type {number} */ i) => {
+    results[i] = analyzeHeap(data, { distances: distances(i), lowMemory })
+    prepare?.(results[i], i)
   }
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
-  const [own, ...workerLanes] = assignLanes(files, sizes, Math.max(1, Math.min(files.length, availableParallelism())))
   const streams = [...sources.keys()].filter((i) => typeof sources[i] !== 'string')
-  const workers = workerLanes.filter((lane) => lane.length > 0).map((lane) => new LaneWorker(lane.map((i) => ({ path: /** @type {string} */ (sources[i]), distances: distances(i), lowMemory })), {
-    onAnalysis: (k, analysis) => {
-      results[lane[k]] = analysis
-      prepare?.(analysis, lane[k])
-    },
-    progressOf: (k) => progressOf(lane[k])
-  }))
+  const { own, lanes, order } = parseLanes(files, sizes, parallel ? Math.min(files.length - 1, availableParallelism() - 1) : 0)
+  /** @type {Map<number, Promise<SnapshotData>>} */
+  const parsed = new Map()
+  const workers = lanes.map((lane) => new ParseWorker(lane.map((i) => /** @type {string} */ (sources[i])), (k) => progressOf(lane[k])))
+  for (const [w, lane] of lanes.entries()) for (const [k, i] of lane.entries()) parsed.set(i, workers[w].parsed[k])
   try {
-    // The workers run while this thread analyses its own share.
-    await Promise.all([here([...own, ...streams]), ...workers.map((worker) => worker.done)])
+    for (const i of [...own, ...streams]) analyze(await parseSnapshot(sources[i], { onProgress: progressOf(i) }), i)
+    for (const i of order) if (parsed.has(i)) analyze(await /** @type {Promise<SnapshotData>} */ (parsed.get(i)), i)
   } catch (error) {
     for (const worker of workers) worker.stop()
     throw error
@@ -79,22 +71,22 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
 }
 
 /**
- * Files to lanes, largest first, each to the lane with the fewest bytes so far; lane 0 is this
- * thread's, and it takes the largest file.
- * @param {number[]} files indexes into `sizes`
- * @param {number[]} sizes bytes per input
- * @param {number} laneCount
- * @returns {number[][]} per lane, its files in the order to analyse them
+ * Which files this thread parses and which each worker parses: this thread the smallest (all of
+ * them without workers), the workers the others round the lanes, smallest first, so that the file
+ * this thread analyses next is the one parsed first.
+ * @param {number[]} files  indexes into `sizes`
+ * @param {number[]} sizes  bytes per input
+ * @param {number} workerCount
+ * @returns {{own: number[], lanes: number[][], order: number[]}} own and each lane in the order to
+ *   parse them; order: every file, smallest first, the order this thread analyses them in
  */
-export function assignLanes (files, sizes, laneCount) {
-  const lanes = Array.from({ length: laneCount }, () => /** @type {number[]} */ ([]))
-  const loads = lanes.map(() => 0)
-  for (const i of [...files].sort((a, b) => sizes[b] - sizes[a] || a - b)) {
-    const lane = loads.indexOf(Math.min(...loads))
-    lanes[lane].push(i)
-    loads[lane] += sizes[i]
-  }
-  return lanes
+export function parseLanes (files, sizes, workerCount) {
+  const bySize = [...files].sort((a, b) => sizes[a] - sizes[b] || a - b)
+  const count = Math.max(0, Math.min(workerCount, bySize.length - 1))
+  if (count === 0) return { own: bySize, lanes: [], order: bySize }
+  const lanes = Array.from({ length: count }, () => /** @type {number[]} */ ([]))
+  bySize.slice(1).forEach((i, k) => lanes[k % count].push(i))
+  return { own: bySize.slice(0, 1), lanes, order: bySize }
 }
 
 /**
@@ -111,51 +103,42 @@ function sum (values) {
   return values.reduce((a, b) => a + b, 0)
 }
 
-/** One worker thread analysing `files` one after the other. */
-class LaneWorker {
-  /** @type {Promise<void>} resolved once every analysis arrived; rejected with the first failure */
-  done
+/** One worker thread parsing `paths` one after the other. */
+class ParseWorker {
+  /** @type {Array<Promise<SnapshotData>>} per path, its parsed data as it arrives; a failure rejects it and every later one */
+  parsed
   #worker
 
   /**
-   * @param {Array<{path: string, distances: boolean, lowMemory: boolean}>} files  and analyzeHeap's options for each
-   * @param {{onAnalysis: (k: number, analysis: HeapAnalysis) => void, progressOf: (k: number) => (((progress: ParseProgress) => void) | undefined)}} handlers
-   *   onAnalysis: the analysis of files[k], as it arrives
+   * @param {string[]} paths
+   * @param {(k: number) => (((progress: ParseProgress) => void) | undefined)} progressOf  progress of paths[k]
    */
-  constructor (files, { onAnalysis, progressOf }) {
-    const worker = new Worker(WORKER, { workerData: { files }, execArgv: workerExecArgv() })
+  constructor (paths, progressOf) {
+    const worker = new Worker(WORKER, { workerData: { paths }, execArgv: workerExecArgv() })
     this.#worker = worker
-    this.done = new Promise((resolve, reject) => {
-      let received = 0
-      let settled = false
-      worker.on('message', (message) => {
-        if (message.type === 'progress') {
-          progressOf(message.index)?.(message.progress)
-          return
-        }
-        if (message.type === 'analysis') {
-          try {
-            onAnalysis(message.index, analysisFromMessage(message.analysis))
-          } catch (error) {
-            settled = true
-            reject(error)
-            return
-          }
-          if (++received < files.length) return
-          settled = true
-          resolve()
-          return
-        }
-        settled = true
-        reject(new LeakdiffError(message.message, { code: message.code ?? 'LEAKDIFF_ERROR' }))
-      })
-      worker.on('error', (error) => {
-        settled = true
-        reject(error)
-      })
-      worker.on('exit', (code) => {
-        if (!settled) reject(new LeakdiffError(`The analysis thread for ${files[received].path} exited with code ${code} before it finished`))
-      })
+    /** @type {Array<{resolve: (data: SnapshotData) => void, reject: (error: Error) => void}>} */
+    const settle = []
+    this.parsed = paths.map(() => new Promise((resolve, reject) => { settle.push({ resolve, reject }) }))
+    // A failure is seen when this thread waits for the file, or not at all (another input failed first).
+    for (const promise of this.parsed) promise.catch(() => {})
+    let received = 0
+    const fail = (/** @type {Error} */ error) => {
+      for (const { reject } of settle.slice(received)) reject(error)
+      received = paths.length
+    }
+    worker.on('message', (message) => {
+      if (message.type === 'progress') {
+        progressOf(message.index)?.(message.progress)
+      } else if (message.type === 'parsed') {
+        settle[message.index].resolve(snapshotDataFromMessage(message.data))
+        received = message.index + 1
+      } else {
+        fail(new LeakdiffError(message.message, { code: message.code ?? 'LEAKDIFF_ERROR' }))
+      }
+    })
+    worker.on('error', fail)
+    worker.on('exit', (code) => {
+      if (received < paths.length) fail(new LeakdiffError(`The parsing thread for ${paths[received]} exited with code ${code} before it finished`))
     })
   }
 

@@ -2,8 +2,8 @@
 //
 //   options        the sources are opened first: a malformed --source-root is bad usage, not a
 //                  surprise after minutes of parsing
-//   files          each snapshot's sidecar (which process, when), then the snapshots parsed and
-//                  analysed, in worker threads when they are large (analyze-in-parallel.js)
+//   files          each snapshot's sidecar (which process, when), then the snapshots parsed (in
+//                  worker threads when they are large) and analysed (analyze-in-parallel.js)
 //   diff           growth owners, rows and their paths, with the names people wrote (the sources'
 //                  NameResolver, handed down as an argument)
 //   signatures     findings, with the same names and the scripts' whole texts from disk; which

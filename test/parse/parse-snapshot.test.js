@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { gzipSync } from 'node:zlib'
 import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { LARGE_SIZE, sizeAt } from '../../src/parse/large-sizes.js'
+import { snapshotDataFromMessage, snapshotDataToMessage } from '../../src/parse/transfer.js'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { mismatches } from '../helpers/snapshot-mismatches.js'
@@ -155,8 +156,13 @@ test('self sizes past 2^32 stay exact', async (t) => {
   t.deepEqual(Array.from(data.largeSelfSizes.ordinals), [ordinal])
   t.is(sizeAt(data.selfSizes, data.largeSelfSizes, ordinal), 5368709120)
   t.is(sizeAt(data.selfSizes, data.largeSelfSizes, ordinal + 1), json.nodes[(ordinal + 1) * nf + selfAt])
-  // Through the analysis (shallow sizes, retained sizes) the 5 GiB arrive to the byte.
+  // Moved to another thread (a diff's parsing workers) and through the analysis (shallow sizes,
+  // retained sizes), the 5 GiB arrive to the byte.
+  const moved = snapshotDataFromMessage(structuredClone(snapshotDataToMessage(await parseSnapshot(file)).message))
+  t.is(sizeAt(moved.selfSizes, moved.largeSelfSizes, ordinal), 5368709120)
+  t.is(moved.strings.get(moved.nodeNames[ordinal]), data.strings.get(data.nodeNames[ordinal]))
   const total = analyzeHeap(data).totalSize
+  t.is(analyzeHeap(moved).totalSize, total)
   const originalTotal = analyzeHeap(await parseSnapshot(mixed)).totalSize
   t.is(total - originalTotal, 5368709120 - before)
 })

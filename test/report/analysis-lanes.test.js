@@ -1,31 +1,31 @@
-// How a diff's files are split between this thread and the workers: largest first, each to the
-// lane with the fewest bytes so far, this thread's lane first, so that two cores analyse three
-// files with one worker (one cold start) and the largest file never waits for a lane.
+// How a diff's files are split between this thread, which analyses them all one after the other,
+// and the workers, which parse the rest meanwhile: this thread parses the smallest, the workers the
+// others smallest first, so that the file this thread wants next is the one parsed first.
 import test from 'ava'
-import { analyzeSnapshots, assignLanes } from '../../src/pipeline/analyze-in-parallel.js'
+import { analyzeSnapshots, parseLanes } from '../../src/pipeline/analyze-in-parallel.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
 
-test('three files on two cores: this thread takes the largest, one worker the other two, larger first', (t) => {
-  t.deepEqual(assignLanes([0, 1, 2], [14e6, 20e6, 24e6], 2), [[2], [1, 0]])
-  t.deepEqual(assignLanes([0, 1, 2], [200e6, 210e6, 230e6], 2), [[2], [1, 0]])
+test('three files on two cores: this thread parses the smallest, one worker the other two, smaller first', (t) => {
+  t.deepEqual(parseLanes([0, 1, 2], [14e6, 20e6, 24e6], 1), { own: [0], lanes: [[1, 2]], order: [0, 1, 2] })
+  t.deepEqual(parseLanes([0, 1, 2], [230e6, 210e6, 200e6], 1), { own: [2], lanes: [[1, 0]], order: [2, 1, 0] })
 })
 
-test('a file much larger than the others has a lane to itself', (t) => {
-  t.deepEqual(assignLanes([0, 1, 2], [5e6, 6e6, 100e6], 2), [[2], [1, 0]])
-  t.deepEqual(assignLanes([0, 1, 2], [100e6, 5e6, 6e6], 3), [[0], [2], [1]])
+test('more cores: the other files round the workers, smallest first; never more workers than files to hand them', (t) => {
+  t.deepEqual(parseLanes([0, 1, 2], [100e6, 5e6, 6e6], 3), { own: [1], lanes: [[2], [0]], order: [1, 2, 0] })
+  t.deepEqual(parseLanes([0, 1], [3, 1], 7), { own: [1], lanes: [[0]], order: [1, 0] })
 })
 
-test('one core: everything on this thread, in the order of size', (t) => {
-  t.deepEqual(assignLanes([0, 1, 2], [1, 3, 2], 1), [[1, 2, 0]])
+test('no worker: everything on this thread, in the order of size', (t) => {
+  t.deepEqual(parseLanes([0, 1, 2], [1, 3, 2], 0), { own: [0, 2, 1], lanes: [], order: [0, 2, 1] })
 })
 
-test('only the files given are assigned (streams stay on this thread)', (t) => {
-  t.deepEqual(assignLanes([0, 2], [10, 0, 30], 2), [[2], [0]])
+test('only the files given are split (streams stay on this thread)', (t) => {
+  t.deepEqual(parseLanes([0, 2], [10, 0, 30], 1), { own: [0], lanes: [[2]], order: [0, 2] })
 })
 
-test('each analysis is handed to `prepare` on this thread as it is here, a worker\'s too', async (t) => {
+test('each analysis is handed to `prepare` as it is made, of a file a worker parsed too', async (t) => {
   const { files } = await captureFixture('diff/array-log')
   /** @type {Array<[number, HeapAnalysis]>} */
   const prepared = []
@@ -34,7 +34,7 @@ test('each analysis is handed to `prepare` on this thread as it is here, a worke
   for (const [i, analysis] of prepared) t.is(analysis, analyses[i])
 })
 
-test('lowMemory reaches every analysis, this thread\'s and a worker\'s: dominators that keep moving stay with the iterative passes', async (t) => {
+test('lowMemory reaches every analysis, of a file parsed here or in a worker: dominators that keep moving stay with the iterative passes', async (t) => {
   // Heaps whose dominators take more passes than the iterative algorithm is given (Lengauer–Tarjan
   // finds them by default), and settle within its climbing bound: the first snapshots of three
   // series, 7 MB in all.
