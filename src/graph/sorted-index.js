@@ -7,6 +7,8 @@ const DIGIT_MASK = 0xffff
 
 /** Ascending runs at least this long are merged as they are; shorter ones are radix sorted together. */
 const MIN_RUN = 1024
+/** Fewer positions than this are sorted by comparison rather than by digits. */
+const MIN_RADIX = 1024
 /** More runs than 2^this are radix sorted whole rather than merged. */
 const MAX_MERGE_PASSES = 3
 
@@ -238,6 +240,12 @@ function mergeTwo (keys, from, to, start, middle, end) {
  * @param {Uint32Array} target
  */
 function radixSort (keys, positions, target) {
+  // Each pass clears and sums 65,536 counts: for a thousand keys a comparison sort costs less.
+  if (positions.length < MIN_RADIX) {
+    target.set(positions)
+    target.sort((a, b) => keys[a] - keys[b] || a - b)
+    return
+  }
   const counts = new Uint32Array(DIGIT_MASK + 2)
   let from = positions
   let to = target

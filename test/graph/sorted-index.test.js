@@ -13,11 +13,16 @@ function stableOrder (keys) {
 
 const key = fc.integer({ min: 0, max: 0xffffffff })
 
-test('keys in no order: the order of a stable sort', (t) => {
+test('keys in no order: the order of a stable sort, by comparison (under 1,024 keys) and by digits', (t) => {
   fc.assert(fc.property(fc.array(key, { maxLength: 300 }), (values) => {
     const keys = Uint32Array.from(values)
     t.is(arrayDifference([...sortPositionsByKey(keys)], stableOrder(keys)), '')
   }), { numRuns: 200 })
+  // Few distinct keys, so that equal keys are many.
+  fc.assert(fc.property(fc.array(fc.oneof(key, fc.integer({ min: 0, max: 20 })), { minLength: 1024, maxLength: 4000 }), (values) => {
+    const keys = Uint32Array.from(values)
+    t.is(arrayDifference([...sortPositionsByKey(keys)], stableOrder(keys)), '')
+  }), { numRuns: 10 })
 })
 
 test('long ascending runs among short ones, with equal keys across runs: the order of a stable sort', (t) => {
