@@ -40,7 +40,7 @@ export async function ensureMemory (sources, job, { skip = false, env = process.
   const addedBytes = estimateMemory(counts, job) - estimateMemory([], job)
   const rssBytes = process.memoryUsage.rss()
   const headroom = await measureHeadroom({ memoryLimitBytes, rssBytes })
-  const plan = planMemory({ addedBytes, fasterBytes: lengauerTarjanBytes(counts, job), availableBytes: headroom.availableBytes })
+  const plan = planMemory({ addedBytes, fasterBytes: lengauerTarjanBytes(counts), availableBytes: headroom.availableBytes })
   if (plan.fits) return { lowMemory: plan.lowMemory }
   const what = job === 'inspect' ? 'this snapshot' : `these ${sources.length} snapshots`
   const fewer = job === 'diff' && sources.length > 2 ? ', diff two snapshots at a time' : ''

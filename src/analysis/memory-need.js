@@ -45,13 +45,11 @@ export function estimateMemory (snapshots, job) {
 }
 
 /**
- * What Lengauer–Tarjan adds to the peak of estimateMemory's job when it finds the dominators instead
- * of the iterative passes: for the largest snapshot, or for the two largest in a diff, whose
- * analyses may run at once (analyze-in-parallel.js).
+ * What Lengauer–Tarjan adds to the peak of an inspect or a diff when it finds the dominators instead
+ * of the iterative passes: for the largest snapshot, as a diff analyses its snapshots one after the
+ * other (analyze-in-parallel.js).
  * @param {SnapshotCounts[]} snapshots
- * @param {'inspect' | 'diff'} job
  */
-export function lengauerTarjanBytes (snapshots, job) {
-  const largest = snapshots.map(({ nodeCount }) => nodeCount).sort((a, b) => b - a).slice(0, job === 'diff' ? 2 : 1)
-  return LENGAUER_TARJAN_PER_NODE * largest.reduce((sum, count) => sum + count, 0)
+export function lengauerTarjanBytes (snapshots) {
+  return LENGAUER_TARJAN_PER_NODE * Math.max(0, ...snapshots.map(({ nodeCount }) => nodeCount))
 }
