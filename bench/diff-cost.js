@@ -186,7 +186,7 @@ function writeDoc (all) {
   const body = [
     '## A diff of three against inspecting the three',
     '',
-    `Measured with \`node bench/diff-cost.js\` on ${machineName()} (${availableParallelism()} cores for the analyses).`,
+    `Measured with \`node bench/diff-cost.js\` on ${machineName()} (${availableParallelism()} cores: worker threads parse ahead while one thread analyses).`,
     'Each row: `leakdiff a b c --format json` against `leakdiff inspect` of each of the three files, whole CLI',
     'runs one at a time, repeated; medians with the range of the runs in brackets. CPU = user + system time',
     'of the process (all its threads). Ratio = diff / the three inspects, the median of the runs\' ratios.',
