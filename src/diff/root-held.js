@@ -18,14 +18,21 @@ const MAX_NOISE_STEPS = 16
  * @returns {Uint8Array} 1 for a root, by ordinal
  */
 export function markGcRoots (analysis) {
-  const { graph } = analysis
-  const { nodeTypes } = graph
-  const synthetic = graph.nodeType.synthetic
-  const flags = new Uint8Array(graph.nodeCount)
-  for (let o = 0; o < flags.length; o++) if (nodeTypes[o] === synthetic) flags[o] = 1
-  flags[graph.rootOrdinal] = 1
-  for (const o of analysis.userRoots) flags[o] = 1
+  const isRoot = gcRootTest(analysis)
+  const flags = new Uint8Array(analysis.graph.nodeCount)
+  for (let o = 0; o < flags.length; o++) if (isRoot(o)) flags[o] = 1
   return flags
+}
+
+/**
+ * markGcRoots' answer for one node at a time, for a question asked of a few nodes.
+ * @param {HeapAnalysis} analysis
+ * @returns {(ordinal: number) => boolean}
+ */
+function gcRootTest ({ graph, userRoots }) {
+  const { nodeTypes, rootOrdinal } = graph
+  const synthetic = graph.nodeType.synthetic
+  return (o) => nodeTypes[o] === synthetic || o === rootOrdinal || userRoots.includes(o)
 }
 
 /**
@@ -39,11 +46,8 @@ export function markGcRoots (analysis) {
  */
 export function countRootHeld (analysis, names) {
   const { graph, dominators, classOf, classes, retainedSizes } = analysis
-  const { nodeTypes, rootOrdinal } = graph
-  const synthetic = graph.nodeType.synthetic
   const isNoise = engineNoiseTest(graph)
-  // markGcRoots' nodes.
-  const isRoot = (/** @type {number} */ o) => nodeTypes[o] === synthetic || o === rootOrdinal || analysis.userRoots.includes(o)
+  const isRoot = gcRootTest(analysis)
   const wanted = Uint8Array.from(classes.names, (name) => (names.has(name) ? 1 : 0))
   /** @type {Map<string, {count: number, bytes: number}>} */
   const counts = new Map()
