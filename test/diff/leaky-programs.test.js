@@ -1,6 +1,9 @@
 import test from 'ava'
+import { readFile, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { diffSnapshots, renderDiffReport } from 'leakdiff'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
+import { tempDir } from '../helpers/temp-dir.js'
 import { markedPosition } from '../helpers/fixture-source.js'
 import { sharedDiff } from '../helpers/fixture-reports.js'
 
@@ -106,11 +109,20 @@ test('parsing in worker threads gives the same report as parsing on one thread',
   t.deepEqual(await diffSnapshots(files, { parallel: true, top: 0 }), await reportOf('diff/array-log'))
 })
 
-test('a file that cannot be read fails with its code from the worker thread', async (t) => {
+test('a file that cannot be read fails with its code, read here or in the worker thread', async (t) => {
   const { files } = await captureFixture('diff/array-log')
+  // Unreadable, it counts as the smallest: this thread reads it first.
   const error = await t.throwsAsync(diffSnapshots([files[0], `${files[0]}.missing`], { parallel: true }))
   t.is(/** @type {any} */ (error).code, 'LEAKDIFF_SNAPSHOT_READ')
   t.true(error.message.includes('.missing'), error.message)
+  // Cut short and still the larger file: the worker parses it, and its error crosses to this thread.
+  const bytes = await readFile(files[2])
+  t.true(bytes.length - 100 > (await readFile(files[0])).length)
+  const cut = join(await tempDir('leakdiff-worker-error-'), 'cut.heapsnapshot')
+  await writeFile(cut, bytes.subarray(0, bytes.length - 100))
+  const parsed = await t.throwsAsync(diffSnapshots([files[0], cut], { parallel: true }))
+  t.is(/** @type {any} */ (parsed).code, 'LEAKDIFF_SNAPSHOT_FORMAT')
+  t.true(parsed.message.includes('cut.heapsnapshot'), parsed.message)
 })
 
 test('diff/per-user-history: twenty owners with one path shape are one row', async (t) => {
