@@ -15,6 +15,7 @@ import { newNodesOf } from '../query/ages.js'
 /** @import {ClassDelta} from './class-deltas.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
 /** @import {GrowthThresholds} from './growth-thresholds.js' */
+/** @import {OwnerRows} from '../query/owner-rows.js' */
 
 /**
  * What a diff of two or three snapshots found (plain, JSON-safe).
@@ -39,6 +40,7 @@ import { newNodesOf } from '../query/ages.js'
  * @property {Uint32Array} newNodes     the nodes made since the baseline (not AGE_OLD), ascending
  * @property {Uint32Array} owners       growth owner ordinal per node (old nodes own themselves)
  * @property {number[][]} groupOwners   per row of `result.growth`, its owners' ordinals, largest growth first
+ * @property {OwnerRows} ownerRows      the row of each of those owners, by ordinal
  */
 
 /**
@@ -127,7 +129,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
   const ages = computeNodeAges(last.graph, baseline.graph, middle?.graph)
   const noise = markEngineNoise(last.graph)
   const newNodes = newNodesOf(ages)
-  const { groups, groupOwners, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, newNodes, noise, names }, settings)
+  const { groups, groupOwners, ownerRows, grew, owners, leakedObjects, leakedBytes } = findGrowthGroups({ baseline, middle, last, ages, newNodes, noise, names }, settings)
   const leaking = groups.filter((g) => g.leak)
   /** @type {DiffResult} */
   const result = {
@@ -139,7 +141,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
     idAgreement,
     warnings
   }
-  return { result, detail: { analyses, ages, newNodes, noise, owners, groupOwners } }
+  return { result, detail: { analyses, ages, newNodes, noise, owners, groupOwners, ownerRows } }
 }
 
 /**

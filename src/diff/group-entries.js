@@ -6,6 +6,7 @@ import { AGE_OLD } from '../query/ages.js'
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
+/** @import {RowOfOwner} from '../query/owner-rows.js' */
 
 const TOP_CLASSES = 5
 
@@ -41,12 +42,11 @@ function isEntryOf (edge, dominators, o, owner, storeTypes) {
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups
+ * @param {RowOfOwner} rowOfOwner  the group of each owner, by its index in `groups`
  * @returns {Array<Map<string, number>>} per group, its new owners (held from the roots) by class
  *   name, which rootHeldGrowth turns into entries
  */
-export function addTopClasses (last, ages, newNodes, noise, owners, groups) {
-  const groupOf = new Int32Array(last.graph.nodeCount).fill(-1)
-  groups.forEach((group, g) => { for (const o of group.ordinals) groupOf[o] = g })
+export function addTopClasses (last, ages, newNodes, noise, owners, groups, rowOfOwner) {
   /** @type {Array<Map<number, {count: number, size: number}>>} */
   const tallies = groups.map(() => new Map())
   /** @type {Array<Map<number, number>>} */
@@ -60,7 +60,7 @@ export function addTopClasses (last, ages, newNodes, noise, owners, groups) {
   for (let i = 0; i < newNodes.length; i++) {
     const o = newNodes[i]
     const owner = owners[o]
-    const g = groupOf[owner]
+    const g = rowOfOwner.rowOf(owner)
     if (g < 0 || noise[o] === 1 || !(last.shallowSizes.at(o) > 0)) continue
     const c = last.classOf[o]
     let tally = tallies[g].get(c)

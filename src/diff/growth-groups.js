@@ -5,6 +5,7 @@
 import { pathStep, retainerPath, retainerPathEdges } from '../analysis/retainer-paths.js'
 import { shownClassName } from '../analysis/shown-names.js'
 import { AGE_LEAKED, AGE_OLD } from '../query/ages.js'
+import { OwnerRows } from '../query/owner-rows.js'
 import { addTopClasses } from './group-entries.js'
 import { findGrowthOwners } from './growth-owners.js'
 import { passes, rootHeldGrowth } from './growth-thresholds.js'
@@ -60,8 +61,9 @@ const SHAPE_LENGTH = 12
  * @param {{baseline: HeapAnalysis, middle?: HeapAnalysis, last: HeapAnalysis, ages: Uint8Array, newNodes: Uint32Array, noise: Uint8Array, names: NameResolver}} input
  *   newNodes: the nodes not AGE_OLD, ascending; names: the names people wrote, for the paths and owners
  * @param {GrowthThresholds} thresholds
- * @returns {{groups: GrowthGroup[], groupOwners: number[][], grew: boolean[], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
+ * @returns {{groups: GrowthGroup[], groupOwners: number[][], ownerRows: OwnerRows, grew: boolean[], owners: Uint32Array, leakedObjects: number, leakedBytes: number}}
  *   groupOwners: per group, the ordinals of its owners in the last snapshot (largest growth first);
+ *   ownerRows: the group of each of them;
  *   grew: per group, whether what it holds grew from the first snapshot to the last (its owners'
  *   retained sizes; for new owners held from the roots, the bytes the roots hold in objects of their classes);
  *   owners: the growth owner ordinal of every node of the last snapshot
@@ -142,7 +144,8 @@ export function findGrowthGroups ({ baseline, middle, last, ages, newNodes, nois
 
   const groups = [...byShape.values()]
   for (const group of groups) group.path = retainerPath(last, group.shown, { readable: true, names })
-  const rootEntries = addTopClasses(last, ages, newNodes, noise, owners, groups)
+  const rowOfOwner = new OwnerRows(graph.nodeCount, groups.map((group) => group.ordinals))
+  const rootEntries = addTopClasses(last, ages, newNodes, noise, owners, groups, rowOfOwner)
   const held = rootHeldGrowth(middle ? [baseline, middle, last] : [baseline, last], groups, rootEntries, { ages, grownBytes: grown.bytes })
   const ranked = groups.map((group, g) => {
     group.leak = passes(group, thresholds, held[g])
@@ -152,12 +155,16 @@ export function findGrowthGroups ({ baseline, middle, last, ages, newNodes, nois
   })
   ranked.sort(({ group: a }, { group: b }) => Number(b.leak) - Number(a.leak) || b.own - a.own || b.leakedBytes - a.leakedBytes)
   groups.splice(0, groups.length, ...ranked.map(({ group }) => group))
-  addSharedWith(last, newNodes, noise, owners, groups)
+  rowOfOwner.renumber(groups.map((group) => group.ordinals))
+  addSharedWith(last, newNodes, noise, owners, groups, rowOfOwner)
   // A row that only holds what other leaks hold too follows them: fixing those fixes it.
   groups.sort((a, b) => Number(b.leak) - Number(a.leak) || Number(a.sharedWith.length > 0) - Number(b.sharedWith.length > 0))
+  const groupOwners = groups.map((group) => group.ordinals)
+  rowOfOwner.renumber(groupOwners)
   return {
     groups: groups.map(({ ordinals, best, shown, own, ...group }) => group),
-    groupOwners: groups.map((group) => group.ordinals),
+    groupOwners,
+    ownerRows: rowOfOwner,
     grew: ranked.map(({ grew }) => grew),
     owners,
     leakedObjects,

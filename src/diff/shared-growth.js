@@ -4,6 +4,7 @@
 import { EdgeCursor } from '../query/references.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 /** @import {GrowthGroup} from './growth-groups.js' */
+/** @import {RowOfOwner} from '../query/owner-rows.js' */
 
 /** Dominator steps climbed from a retainer to the group that holds it. */
 const MAX_SHARE_CLIMB = 32
@@ -20,18 +21,22 @@ const MIN_SHARED = 0.5
  * @param {Uint8Array} noise
  * @param {Uint32Array} owners
  * @param {Array<GrowthGroup & {ordinals: number[]}>} groups  sorted, leaking first
+ * @param {RowOfOwner} rowOfOwner  the group of each owner, by its index in `groups`
  */
-export function addSharedWith (last, newNodes, noise, owners, groups) {
+export function addSharedWith (last, newNodes, noise, owners, groups, rowOfOwner) {
   const leaking = groups.filter((group) => group.leak).length
   if (leaking < 2) return
   const { graph, dominators, retainedSizes } = last
   const root = graph.rootOrdinal
-  const groupOf = new Int32Array(graph.nodeCount).fill(-1)
-  for (let g = 0; g < leaking; g++) for (const o of groups[g].ordinals) groupOf[o] = g
+  const leakingGroupOf = (/** @type {number} */ node) => {
+    const g = rowOfOwner.rowOf(node)
+    return g < leaking ? g : -1
+  }
   const groupAbove = (/** @type {number} */ node) => {
     let u = owners[node]
     for (let step = 0; step < MAX_SHARE_CLIMB && u !== root; step++) {
-      if (groupOf[u] >= 0) return groupOf[u]
+      const g = leakingGroupOf(u)
+      if (g >= 0) return g
       u = dominators[u]
     }
     return -1
@@ -44,7 +49,7 @@ export function addSharedWith (last, newNodes, noise, owners, groups) {
   const edge = new EdgeCursor(graph)
   for (let i = 0; i < newNodes.length; i++) {
     const o = newNodes[i]
-    const g = groupOf[owners[o]]
+    const g = leakingGroupOf(owners[o])
     // The new objects right below the owner: each keeps what it dominates (the parts of a
     // concatenated string, a record's fields), so the question is asked of them, with their
     // retained size.

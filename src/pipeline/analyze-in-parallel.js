@@ -30,14 +30,15 @@ const PARALLEL_MIN_BYTES = 64 * 1024 * 1024
  * thread: they are read here. Progress sums the bytes read of all inputs.
  * @param {SnapshotSource[]} sources
  * @param {{parallel?: boolean | 'auto', onProgress?: (progress: ParseProgress) => void, prepare?: (analysis: HeapAnalysis, index: number) => void,
- *   distances?: (index: number) => boolean, lowMemory?: boolean}} [options]
+ *   paths?: (index: number) => boolean, lowMemory?: boolean}} [options]
  *   parallel: false parses and analyses the inputs one after the other on this thread; 'auto' uses
  *   workers when the files add up to 64 MiB or more; prepare: runs on this thread for each
- *   analysis as it is made; distances: whether input `index` needs its distances from the roots
- *   (analyzeHeap; all do by default); lowMemory: analyzeHeap's, for every input
+ *   analysis as it is made; paths: whether input `index` shows paths, and so needs its distances
+ *   from the roots and its root steps (analyzeHeap's `distances` and `rootSteps`, the steps in
+ *   memory the analysis is done with; all do by default); lowMemory: analyzeHeap's, for every input
  * @returns {Promise<HeapAnalysis[]>} in the order of `sources`
  */
-export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, distances = () => true, lowMemory = false } = {}) {
+export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress, prepare, paths = () => true, lowMemory = false } = {}) {
   const sizes = await fileSizes(sources)
   if (parallel === 'auto') parallel = sum(sizes) >= PARALLEL_MIN_BYTES
   const bytesRead = sources.map(() => 0)
@@ -50,7 +51,7 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
   const analyze = (/** @type {SnapshotData} */ data, /** @type {number} */ i) => {
-    results[i] = analyzeHeap(data, { distances: distances(i), lowMemory })
+    results[i] = analyzeHeap(data, { distances: paths(i), rootSteps: paths(i), lowMemory })
     prepare?.(results[i], i)
   }
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')

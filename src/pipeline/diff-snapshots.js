@@ -76,8 +76,8 @@ export async function diffSnapshots (sources, { top = 10, cwd = process.cwd(), p
   const differentProcesses = sidecarsDifference(metas)
   // Snapshots of two processes are compared by class totals only: no paths, no retainers to make.
   const prepare = differentProcesses === null ? (/** @type {HeapAnalysis} */ analysis, /** @type {number} */ i) => prepareForDiff(analysis, { last: i === sources.length - 1 }) : undefined
-  // Paths and distances are the newest snapshot's: the earlier ones are counted, sized and matched.
-  const analyses = await analyzeSnapshots(sources, { parallel, onProgress, prepare, distances: (i) => i === sources.length - 1, lowMemory })
+  // Paths are the newest snapshot's: the earlier ones are counted, sized and matched.
+  const analyses = await analyzeSnapshots(sources, { parallel, onProgress, prepare, paths: (i) => i === sources.length - 1, lowMemory })
   const infos = await snapshotInfos(sources, analyses, metas)
   const read = infos.reduce((sum, info) => sum + info.bytes, 0)
   const onStage = (/** @type {string} */ stage) => onProgress?.({ bytesRead: read, totalBytes: read, stage })

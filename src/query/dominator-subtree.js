@@ -12,6 +12,7 @@
 
 import { AGE_OLD } from './ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
+/** @import {RowOfOwner} from './owner-rows.js' */
 
 const UNKNOWN = 0
 const INSIDE = 1
@@ -177,7 +178,7 @@ const FREE = 2
  * step per node in all, however deep the tree: a queue kept as a linked list puts each entry one
  * step below the one before it, thousands of steps below the owner.
  * @param {HeapAnalysis} analysis
- * @param {OwnerRows} rowOfOwner the growth row of each owner
+ * @param {RowOfOwner} rowOfOwner the growth row of each owner
  * @param {Uint8Array} ages AGE_* per node
  * @param {(analysis: HeapAnalysis, o: number) => boolean} test
  * @returns {(ordinal: number, row: number) => boolean}
@@ -214,41 +215,6 @@ export function heldThroughNew (analysis, rowOfOwner, ages, test) {
       answers[node] = answers[dominators[node]]
     }
     return answers[ordinal] === HELD
-  }
-}
-
-/**
- * The growth row of every owner of the given rows (the first row listed wins).
- * @param {number} nodeCount
- * @param {number[][]} groupOwners per row, its owners' ordinals
- * @param {number[]} rows
- * @returns {OwnerRows}
- */
-export function rowsOfOwners (nodeCount, groupOwners, rows) {
-  return new OwnerRows(nodeCount, groupOwners, rows)
-}
-
-/** The growth row of each owner of some rows, by ordinal. */
-export class OwnerRows {
-  /** row + 1 by ordinal, 0 for a node that owns none of the rows (no heap-sized fill with -1) */
-  #rows
-
-  /**
-   * @param {number} nodeCount
-   * @param {number[][]} groupOwners
-   * @param {number[]} rows
-   */
-  constructor (nodeCount, groupOwners, rows) {
-    this.#rows = new Uint32Array(nodeCount)
-    for (const g of rows) for (const o of groupOwners[g]) if (this.#rows[o] === 0) this.#rows[o] = g + 1
-  }
-
-  /**
-   * The row `ordinal` owns, -1 for none.
-   * @param {number} ordinal
-   */
-  rowOf (ordinal) {
-    return this.#rows[ordinal] - 1
   }
 }
 

@@ -6,7 +6,6 @@
 // async-context/resource-locations.js. The row's new objects must be mostly stores reached in one of
 // these ways. The words are in async-context/context-words.js.
 
-import { rowsOfOwners } from '../query/dominator-subtree.js'
 import { commonClasses } from '../query/held-objects.js'
 import { holderName } from './collection-growth.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
@@ -37,7 +36,7 @@ export function matchAsyncContextRetention (input) {
   const flags = storeFlags(last)
   if (flags === null) return []
   const rows = input.candidates.filter((g) => result.growth[g].leak)
-  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  const rowOfOwner = detail.ownerRows.only(rows)
   /** @type {Map<number, {bytes: number, stores: number[]}>} new stores per row */
   const byRow = new Map()
   for (const o of detail.newNodes) {

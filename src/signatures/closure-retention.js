@@ -14,7 +14,7 @@
 // closures/closure-words.js.
 
 import { AGE_OLD } from '../query/ages.js'
-import { DOMINATED, dominatedNodes, heldThroughNew, markDominatedBy, rowsOfOwners } from '../query/dominator-subtree.js'
+import { DOMINATED, dominatedNodes, heldThroughNew, markDominatedBy } from '../query/dominator-subtree.js'
 import { isProgramLocation } from './program-location.js'
 import { EdgeCursor, propertyTarget, references, retainers } from '../query/references.js'
 import { shownEdgeName } from '../analysis/shown-names.js'
@@ -28,7 +28,7 @@ import { sourceLocation } from './source-location.js'
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {DiffDetail} from '../diff/diff-heaps.js' */
 /** @import {Finding, Match, Signature, SignatureInput} from './finding.js' */
-/** @import {OwnerRows} from '../query/dominator-subtree.js' */
+/** @import {RowOfOwner} from '../query/owner-rows.js' */
 
 export const ID = 'closure-retention'
 
@@ -70,7 +70,7 @@ export function matchClosureRetention (input) {
     if (finding !== null) matches.push({ group: g, finding })
   }
   if (listRows.length > 0) {
-    const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, listRows)
+    const rowOfOwner = detail.ownerRows.only(listRows)
     const closuresByRow = newClosuresByRow(last, detail, rowOfOwner)
     for (const g of listRows) {
       const byFunction = closuresByRow.get(g)
@@ -86,7 +86,7 @@ export function matchClosureRetention (input) {
  * owner), grouped by function (SharedFunctionInfo ordinal). One pass over the heap for all rows.
  * @param {HeapAnalysis} analysis the last snapshot's
  * @param {DiffDetail} detail
- * @param {OwnerRows} rowOfOwner
+ * @param {RowOfOwner} rowOfOwner
  * @returns {Map<number, Map<number, number[]>>}
  */
 function newClosuresByRow (analysis, detail, rowOfOwner) {

@@ -13,7 +13,6 @@ import { AGE_OLD, AGE_RECENT } from '../query/ages.js'
 import { unwrapBound, variableName } from '../query/heap-values.js'
 import { EdgeCursor, propertyTarget } from '../query/references.js'
 import { collectionKind, collectionOfStore } from '../query/collection-entries.js'
-import { rowsOfOwners } from '../query/dominator-subtree.js'
 import { growsEveryStep, judgeGrowth, perStepOf } from './growth-evidence.js'
 import { TIMER_CALLBACKS, listDuration, tallyTimers, timerList } from './timers/live-timers.js'
 import { TIMER_REASONS, libraryTimerFix, timerFix, timerNotes, timerTitle } from './timers/timer-words.js'
@@ -25,7 +24,7 @@ import { packageOf } from './library-handle.js'
 /** @import {NameResolver} from '../analysis/shown-names.js' */
 /** @import {Match, Signature, SignatureInput} from './finding.js' */
 /** @import {KeptHandles} from './timers/timer-words.js' */
-/** @import {OwnerRows} from '../query/dominator-subtree.js' */
+/** @import {RowOfOwner} from '../query/owner-rows.js' */
 
 export const ID = 'forgotten-timer'
 
@@ -53,7 +52,7 @@ export function matchForgottenTimer (input) {
   let newTimersEverywhere = 0
   for (const tally of latest.values()) for (const o of tally.timers) if (ages[o] !== AGE_OLD) newTimersEverywhere++
 
-  const rowOfOwner = rowsOfOwners(last.graph.nodeCount, detail.groupOwners, input.candidates)
+  const rowOfOwner = detail.ownerRows.only(input.candidates)
 
   /** @type {Match[]} */
   const matches = []
@@ -132,7 +131,7 @@ export function matchForgottenTimer (input) {
  * @param {SignatureInput} input
  * @param {number[]} newTimers
  * @param {Uint32Array} owners
- * @param {OwnerRows} rowOfOwner
+ * @param {RowOfOwner} rowOfOwner
  * @param {number[]} retained
  */
 function claimedRow (input, newTimers, owners, rowOfOwner, retained) {

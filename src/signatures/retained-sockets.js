@@ -12,7 +12,6 @@
 // A socket is a net.Socket or tls.TLSSocket: an object with readable and writable stream state
 // (sockets/socket-nodes.js).
 
-import { rowsOfOwners } from '../query/dominator-subtree.js'
 import { keptSockets } from './sockets/kept-sockets.js'
 import { openConnections } from './sockets/open-connections.js'
 import { claimAcceptedEnds } from './sockets/other-ends.js'
@@ -32,8 +31,7 @@ export const retainedSockets = { id: ID, match: matchRetainedSockets }
  */
 export function matchRetainedSockets (input) {
   const { detail } = input
-  const graph = detail.analyses[detail.analyses.length - 1].graph
-  const matches = openConnections(input, rowsOfOwners(graph.nodeCount, detail.groupOwners, input.candidates))
+  const matches = openConnections(input, detail.ownerRows.only(input.candidates))
   claimAcceptedEnds(input, matches)
   matches.push(...keptSockets(input, matches))
   return matches.sort((a, b) => a.group - b.group)

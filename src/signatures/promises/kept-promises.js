@@ -3,7 +3,7 @@
 // The collection may be the program's, or a library's (a pool's waiting clients, a queue's tasks, a
 // client's command queue), which the program cannot settle itself.
 
-import { dominatedNodes, heldThroughNew, rowsOfOwners } from '../../query/dominator-subtree.js'
+import { dominatedNodes, heldThroughNew } from '../../query/dominator-subtree.js'
 import { CLEAR_METHODS, RELEASE_METHODS, offeredMethod } from '../../query/heap-methods.js'
 import { propertyTarget } from '../../query/references.js'
 import { holderName } from '../collection-growth.js'
@@ -32,7 +32,7 @@ export function keptPromises (input, rows) {
   const last = analyses[analyses.length - 1]
   const { graph, retainedSizes } = last
   if (rows.length === 0) return []
-  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  const rowOfOwner = detail.ownerRows.only(rows)
   const heldThroughAwaited = heldThroughNew(last, rowOfOwner, ages, isAwaitedPromise)
   /** @type {Map<number, {count: number, bytes: number, handlers: number[]}>} */
   const byRow = new Map()

@@ -7,7 +7,7 @@
 
 import { AGE_OLD } from '../../query/ages.js'
 import { collectionOfStore } from '../../query/collection-entries.js'
-import { heldThroughNew, rowsOfOwners } from '../../query/dominator-subtree.js'
+import { heldThroughNew } from '../../query/dominator-subtree.js'
 import { unwrapBound } from '../../query/heap-values.js'
 import { propertyTarget, referencedNodes } from '../../query/references.js'
 import { holderName } from '../collection-growth.js'
@@ -122,8 +122,8 @@ export function keptSockets (input, matches) {
 function newSocketsByRow ({ detail }, rows) {
   const { analyses, ages, noise, owners } = detail
   const last = analyses[analyses.length - 1]
-  const { graph, retainedSizes } = last
-  const rowOfOwner = rowsOfOwners(graph.nodeCount, detail.groupOwners, rows)
+  const { retainedSizes } = last
+  const rowOfOwner = detail.ownerRows.only(rows)
   const isSocket = socketClasses(last)
   const heldThroughScope = heldThroughNew(last, rowOfOwner, ages, isScopeNode)
   /** @type {Map<number, {count: number, closed: number, bytes: number, sample: number}>} */

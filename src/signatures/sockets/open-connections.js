@@ -17,14 +17,14 @@ import { MIN_NEW_SOCKETS } from './socket-nodes.js'
 import { HOLDER_CONSTRUCTOR_ROLE, ID, SOCKET_REASONS, openFix, openNotes, openTitle } from './socket-words.js'
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 /** @import {Match, SignatureInput} from '../finding.js' */
-/** @import {OwnerRows} from '../../query/dominator-subtree.js' */
+/** @import {RowOfOwner} from '../../query/owner-rows.js' */
 
 /**
  * Open outgoing sockets that no program object holds, counted per class of the object that owns
  * them in every snapshot; a finding per owner class whose open sockets grow in every step. The
  * growth row of their handles (new owners held from the roots) is the finding's, when it leaks.
  * @param {SignatureInput} input
- * @param {OwnerRows} rowOfOwner growth row per owner ordinal (all candidate rows)
+ * @param {RowOfOwner} rowOfOwner growth row per owner ordinal (all candidate rows)
  * @returns {Match[]}
  */
 export function openConnections (input, rowOfOwner) {
@@ -106,7 +106,7 @@ export function openConnections (input, rowOfOwner) {
  * held from the roots), unless an earlier finding took it; -1 when there is none.
  * @param {SignatureInput} input
  * @param {number[]} sockets ordinals in the last snapshot
- * @param {OwnerRows} rowOfOwner
+ * @param {RowOfOwner} rowOfOwner
  * @param {Set<number>} claimed rows already taken, updated
  */
 function handleRow ({ result, detail }, sockets, rowOfOwner, claimed) {
