@@ -28,10 +28,8 @@ export function diffClassesById (before, after, ages) {
   const table = new ClassTable(before, after)
   const beforeIds = before.graph.nodeIds
   const afterIds = after.graph.nodeIds
-  const beforeById = before.graph.ordinalsById()
-  const afterById = after.graph.ordinalsById()
-  const beforeInAfter = markPresent(beforeIds, beforeById, afterIds, afterById)
-  const afterInBefore = ages ?? markPresent(afterIds, afterById, beforeIds, beforeById)
+  const beforeInAfter = markPresent(beforeIds, after.graph.idIndex())
+  const afterInBefore = ages ?? markPresent(afterIds, before.graph.idIndex())
   const present = ages === undefined ? 1 : AGE_OLD
   for (let o = 0; o < afterIds.length; o++) {
     if (afterInBefore[o] === present) continue

@@ -52,7 +52,7 @@ import { newNodesOf } from '../query/ages.js'
  * @param {{last: boolean}} which  whether it is the last (newest) snapshot of the diff
  */
 export function prepareForDiff (analysis, { last }) {
-  analysis.graph.ordinalsById()
+  analysis.graph.idIndex()
   if (!last) return
   analysis.graph.buildRetainerIndex()
   preparePaths(analysis)
@@ -101,7 +101,7 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
   for (let i = 1; i < analyses.length; i++) {
     const a = analyses[i - 1].graph
     const b = analyses[i].graph
-    idAgreement.push(compareIds(a, b, a.ordinalsById(), b.ordinalsById()).ratio)
+    idAgreement.push(compareIds(a, b, b.idIndex()).ratio)
   }
   const worst = Math.min(...idAgreement)
   if (worst < settings.minIdAgreement || differentProcesses !== null) {
@@ -150,26 +150,12 @@ export function diffHeapsWithDetail (analyses, options = {}, { differentProcesse
  * @param {HeapAnalysis[]} analyses
  */
 function checkTimeOrder (analyses) {
-  const maxIds = analyses.map(({ graph }) => newestObjectId(graph))
+  const maxIds = analyses.map(({ graph }) => graph.idIndex().newestObjectId())
   for (let i = 1; i < analyses.length; i++) {
     if (maxIds[i] < maxIds[i - 1]) {
       throw new SnapshotMismatchError(`Expected snapshots oldest first, but ${analyses[i].graph.label} (newest object @${maxIds[i]}) was taken before ${analyses[i - 1].graph.label} (newest object @${maxIds[i - 1]}); give them in the order they were taken`)
     }
   }
-}
-
-/**
- * The largest odd id of a snapshot, 0 when it has none: from the top of its ids in order.
- * @param {HeapGraph} graph
- */
-function newestObjectId (graph) {
-  const { nodeIds } = graph
-  const byId = graph.ordinalsById()
-  for (let k = byId.length - 1; k >= 0; k--) {
-    const id = nodeIds[byId[k]]
-    if ((id & 1) === 1) return id
-  }
-  return 0
 }
 
 /**

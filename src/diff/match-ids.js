@@ -1,34 +1,23 @@
 // Node ids are stable for the life of one V8 isolate and grow with allocation, so "the same object"
-// across two snapshots of one process is "the same id". Matching is a merge walk over ids sorted
-// once per snapshot (HeapGraph#ordinalsById): linear after the sort, no Map (a Map holds at most
-// 16.7 M entries).
+// across two snapshots of one process is "the same id". Each id is looked up in the other
+// snapshot's id index (HeapGraph#idIndex): one read of a table per object, no Map (a Map holds at
+// most 16.7 M entries).
 
-import { searchSortedPositions } from '../graph/sorted-index.js'
+/** @import {IdIndex} from '../graph/id-index.js' */
 /** @import {StringTable} from '../parse/string-table.js' */
 
 /**
- * For every node of a snapshot, whether its id occurs in another snapshot: a merge walk over both
- * snapshots' ordinals sorted by id. (V8 writes nodes nearly in id order, so the walk over the other
- * snapshot's permutation reads its ids almost in sequence.)
+ * For every node of a snapshot, whether its id occurs in another snapshot. (V8 writes nodes nearly
+ * in id order, so the other snapshot's table is read almost in sequence.)
  * @param {Uint32Array} nodeIds the snapshot's ids, by ordinal
- * @param {Uint32Array} byId its ordinals sorted by id (HeapGraph#ordinalsById)
- * @param {Uint32Array} otherIds the other snapshot's ids, by ordinal
- * @param {Uint32Array} otherById its ordinals sorted by id
+ * @param {IdIndex} other the other snapshot's id index
  * @param {{marks?: Uint8Array, value?: number}} [into]  marks: the array to write (a new one by
  *   default, 0 elsewhere), value: what to write there (1)
  * @returns {Uint8Array} `value` where the node's id is in the other snapshot, by ordinal
  */
-export function markPresent (nodeIds, byId, otherIds, otherById, { marks, value = 1 } = {}) {
+export function markPresent (nodeIds, other, { marks, value = 1 } = {}) {
   const present = marks ?? new Uint8Array(nodeIds.length)
-  const n = byId.length
-  const m = otherById.length
-  let j = 0
-  for (let i = 0; i < n; i++) {
-    const ordinal = byId[i]
-    const id = nodeIds[ordinal]
-    while (j < m && otherIds[otherById[j]] < id) j++
-    if (j < m && otherIds[otherById[j]] === id) present[ordinal] = value
-  }
+  other.markPresent(nodeIds, present, value)
   return present
 }
 
@@ -47,40 +36,38 @@ const MIN_CHECKED = 500
 /**
  * How well the ids of two snapshots line up. Within one process a surviving id keeps its type and
  * name; across processes ids are reused for unrelated objects (heapsnapshot-format.md section 5).
- * A sample of a's object ids, spread evenly over them, is looked up in b by bisection: no walk over
- * every id of both.
+ * A sample of a's object ids, spread evenly over its nodes, is looked up in b: no walk over every
+ * id of both.
  * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} a
  * @param {{nodeIds: Uint32Array, nodeTypes: Uint8Array, nodeNames: Uint32Array, strings: StringTable}} b
- * @param {Uint32Array} aById a's ordinals sorted by id
- * @param {Uint32Array} bById b's ordinals sorted by id
+ * @param {IdIndex} bIndex b's id index
  * @returns {IdAgreement}
  */
-export function compareIds (a, b, aById, bById) {
-  const sampled = compareSample(a, b, aById, bById, Math.max(1, Math.floor(aById.length / SAMPLE)))
+export function compareIds (a, b, bIndex) {
+  const sampled = compareSample(a, b, bIndex, Math.max(1, Math.floor(a.nodeIds.length / SAMPLE)))
   // Few of a's objects left in b (a heap that turned over): the sample may have missed them, so
   // every id is looked up.
-  return sampled.checked >= MIN_CHECKED ? sampled : compareSample(a, b, aById, bById, 1)
+  return sampled.checked >= MIN_CHECKED ? sampled : compareSample(a, b, bIndex, 1)
 }
 
 /**
  * @param {Parameters<typeof compareIds>[0]} a
  * @param {Parameters<typeof compareIds>[1]} b
- * @param {Uint32Array} aById
- * @param {Uint32Array} bById
- * @param {number} step  every step-th of a's ids in id order
+ * @param {IdIndex} bIndex
+ * @param {number} step  every step-th of a's nodes in ordinal order
  * @returns {IdAgreement}
  */
-function compareSample (a, b, aById, bById, step) {
+function compareSample (a, b, bIndex, step) {
+  const { nodeIds } = a
   let checked = 0
   let same = 0
-  for (let i = 0; i < aById.length;) {
+  for (let i = 0; i < nodeIds.length;) {
     // The first object id (odd: V8's ids of synthetic nodes are even) at or after the sample point.
-    let k = i
-    while (k < aById.length && (a.nodeIds[aById[k]] & 1) === 0) k++
-    if (k === aById.length) break
-    i = Math.max(i + step, k + 1)
-    const ao = aById[k]
-    const bo = searchSortedPositions(bById, b.nodeIds, a.nodeIds[ao])
+    let ao = i
+    while (ao < nodeIds.length && (nodeIds[ao] & 1) === 0) ao++
+    if (ao === nodeIds.length) break
+    i = Math.max(i + step, ao + 1)
+    const bo = bIndex.ordinalOf(nodeIds[ao])
     if (bo < 0) continue
     checked++
     if (a.nodeTypes[ao] === b.nodeTypes[bo] && a.strings.sameText(a.nodeNames[ao], b.strings, b.nodeNames[bo])) same++

@@ -12,11 +12,10 @@ import { markPresent } from './match-ids.js'
  * @returns {Uint8Array} AGE_* by ordinal of `last`
  */
 export function computeNodeAges (last, baseline, middle) {
-  const byId = last.ordinalsById()
   // Recent unless the middle snapshot has it (leaked), unless the baseline has it (old).
   const ages = new Uint8Array(last.nodeCount).fill(middle ? AGE_RECENT : AGE_LEAKED)
-  if (middle) markPresent(last.nodeIds, byId, middle.nodeIds, middle.ordinalsById(), { marks: ages, value: AGE_LEAKED })
-  return markPresent(last.nodeIds, byId, baseline.nodeIds, baseline.ordinalsById(), { marks: ages, value: AGE_OLD })
+  if (middle) markPresent(last.nodeIds, middle.idIndex(), { marks: ages, value: AGE_LEAKED })
+  return markPresent(last.nodeIds, baseline.idIndex(), { marks: ages, value: AGE_OLD })
 }
 
 /**

@@ -28,7 +28,7 @@
 
 import { InvalidArgumentError } from '../errors.js'
 import { sizeAt } from '../parse/large-sizes.js'
-import { searchSortedPositions, sortIdPositions } from './sorted-index.js'
+import { IdIndex } from './id-index.js'
 
 /** @import {SnapshotData, SnapshotMeta} from '../parse/snapshot-data.js' */
 /** @import {StringTable} from '../parse/string-table.js' */
@@ -74,7 +74,7 @@ const SOURCE_SAMPLE_SHIFT = 4
 const SOURCE_SAMPLE_STEP = 1 << SOURCE_SAMPLE_SHIFT
 
 export class HeapGraph {
-  /** @type {Uint32Array | undefined} ordinals sorted by id, built on first use */
+  /** @type {IdIndex | undefined} built on first use */
   #byId
   /** @type {Uint32Array | undefined} */
   #retainerNodes
@@ -334,21 +334,21 @@ export class HeapGraph {
   }
 
   /**
-   * Ordinals sorted by V8 id (4 bytes per node), built on first use and kept: the diff matches ids
-   * between snapshots several times and the signatures look ids up.
-   * @returns {Uint32Array}
+   * V8 id -> ordinal (id-index.js: about 4 bytes per node), built on first use and kept: the diff
+   * matches every node's id between snapshots and the signatures look ids up.
+   * @returns {IdIndex}
    */
-  ordinalsById () {
-    if (!this.#byId) this.#byId = sortIdPositions(this.nodeIds)
+  idIndex () {
+    if (!this.#byId) this.#byId = new IdIndex(this.nodeIds)
     return this.#byId
   }
 
   /**
-   * The ordinal of the node with V8 id `id`, or -1: a bisection of ordinalsById().
+   * The ordinal of the node with V8 id `id`, or -1.
    * @param {number} id
    */
   findOrdinalById (id) {
-    return searchSortedPositions(this.ordinalsById(), this.nodeIds, id)
+    return this.idIndex().ordinalOf(id)
   }
 
   /**

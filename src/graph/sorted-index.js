@@ -1,6 +1,6 @@
 // Sorted lookups over uint32 keys without a Map (a Map caps at 16,777,216 entries and costs ~50 B
-// per entry): a permutation of positions sorted by key, searched by bisection. Used for V8 id ->
-// ordinal and for node ordinal -> location record.
+// per entry): a permutation of positions sorted by key, searched by bisection. Used for node
+// ordinal -> location record, and for the V8 ids an id table does not take (id-index.js).
 
 const DIGIT_BITS = 16
 const DIGIT_MASK = 0xffff
@@ -57,114 +57,6 @@ export function sortPositionsByKey (keys) {
     to = swap
   }
   return from
-}
-
-/** Odd ids are placed by direct addressing while their largest needs at most this many slots per node. */
-const MAX_SLOTS_PER_NODE = 2
-/** The table is handed out as the index when it holds at most this many slots per node, else copied. */
-const MAX_KEPT_SLOTS_PER_NODE = 1.25
-
-/**
- * sortPositionsByKey for V8 node ids, the same order in less time. V8 gives each heap object it meets
- * the next odd id, so a snapshot's odd ids are unique and dense (the largest is about twice the node
- * count); embedder nodes have even ids, few and anywhere. The odd ids go straight to their slot (id
- * >> 1) of a table, the even ones are sorted among themselves, and one walk up the table merges the
- * two into its own front: one scattered write per node where the radix sort makes four, and one
- * array of fresh memory instead of two (on a VM, a first write to a page costs more than the
- * sort's own work). Odd ids too sparse for a table of MAX_SLOTS_PER_NODE slots per node, or an odd
- * id written twice, are left to sortPositionsByKey.
- * @param {Uint32Array} ids
- * @returns {Uint32Array}
- */
-export function sortIdPositions (ids) {
-  const n = ids.length
-  const { maxOdd, evenCount } = scanIds(ids)
-  const slots = (maxOdd >>> 1) + 1
-  if (n === 0 || slots > MAX_SLOTS_PER_NODE * n + 1024) return sortPositionsByKey(ids)
-  // Position + 1 per odd id's slot, 0 for an id no node has; the slots start after room for the
-  // even ids, so that the merge, writing from the front, never overtakes its reading.
-  const table = new Uint32Array(evenCount + slots)
-  const evens = new Uint32Array(evenCount)
-  if (!placeIds(ids, table, evens)) return sortPositionsByKey(ids)
-  const evenOrder = evens.length > 0 ? sortPositionsByKey(pick(ids, evens)) : evens
-  mergeIdTable(ids, table, evens, evenOrder)
-  return table.length <= MAX_KEPT_SLOTS_PER_NODE * n + 1024 ? table.subarray(0, n) : table.slice(0, n)
-}
-
-/**
- * The largest odd id and how many are even.
- * @param {Uint32Array} ids
- */
-function scanIds (ids) {
-  let maxOdd = 0
-  let evenCount = 0
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]
-    if ((id & 1) === 0) evenCount++
-    else if (id > maxOdd) maxOdd = id
-  }
-  return { maxOdd, evenCount }
-}
-
-/**
- * Each odd id's position + 1 into its slot of `table` (after evens.length slots left free), the
- * even ids' positions into `evens` in position order.
- * @param {Uint32Array} ids
- * @param {Uint32Array} table
- * @param {Uint32Array} evens
- * @returns {boolean} false when an odd id is there twice
- */
-function placeIds (ids, table, evens) {
-  const offset = evens.length
-  let e = 0
-  for (let i = 0; i < ids.length; i++) {
-    const id = ids[i]
-    if ((id & 1) === 0) {
-      evens[e++] = i
-      continue
-    }
-    const slot = offset + (id >>> 1)
-    if (table[slot] !== 0) return false
-    table[slot] = i + 1
-  }
-  return true
-}
-
-/**
- * The keys at the given positions.
- * @param {Uint32Array} ids
- * @param {Uint32Array} positions
- */
-function pick (ids, positions) {
-  const keys = new Uint32Array(positions.length)
-  for (let k = 0; k < positions.length; k++) keys[k] = ids[positions[k]]
-  return keys
-}
-
-/**
- * The table's positions in slot order, with the even ids' (`evens` at `evenOrder`, sorted by id)
- * merged in, written over the table from its front.
- * @param {Uint32Array} ids
- * @param {Uint32Array} table
- * @param {Uint32Array} evens
- * @param {Uint32Array} evenOrder
- */
-function mergeIdTable (ids, table, evens, evenOrder) {
-  const offset = evens.length
-  let k = 0
-  let e = 0
-  let nextEven = evens.length > 0 ? ids[evens[evenOrder[0]]] : Infinity
-  for (let slot = 0; offset + slot < table.length; slot++) {
-    const entry = table[offset + slot]
-    if (entry === 0) continue
-    // An odd id 2 * slot + 1 comes after every even id up to 2 * slot.
-    while (nextEven <= 2 * slot) {
-      table[k++] = evens[evenOrder[e++]]
-      nextEven = e < evens.length ? ids[evens[evenOrder[e]]] : Infinity
-    }
-    table[k++] = entry - 1
-  }
-  while (e < evens.length) table[k++] = evens[evenOrder[e++]]
 }
 
 /**

@@ -1,5 +1,6 @@
 // The unit tests of test/graph/, test/query/ and test/syntax/ in one AVA worker thread (ava.config.js).
 import '../graph/heap-graph.test.js'
+import '../graph/id-index.test.js'
 import '../graph/locations.test.js'
 import '../graph/node-view.test.js'
 import '../graph/sorted-index.test.js'
