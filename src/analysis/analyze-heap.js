@@ -24,7 +24,9 @@
 // the root misses nodes, a bit per node marks those nothing holds (unheld-nodes.js). On the rare
 // heap whose dominators need Lengauer–Tarjan (dominators.js), the dominator stage takes 16 B per
 // node and 4 B per listed retainer more (lengauer-tarjan.js). A diff's earlier snapshots are
-// analysed without distances (nothing of theirs is shown on a path): B then stays unused.
+// analysed without distances (nothing of theirs is shown on a path): B then stays unused. A run
+// over several snapshots lends B and C from one NodeScratch (node-scratch.js) and takes back what
+// an analysis is done with, so the next analysis works in memory already faulted in.
 
 import { HeapGraph } from '../graph/heap-graph.js'
 import { NodeLocations } from '../graph/locations.js'
@@ -39,6 +41,7 @@ import { computeRootSteps } from './root-steps.js'
 import { findUserRoots } from './roots.js'
 import { computeShallowSizes } from './shallow-sizes.js'
 import { describeUnheldNodes } from './unheld-nodes.js'
+/** @import {NodeScratch} from './node-scratch.js' */
 
 /** @import {SnapshotData} from '../parse/snapshot-data.js' */
 /** @import {ClassSummary} from './class-summary.js' */
@@ -91,6 +94,9 @@ const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'sh
  * @property {boolean} [distances]  false leaves out the distances from the roots (null), and with
  *   them the Summary's smallest distance per class: for a snapshot whose objects are only counted,
  *   sized and matched by id, never shown on a path (a diff's earlier snapshots)
+ * @property {NodeScratch} [scratch]  lends the two arrays of scratch (B and C above) and takes back
+ *   what the analysis is done with: the distances' array when there are none, the last one unless
+ *   it holds the root steps (or the classes, on a heap of more than 65,535)
  * @property {boolean} [lowMemory]  the dominators' iterative passes run to the end however many
  *   they take, where past seven Lengauer–Tarjan would take over, faster but with about 26 bytes
  *   per node more (dominators.js); a heap whose passes would climb the square of a chain's length
@@ -104,7 +110,7 @@ const STAGES = ['essential edges', 'dominators', 'distances', 'class names', 'sh
  * @param {AnalysisOptions} [options]
  * @returns {HeapAnalysis}
  */
-export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false, distances: withDistances = true, lowMemory = false } = {}) {
+export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps = false, distances: withDistances = true, lowMemory = false, scratch } = {}) {
   let step = 0
   const stage = (/** @type {string} */ name) => onProgress?.({ stage: name, step: ++step, steps: STAGES.length })
   /** @type {string[]} */
@@ -115,8 +121,8 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
   const userRoots = findUserRoots(graph)
   const nodeCount = graph.nodeCount
   const A = new Uint32Array(nodeCount)
-  const B = new Uint32Array(nodeCount)
-  const C = new Uint32Array(nodeCount)
+  const B = scratch ? scratch.uint32(nodeCount) : new Uint32Array(nodeCount)
+  const C = scratch ? scratch.uint32(nodeCount) : new Uint32Array(nodeCount)
   // The shallow sizes' memory (4 bytes per node) holds the edge bits and the dominators' bits first,
   // then the detached-node flags.
   const sizes = new Uint32Array(nodeCount)
@@ -146,6 +152,10 @@ export function analyzeHeap (data, { onProgress, interfaceDefinitions, rootSteps
   const unheldWarning = unheld && describeUnheldNodes(graph, unheld, shallow.sizes, retainedSizes.at(graph.rootOrdinal))
   if (unheldWarning) warnings.push(unheldWarning)
   const steps = rootSteps && distances !== null ? computeRootSteps(graph, distances, { storage: free }) : undefined
+  if (scratch) {
+    if (distances === null) scratch.give(B)
+    if (free && !steps) scratch.give(free)
+  }
 
   return {
     graph,

@@ -31,7 +31,7 @@ export async function readSnapshotCounts (path) {
   }
   // With the input's size limits, a header whose counts no file of this size holds is no header
   // (the parse says why), rather than a reason to refuse for want of memory.
-  const parser = new SnapshotParser({ label: path, ...inputLimits(input) })
+  const parser = new SnapshotParser({ label: path, ...inputLimits(input), headerOnly: true })
   try {
     for await (const chunk of input.chunks) {
       parser.push(chunk)

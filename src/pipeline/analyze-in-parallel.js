@@ -2,8 +2,10 @@ import { stat } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { Worker } from 'node:worker_threads'
 import { analyzeHeap } from '../analysis/analyze-heap.js'
+import { NodeScratch } from '../analysis/node-scratch.js'
 import { LeakdiffError } from '../errors.js'
 import { parseSnapshot } from '../parse/parse-snapshot.js'
+import { readSnapshotCounts } from '../parse/read-header.js'
 import { snapshotDataFromMessage } from '../parse/transfer.js'
 import { workerExecArgv } from '../worker-exec-argv.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -50,8 +52,10 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   })
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
+  // The analyses, one after the other, take their scratch arrays in turn, made for the largest.
+  const scratch = sources.length > 1 ? new NodeScratch(await largestNodeCount(sources)) : undefined
   const analyze = (/** @type {SnapshotData} */ data, /** @type {number} */ i) => {
-    results[i] = analyzeHeap(data, { distances: paths(i), rootSteps: paths(i), lowMemory })
+    results[i] = analyzeHeap(data, { distances: paths(i), rootSteps: paths(i), lowMemory, scratch })
     prepare?.(results[i], i)
   }
   const files = [...sources.keys()].filter((i) => typeof sources[i] === 'string')
@@ -97,6 +101,15 @@ export function parseLanes (files, sizes, workerCount) {
  */
 function fileSizes (sources) {
   return Promise.all(sources.map((source) => typeof source === 'string' ? stat(source).then((s) => s.size, () => 0) : 0))
+}
+
+/**
+ * The largest node count the files' headers give, 0 for none (streams, unreadable files).
+ * @param {SnapshotSource[]} sources
+ */
+async function largestNodeCount (sources) {
+  const counts = await Promise.all(sources.map((source) => typeof source === 'string' ? readSnapshotCounts(source) : undefined))
+  return Math.max(0, ...counts.map((found) => found?.nodeCount ?? 0))
 }
 
 /** @param {number[]} values */

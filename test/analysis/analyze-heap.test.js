@@ -4,6 +4,7 @@
 import test from 'ava'
 import { analyzeHeap } from '../../src/analysis/analyze-heap.js'
 import { distancesOf } from '../../src/analysis/distances.js'
+import { NodeScratch } from '../../src/analysis/node-scratch.js'
 import { retainerPath } from '../../src/analysis/retainer-paths.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { arrayDifference } from '../helpers/array-difference.js'
@@ -46,4 +47,44 @@ test('without distances (a diff\'s earlier snapshots) every number a diff reads 
   t.true(retainerPath(full, global).length > 0)
   t.deepEqual(retainerPath(lean, global), [])
   t.throws(() => distancesOf(lean), { message: /with distances/ })
+})
+
+test('a series analysed in turn with one scratch: each analysis as it is alone, the later ones in memory the earlier ones gave back', async (t) => {
+  const { files } = await captureFixture('diff/listeners')
+  const data = await Promise.all(files.map(async (file) => analyzeHeap(await parsedSnapshot(file), { rootSteps: true })))
+  const scratch = new NodeScratch(Math.max(...data.map((analysis) => analysis.graph.nodeCount)))
+  /** @type {ArrayBuffer[][]} */
+  const lent = []
+  /** @type {ArrayBuffer[][]} */
+  const given = []
+  const spy = /** @type {NodeScratch} */ (/** @type {unknown} */ ({
+    uint32: (/** @type {number} */ length) => { const array = scratch.uint32(length); lent[lent.length - 1].push(array.buffer); return array },
+    give: (/** @type {Uint32Array} */ array) => { given[given.length - 1].push(array.buffer); scratch.give(array) }
+  }))
+  const analyses = []
+  for (const [i, file] of files.entries()) {
+    lent.push([])
+    given.push([])
+    const last = i === files.length - 1
+    analyses.push(analyzeHeap(await parsedSnapshot(file), { distances: last, rootSteps: last, scratch: spy }))
+  }
+  // What the diff does next in the same scratch: arrays it writes all over.
+  scratch.uint32(data[2].graph.nodeCount).fill(0xffffffff)
+  scratch.uint32(data[2].graph.nodeCount).fill(0xffffffff)
+  for (const [i, analysis] of analyses.entries()) {
+    const alone = data[i]
+    t.is(arrayDifference(analysis.dominators, alone.dominators), '', `dominators of ${i}`)
+    t.is(arrayDifference(analysis.retainedSizes.column, alone.retainedSizes.column), '', `retained sizes of ${i}`)
+    t.is(arrayDifference(analysis.classOf, alone.classOf), '', `classes of ${i}`)
+  }
+  const last = analyses[2]
+  t.is(arrayDifference(/** @type {Int32Array} */ (last.distances), /** @type {Int32Array} */ (data[2].distances)), '', 'distances')
+  t.is(arrayDifference(/** @type {Uint32Array} */ (last.rootSteps), /** @type {Uint32Array} */ (data[2].rootSteps)), '', 'root steps')
+  // Without distances both scratch arrays come back; the next analysis takes the same memory.
+  t.is(given[0].length, 2)
+  t.is(given[1].length, 2)
+  t.deepEqual(new Set(lent[1]), new Set(given[0]))
+  t.deepEqual(new Set(lent[2]), new Set(given[1]))
+  t.deepEqual(given[2], [], 'the last keeps its distances and root steps')
+  t.true(lent[2].includes(/** @type {Int32Array} */ (last.distances).buffer))
 })
