@@ -249,18 +249,18 @@ const MAX_CLIMB = 10_000
 function exclusiveGrowth (candidates, baseline, last) {
   const { graph, dominators, retainedSizes } = last
   const growth = new Float64Array(candidates.length)
-  // Candidate number per owner ordinal, -1 elsewhere.
-  const index = new Int32Array(graph.nodeCount).fill(-1)
+  // Candidate number + 1 per owner ordinal, 0 elsewhere (no heap-sized fill).
+  const index = new Uint32Array(graph.nodeCount)
   for (const [k, o] of candidates.entries()) {
     growth[k] = retainedSizes.at(o) - retainedOf(baseline, graph.nodeIds[o])
-    index[o] = k
+    index[o] = k + 1
   }
   const own = Float64Array.from(growth)
   for (const [k, o] of candidates.entries()) {
     let up = o
     for (let step = 0; step < MAX_CLIMB && up !== graph.rootOrdinal; step++) {
       up = dominators[up]
-      const enclosing = index[up]
+      const enclosing = index[up] - 1
       if (enclosing >= 0) {
         own[enclosing] -= Math.max(0, growth[k])
         break

@@ -37,6 +37,11 @@ export function findGrowthOwners (dominators, ages, rootOrdinal, { roots, noise 
   const stack = new Uint32Array(n)
   const isRoot = (/** @type {number} */ o) => o === rootOrdinal || (roots !== undefined && roots[o] === 1)
   for (let o = 0; o < n; o++) {
+    // Most nodes are old, and own themselves (the root too).
+    if (ages[o] === AGE_OLD || o === rootOrdinal) {
+      owners[o] = o
+      continue
+    }
     if (owners[o] !== UNKNOWN) continue
     let top = 0
     let current = o

@@ -48,18 +48,19 @@ export function countRootHeld (analysis, names) {
   const { graph, dominators, classOf, classes, retainedSizes } = analysis
   const isNoise = engineNoiseTest(graph)
   const isRoot = gcRootTest(analysis)
-  const wanted = Uint8Array.from(classes.names, (name) => (names.has(name) ? 1 : 0))
-  /** @type {Map<string, {count: number, bytes: number}>} */
-  const counts = new Map()
-  for (const name of names) counts.set(name, { count: 0, bytes: 0 })
+  // Per class, the slot of its name (-1 when not asked of): classes of one name count together.
+  const asked = [...names]
+  const slotOf = Int32Array.from(classes.names, (name) => asked.indexOf(name))
+  const counts = new Float64Array(asked.length)
+  const bytes = new Float64Array(asked.length)
   for (let o = 0; o < classOf.length; o++) {
-    if (wanted[classOf[o]] === 0 || isNoise(o) || isRoot(o)) continue
+    const slot = slotOf[classOf[o]]
+    if (slot < 0 || isNoise(o) || isRoot(o)) continue
     let up = dominators[o]
     for (let step = 0; step < MAX_NOISE_STEPS && !isRoot(up) && isNoise(up); step++) up = dominators[up]
     if (!isRoot(up)) continue
-    const tally = /** @type {{count: number, bytes: number}} */ (counts.get(classes.names[classOf[o]]))
-    tally.count++
-    tally.bytes += retainedSizes.at(o)
+    counts[slot]++
+    bytes[slot] += retainedSizes.at(o)
   }
-  return counts
+  return new Map(asked.map((name, k) => [name, { count: counts[k], bytes: bytes[k] }]))
 }
