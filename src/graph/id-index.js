@@ -1,7 +1,7 @@
 // V8 id -> node ordinal, for matching objects between snapshots and for looking up the ids a report
 // names. V8 gives each heap object it meets the next odd id, so a snapshot's odd ids are unique and
 // dense: each goes straight to its slot (id >> 1) of a table, and a lookup is one read. Embedder
-// nodes have even ids, few and anywhere: they are sorted apart and found by bisection. A diff looks
+// nodes have even ids, anywhere: they go to a small hash table of their own. A diff looks
 // up every node of the newest snapshot in the earlier ones, nearly in id order as V8 writes nodes
 // nearly so: the table is read almost in sequence, with no sort of the earlier snapshots' ids and
 // no merge walk. Odd ids too sparse for a table of MAX_SLOTS_PER_NODE slots per node (a heap most of
@@ -17,7 +17,9 @@ const MAX_SLOTS_PER_NODE = 4
 export class IdIndex {
   /** ordinal + 1 by slot (odd id >> 1), 0 for an id no node has; null when the ids are sorted instead */
   #table
-  /** ordinals sorted by id: the even ids' alone with a table, every one without */
+  /** the even ids, with a table */
+  #evens
+  /** ordinals sorted by id, without a table */
   #sorted
   /** the ids, by ordinal */
   #nodeIds
@@ -32,7 +34,8 @@ export class IdIndex {
     const table = slots <= MAX_SLOTS_PER_NODE * n + 1024 ? placeIds(nodeIds, slots, evenCount) : null
     this.#nodeIds = nodeIds
     this.#table = table === null ? null : table.odd
-    this.#sorted = table === null ? sortPositionsByKey(nodeIds) : pick(table.evens, sortPositionsByKey(pick(nodeIds, table.evens)))
+    this.#evens = table === null ? new IdHash(new Uint32Array(0), nodeIds) : new IdHash(table.evens, nodeIds)
+    this.#sorted = table === null ? sortPositionsByKey(nodeIds) : new Uint32Array(0)
   }
 
   /**
@@ -41,11 +44,10 @@ export class IdIndex {
    */
   ordinalOf (id) {
     const table = this.#table
-    if (table !== null && (id & 1) === 1) {
-      const slot = id >>> 1
-      return slot < table.length ? table[slot] - 1 : -1
-    }
-    return searchSortedPositions(this.#sorted, this.#nodeIds, id)
+    if (table === null) return searchSortedPositions(this.#sorted, this.#nodeIds, id)
+    if ((id & 1) === 0) return this.#evens.ordinalOf(id)
+    const slot = id >>> 1
+    return slot < table.length ? table[slot] - 1 : -1
   }
 
   /**
@@ -64,7 +66,7 @@ export class IdIndex {
     for (let o = 0; o < nodeIds.length; o++) {
       const id = nodeIds[o]
       if ((id & 1) === 0) {
-        if (searchSortedPositions(this.#sorted, this.#nodeIds, id) >= 0) marks[o] = value
+        if (this.#evens.ordinalOf(id) >= 0) marks[o] = value
       } else if ((id >>> 1) < slots && table[id >>> 1] !== 0) {
         marks[o] = value
       }
@@ -85,6 +87,52 @@ export class IdIndex {
     }
     return 0
   }
+}
+
+/** Ids by open addressing: ordinal + 1 by slot, linear probing, at most half the slots used. */
+class IdHash {
+  #ids
+  #ordinals
+  #mask
+  #shift
+
+  /**
+   * @param {Uint32Array} ordinals  the nodes to take, in ordinal order (the last of an id twice wins)
+   * @param {Uint32Array} nodeIds
+   */
+  constructor (ordinals, nodeIds) {
+    let bits = 4
+    while (1 << bits < 2 * ordinals.length) bits++
+    const size = 1 << bits
+    this.#mask = size - 1
+    this.#shift = 32 - bits
+    this.#ids = new Uint32Array(size)
+    this.#ordinals = new Uint32Array(size)
+    for (let k = 0; k < ordinals.length; k++) {
+      const id = nodeIds[ordinals[k]]
+      let slot = hash(id, this.#shift)
+      while (this.#ordinals[slot] !== 0 && this.#ids[slot] !== id) slot = (slot + 1) & this.#mask
+      this.#ids[slot] = id
+      this.#ordinals[slot] = ordinals[k] + 1
+    }
+  }
+
+  /** @param {number} id */
+  ordinalOf (id) {
+    for (let slot = hash(id, this.#shift); this.#ordinals[slot] !== 0; slot = (slot + 1) & this.#mask) {
+      if (this.#ids[slot] === id) return this.#ordinals[slot] - 1
+    }
+    return -1
+  }
+}
+
+/**
+ * The top bits of the id times 2^32 / φ (Fibonacci hashing): ids that differ anywhere land apart.
+ * @param {number} id
+ * @param {number} shift  32 - the bits wanted
+ */
+function hash (id, shift) {
+  return Math.imul(id, 0x9e3779b1) >>> shift
 }
 
 /**
@@ -122,15 +170,4 @@ function placeIds (ids, slots, evenCount) {
     odd[id >>> 1] = i + 1
   }
   return { odd, evens }
-}
-
-/**
- * values[positions[k]] for each k.
- * @param {Uint32Array} values
- * @param {Uint32Array} positions
- */
-function pick (values, positions) {
-  const picked = new Uint32Array(positions.length)
-  for (let k = 0; k < positions.length; k++) picked[k] = values[positions[k]]
-  return picked
 }
