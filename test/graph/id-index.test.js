@@ -1,5 +1,5 @@
-// V8 id -> ordinal: odd ids in a table, even ones sorted apart; ids too sparse for the table, or an
-// odd id twice, all sorted. Every way answers as a scan of the ids would: the last ordinal with
+// V8 id -> ordinal: odd ids in a table, even ones in a hash table of their own; ids too sparse for
+// the table all sorted. Every way answers as a scan of the ids would: the last ordinal with
 // the id, -1 for an id no node has.
 import test from 'ava'
 import fc from 'fast-check'
