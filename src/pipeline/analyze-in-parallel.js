@@ -52,8 +52,10 @@ export async function analyzeSnapshots (sources, { parallel = 'auto', onProgress
   })
   /** @type {HeapAnalysis[]} */
   const results = new Array(sources.length)
-  // The analyses, one after the other, take their scratch arrays in turn, made for the largest.
-  const scratch = sources.length > 1 ? new NodeScratch(await largestNodeCount(sources)) : undefined
+  // The analyses take their scratch arrays in turn, made for the largest file. On one thread the
+  // allocator hands a later parse or analysis what an earlier one freed; with workers parsing
+  // ahead, their columns take that memory first.
+  const scratch = parallel ? new NodeScratch(await largestNodeCount(sources)) : undefined
   const analyze = (/** @type {SnapshotData} */ data, /** @type {number} */ i) => {
     results[i] = analyzeHeap(data, { distances: paths(i), rootSteps: paths(i), lowMemory, scratch })
     prepare?.(results[i], i)

@@ -3,6 +3,7 @@
 // others smallest first, so that the file this thread wants next is the one parsed first.
 import test from 'ava'
 import { analyzeSnapshots, parseLanes } from '../../src/pipeline/analyze-in-parallel.js'
+import { arrayDifference } from '../helpers/array-difference.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 
 /** @import {HeapAnalysis} from '../../src/analysis/analyze-heap.js' */
@@ -29,9 +30,21 @@ test('each analysis is handed to `prepare` as it is made, of a file a worker par
   const { files } = await captureFixture('diff/array-log')
   /** @type {Array<[number, HeapAnalysis]>} */
   const prepared = []
-  const analyses = await analyzeSnapshots(files, { parallel: true, prepare: (analysis, i) => prepared.push([i, analysis]) })
+  // Paths as a diff asks for them: the newest snapshot's.
+  const paths = (/** @type {number} */ i) => i === files.length - 1
+  const analyses = await analyzeSnapshots(files, { parallel: true, paths, prepare: (analysis, i) => prepared.push([i, analysis]) })
   t.deepEqual(prepared.map(([i]) => i).sort(), files.map((_, i) => i))
   for (const [i, analysis] of prepared) t.is(analysis, analyses[i])
+  // The analyses take turns with their scratch arrays: each the same as on one thread without them.
+  const alone = await analyzeSnapshots(files, { parallel: false, paths })
+  for (const [i, analysis] of analyses.entries()) {
+    t.is(arrayDifference(analysis.dominators, alone[i].dominators), '', `dominators of ${i}`)
+    t.is(arrayDifference(analysis.retainedSizes.column, alone[i].retainedSizes.column), '', `retained sizes of ${i}`)
+    t.is(arrayDifference(analysis.classOf, alone[i].classOf), '', `classes of ${i}`)
+  }
+  const last = files.length - 1
+  t.is(arrayDifference(/** @type {Int32Array} */ (analyses[last].distances), /** @type {Int32Array} */ (alone[last].distances)), '', 'distances')
+  t.is(arrayDifference(/** @type {Uint32Array} */ (analyses[last].rootSteps), /** @type {Uint32Array} */ (alone[last].rootSteps)), '', 'root steps')
 })
 
 test('lowMemory reaches every analysis, of a file parsed here or in a worker: dominators that keep moving stay with the iterative passes', async (t) => {
