@@ -3,7 +3,10 @@
 // a virtual machine the first write to each 4 KiB page of new memory costs a fault, about 8 µs: an
 // array of 4 bytes per node of a 2.9-million-node heap takes 20 ms to fault in, and zeroing it once
 // faulted a twentieth of that. Buffers are made for the run's largest node count, so that one lent
-// to the analysis of a smaller snapshot serves a larger one after it.
+// to the analysis of a smaller snapshot serves a larger one after it. For arrays written whole (the
+// analysis' scratch): an array marked here and there is cheaper new, as zeroing the whole of a lent
+// one faults in the pages its last user never touched (tried for the shared causes' marks: 10,000
+// page faults against 8,500).
 
 /** Scratch arrays lent and taken back. */
 export class NodeScratch {
