@@ -39,6 +39,10 @@ const UNSEEN = 0xffffffff
 const ON_STACK = 0xfffffffe
 const MAX_NODES = 0x7fffffff
 const CLIMBS_PER_EDGE = 8
+// The first pass's check of its climbs against what it has offered: every this many nodes, with
+// this many steps of room (a heap's first nodes, near the root, may climb more for a while).
+const EARLY_CHECK = 1 << 12
+const EARLY_SLACK = 1 << 18
 // Passes that still move a dominator. On the committed fixture heaps, those that settle within 7
 // passes take about Lengauer–Tarjan's time or less; those that take 30 to 450 take 2 to 13 times it.
 const MAX_MOVING_PASSES = 7
@@ -127,8 +131,13 @@ export function buildDominators (graph, essential, { storage = [], scratch, work
   const byLengauerTarjan = () => ({ dominators: lengauerTarjan(graph, essential, [post, nodeAt, dom]), unheld, algorithm: /** @type {const} */ ('lengauer-tarjan') })
   let budget = workLimit ?? CLIMBS_PER_EDGE * (graph.edgeCount + nodeCount)
   if (budget <= 0) return byLengauerTarjan()
+  // The first pass gives up as soon as it has climbed past the bound for the part of the heap it
+  // has offered so far: a heap that climbs the square of a chain does so from its start, and the
+  // rest of the pass would be spent for nothing (not with a bound given, nor with the passes
+  // unbounded, as lowMemory runs them).
+  const early = workLimit === undefined && Number.isFinite(passLimit)
   for (let moving = 0; ; moving++) {
-    const pass = offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget)
+    const pass = offerAll(graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget, moving === 0 && early)
     if (pass.steps > budget) return byLengauerTarjan()
     budget -= pass.steps
     if (!pass.changed) break
@@ -253,12 +262,15 @@ function hangUnderRoot (extraStarts, leftovers, post, dom, rootNumber) {
  * @param {Uint8Array | null} leftovers
  * @param {number} rootNumber
  * @param {number} budget steps up the tree this pass may take; it stops when past them
+ * @param {boolean} early  also stop (steps Infinity) once past the bound for what it has offered so
+ *   far, checked every EARLY_CHECK nodes
  * @returns {{changed: boolean, steps: number}} whether any dominator changed, and the steps taken
  */
-function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget) {
+function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers, rootNumber, budget, early) {
   const { firstEdge, edgeTargets } = graph
   let changed = false
   let steps = 0
+  let offered = 0
   for (let i = rootNumber; i >= 0; i--) {
     const up = dom[i]
     const bit = 1 << (i & 7)
@@ -270,6 +282,10 @@ function offerAll (graph, essential, post, nodeAt, dom, moved, stale, leftovers,
     moved[i >>> 3] &= ~bit
     const p = nodeAt[i]
     if (leftovers !== null && ((leftovers[p >>> 3] >>> (p & 7)) & 1) !== 0) continue
+    if (early && (i & (EARLY_CHECK - 1)) === 0) {
+      if (steps > CLIMBS_PER_EDGE * (offered + rootNumber - i) + EARLY_SLACK) return { changed, steps: Infinity }
+    }
+    offered += firstEdge[p + 1] - firstEdge[p]
     for (let e = firstEdge[p], end = firstEdge[p + 1]; e < end; e++) {
       if (((essential[e >>> 3] >>> (e & 7)) & 1) === 0) continue
       const j = post[edgeTargets[e]]
