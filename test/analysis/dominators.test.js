@@ -3,7 +3,10 @@
 // length, Lengauer–Tarjan (lengauer-tarjan.js) takes over. Both must give every node DevTools'
 // immediate dominator.
 import test from 'ava'
+import { Readable } from 'node:stream'
 import { buildDominators } from '../../src/analysis/dominators.js'
+import { HeapGraph } from '../../src/graph/heap-graph.js'
+import { parseSnapshot } from '../../src/parse/parse-snapshot.js'
 import { buildEssentialEdges } from '../../src/analysis/essential-edges.js'
 import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
 import { dominatedNodes, dominatedTest, markDominatedBy } from '../../src/query/dominator-subtree.js'
@@ -122,4 +125,56 @@ for (const program of ['engine/mixed-heap', 'engine/long-chain']) {
       if (roots.length === 1 && roots[0] === graph.rootOrdinal) t.is(inside.length, graph.nodeCount)
     }
   })
+}
+
+test('a chain whose links all hold one object, at the start of a large heap: the first pass gives Lengauer–Tarjan the heap once it has climbed past the bound for what it has offered, where the bound for the whole heap would let it finish', async (t) => {
+  // root -> hub -> 61,388 leaves; root -> a chain of 1,000 links, each holding the next and one
+  // shared object. The pass takes the chain first and climbs it once per link, 500,000 steps in
+  // all: under the whole heap's bound (8 per node and edge, about a million), and at the check 50
+  // links before the chain's end (every 4,096 nodes of the pass: the leaves' count puts one there)
+  // about 450,000 against the bound for what it has offered, about 285,000.
+  const leaves = 61_388
+  const links = 1_000
+  const FIELDS = 7
+  /** @type {number[]} */
+  const nodes = []
+  /** @type {number[]} */
+  const edges = []
+  const node = (/** @type {number} */ type, /** @type {number} */ name, /** @type {number} */ edgeCount) => {
+    nodes.push(type, name, 2 * (nodes.length / FIELDS) + 1, 16, edgeCount, 0, 0)
+    return nodes.length / FIELDS - 1
+  }
+  const [SYNTHETIC, OBJECT, ELEMENT, PROPERTY] = [9, 3, 1, 2]
+  const root = node(SYNTHETIC, 0, 2)
+  const hub = leaves + links + 2
+  const head = 1
+  edges.push(ELEMENT, 0, hub * FIELDS, ELEMENT, 1, head * FIELDS)
+  const shared = links + 1
+  for (let k = 0; k < links; k++) {
+    node(OBJECT, 1, k + 1 < links ? 2 : 1)
+    if (k + 1 < links) edges.push(PROPERTY, 2, (head + k + 1) * FIELDS)
+    edges.push(PROPERTY, 3, shared * FIELDS)
+  }
+  node(OBJECT, 1, 0)
+  for (let k = 0; k < leaves; k++) node(OBJECT, 1, 0)
+  node(OBJECT, 1, leaves)
+  for (let k = 0; k < leaves; k++) edges.push(ELEMENT, k, (links + 2 + k) * FIELDS)
+  const text = `{"snapshot":{"meta":${JSON.stringify(META)},"node_count":${nodes.length / FIELDS},"edge_count":${edges.length / 3},"trace_function_count":0},"nodes":[${nodes}],"edges":[${edges}],"trace_function_infos":[],"trace_tree":[],"samples":[],"locations":[],"strings":["","Object","next","shared"]}`
+  t.is(root, 0)
+  const graph = new HeapGraph(await parseSnapshot(Readable.from([Buffer.from(text)])))
+  const essential = buildEssentialEdges(graph, markPageOwnedNodes(graph))
+  const found = buildDominators(graph, essential)
+  t.is(found.algorithm, 'lengauer-tarjan')
+  const whole = buildDominators(graph, essential, { workLimit: 8 * (graph.edgeCount + graph.nodeCount) })
+  t.is(whole.algorithm, 'iterative', 'under the bound for the whole heap')
+  t.is(found.dominators.findIndex((dominator, o) => dominator !== whole.dominators[o]), -1)
+  t.is(found.dominators[shared], head, 'the first link holds the shared object alone')
+})
+
+const META = {
+  node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
+  node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic'], 'string', 'number', 'number', 'number', 'number', 'number'],
+  edge_fields: ['type', 'name_or_index', 'to_node'],
+  edge_types: [['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'], 'string_or_number', 'node'],
+  location_fields: ['object_index', 'script_id', 'line', 'column']
 }
