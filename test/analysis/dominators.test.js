@@ -12,6 +12,7 @@ import { markPageOwnedNodes } from '../../src/analysis/page-owned.js'
 import { dominatedNodes, dominatedTest, markDominatedBy } from '../../src/query/dominator-subtree.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { compareDominators } from '../helpers/dominator-check.js'
+import { META } from '../helpers/snapshot-meta.js'
 import { compareWithDevtools, describeComparison, totalNodeMismatches } from './devtools-comparison.js'
 import { analysedSnapshot, snapshotGraph } from '../helpers/parsed-snapshots.js'
 
@@ -170,11 +171,3 @@ test('a chain whose links all hold one object, at the start of a large heap: the
   t.is(found.dominators.findIndex((dominator, o) => dominator !== whole.dominators[o]), -1)
   t.is(found.dominators[shared], head, 'the first link holds the shared object alone')
 })
-
-const META = {
-  node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
-  node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic'], 'string', 'number', 'number', 'number', 'number', 'number'],
-  edge_fields: ['type', 'name_or_index', 'to_node'],
-  edge_types: [['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'], 'string_or_number', 'node'],
-  location_fields: ['object_index', 'script_id', 'line', 'column']
-}

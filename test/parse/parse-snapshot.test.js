@@ -11,6 +11,7 @@ import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { mismatches } from '../helpers/snapshot-mismatches.js'
 import { tempDir } from '../helpers/temp-dir.js'
 import { arrayDifference } from '../helpers/array-difference.js'
+import { META } from '../helpers/snapshot-meta.js'
 
 /** @type {string} */
 let scratch
@@ -166,14 +167,6 @@ test('self sizes past 2^32 stay exact', async (t) => {
   const originalTotal = analyzeHeap(await parseSnapshot(mixed)).totalSize
   t.is(total - originalTotal, 5368709120 - before)
 })
-
-const META = {
-  node_fields: ['type', 'name', 'id', 'self_size', 'edge_count', 'trace_node_id', 'detachedness'],
-  node_types: [['hidden', 'array', 'string', 'object', 'code', 'closure', 'regexp', 'number', 'native', 'synthetic'], 'string', 'number', 'number', 'number', 'number', 'number'],
-  edge_fields: ['type', 'name_or_index', 'to_node'],
-  edge_types: [['context', 'element', 'property', 'internal', 'hidden', 'shortcut', 'weak'], 'string_or_number', 'node'],
-  location_fields: ['object_index', 'script_id', 'line', 'column']
-}
 
 /** A minimal snapshot in V8's layout: root -> (GC roots), root -.x-> object "A". */
 function tiny ({ meta = META, nodeCount = 3, edgeCount = 2, nodes = '9,1,1,0,2,0,0,9,2,3,0,0,0,0,3,3,5,16,0,0,0', edges = '1,1,7,2,4,14', strings = '"<dummy>","","(GC roots)","A","x"' } = {}) {
