@@ -5,13 +5,17 @@
 // up every node of the newest snapshot in the earlier ones, nearly in id order as V8 writes nodes
 // nearly so: the table is read almost in sequence, with no sort of the earlier snapshots' ids and
 // no merge walk. Odd ids too sparse for a table of MAX_SLOTS_PER_NODE slots per node (a heap most of
-// whose objects died since ids began: 4 B per slot) are all sorted instead (sortPositionsByKey),
-// and every lookup bisects. An id twice (a snapshot V8 did not write) finds its last node either way.
+// whose objects died since ids began; 4 B per slot, so the table keeps at most 8 B per node) are
+// sorted instead (sortPositionsByKey, 4 B per node): a lookup bisects, and a diff's matching
+// tests a bit per slot (up to MAX_BIT_SLOTS_PER_NODE slots per node, 8 B per node at most), so that
+// it stays linear. An id twice (a snapshot V8 did not write) finds its last node either way.
 
 import { searchSortedPositions, sortPositionsByKey } from './sorted-index.js'
 
 /** Odd ids get a table while their largest needs at most this many slots per node. */
-const MAX_SLOTS_PER_NODE = 4
+const MAX_SLOTS_PER_NODE = 2
+/** Sorted odd ids get a bit per slot for the matching while they need at most this many per node. */
+const MAX_BIT_SLOTS_PER_NODE = 64
 
 /** The ordinal of each id of one snapshot. */
 export class IdIndex {
@@ -19,8 +23,10 @@ export class IdIndex {
   #table
   /** the even ids, with a table */
   #evens
-  /** ordinals sorted by id, without a table */
+  /** without a table: the odd ids' ordinals sorted by id */
   #sorted
+  /** without a table: a bit per slot (odd id >> 1), set for the ids a node has; null when too sparse */
+  #present
   /** the ids, by ordinal */
   #nodeIds
 
@@ -31,11 +37,14 @@ export class IdIndex {
     const n = nodeIds.length
     const { maxOdd, evenCount } = scanIds(nodeIds)
     const slots = n === 0 ? 0 : (maxOdd >>> 1) + 1
-    const table = slots <= MAX_SLOTS_PER_NODE * n + 1024 ? placeIds(nodeIds, slots, evenCount) : null
+    const evens = new Uint32Array(evenCount)
+    const table = slots <= MAX_SLOTS_PER_NODE * n + 1024 ? new Uint32Array(slots) : null
+    const odd = placeIds(nodeIds, table, evens)
     this.#nodeIds = nodeIds
-    this.#table = table === null ? null : table.odd
-    this.#evens = table === null ? new IdHash(new Uint32Array(0), nodeIds) : new IdHash(table.evens, nodeIds)
-    this.#sorted = table === null ? sortPositionsByKey(nodeIds) : new Uint32Array(0)
+    this.#table = table
+    this.#evens = new IdHash(evens, nodeIds)
+    this.#sorted = odd === null ? new Uint32Array(0) : pick(odd, sortPositionsByKey(pick(nodeIds, odd)))
+    this.#present = odd !== null && slots <= MAX_BIT_SLOTS_PER_NODE * n + 8192 ? markOddIds(nodeIds, slots) : null
   }
 
   /**
@@ -44,8 +53,8 @@ export class IdIndex {
    */
   ordinalOf (id) {
     const table = this.#table
-    if (table === null) return searchSortedPositions(this.#sorted, this.#nodeIds, id)
     if ((id & 1) === 0) return this.#evens.ordinalOf(id)
+    if (table === null) return searchSortedPositions(this.#sorted, this.#nodeIds, id)
     const slot = id >>> 1
     return slot < table.length ? table[slot] - 1 : -1
   }
@@ -58,8 +67,17 @@ export class IdIndex {
    */
   markPresent (nodeIds, marks, value) {
     const table = this.#table
+    const present = this.#present
     if (table === null) {
-      for (let o = 0; o < nodeIds.length; o++) if (this.ordinalOf(nodeIds[o]) >= 0) marks[o] = value
+      const bits = present === null ? 0 : 8 * present.length
+      for (let o = 0; o < nodeIds.length; o++) {
+        const id = nodeIds[o]
+        const slot = id >>> 1
+        const found = (id & 1) === 1 && present !== null
+          ? slot < bits && ((present[slot >>> 3] >>> (slot & 7)) & 1) === 1
+          : this.ordinalOf(id) >= 0
+        if (found) marks[o] = value
+      }
       return
     }
     const slots = table.length
@@ -81,11 +99,7 @@ export class IdIndex {
       return 0
     }
     const sorted = this.#sorted
-    for (let k = sorted.length - 1; k >= 0; k--) {
-      const id = this.#nodeIds[sorted[k]]
-      if ((id & 1) === 1) return id
-    }
-    return 0
+    return sorted.length === 0 ? 0 : this.#nodeIds[sorted[sorted.length - 1]]
   }
 }
 
@@ -151,23 +165,47 @@ function scanIds (ids) {
 }
 
 /**
- * Each odd id's ordinal + 1 into its slot of a table (the last node's, for an id twice), the even
- * ids' ordinals listed in ordinal order.
+ * A bit per slot (odd id >> 1), set for each odd id the nodes have.
  * @param {Uint32Array} ids
  * @param {number} slots
- * @param {number} evenCount
  */
-function placeIds (ids, slots, evenCount) {
-  const odd = new Uint32Array(slots)
-  const evens = new Uint32Array(evenCount)
-  let e = 0
+function markOddIds (ids, slots) {
+  const bits = new Uint8Array((slots + 7) >>> 3)
   for (let i = 0; i < ids.length; i++) {
     const id = ids[i]
-    if ((id & 1) === 0) {
-      evens[e++] = i
-      continue
-    }
-    odd[id >>> 1] = i + 1
+    if ((id & 1) === 1) bits[id >>> 4] |= 1 << ((id >>> 1) & 7)
   }
-  return { odd, evens }
+  return bits
+}
+
+/**
+ * The even ids' ordinals into `evens`, in ordinal order; each odd id's ordinal + 1 into its slot
+ * of `table` (the last node's, for an id twice), or, without a table, the odd ids' ordinals listed.
+ * @param {Uint32Array} ids
+ * @param {Uint32Array | null} table
+ * @param {Uint32Array} evens
+ * @returns {Uint32Array | null} the odd ids' ordinals without a table, else null
+ */
+function placeIds (ids, table, evens) {
+  const odd = table === null ? new Uint32Array(ids.length - evens.length) : null
+  let e = 0
+  let k = 0
+  for (let i = 0; i < ids.length; i++) {
+    const id = ids[i]
+    if ((id & 1) === 0) evens[e++] = i
+    else if (table !== null) table[id >>> 1] = i + 1
+    else /** @type {Uint32Array} */ (odd)[k++] = i
+  }
+  return odd
+}
+
+/**
+ * values[positions[k]] for each k.
+ * @param {Uint32Array} values
+ * @param {Uint32Array} positions
+ */
+function pick (values, positions) {
+  const picked = new Uint32Array(positions.length)
+  for (let k = 0; k < positions.length; k++) picked[k] = values[positions[k]]
+  return picked
 }

@@ -1,6 +1,6 @@
 // V8 id -> ordinal: odd ids in a table, even ones in a hash table of their own; ids too sparse for
-// the table all sorted. Every way answers as a scan of the ids would: the last ordinal with
-// the id, -1 for an id no node has.
+// the table all sorted, matched by a bit per slot unless sparser still. Every way answers as a scan
+// of the ids would: the last ordinal with the id, -1 for an id no node has.
 import test from 'ava'
 import fc from 'fast-check'
 import { IdIndex } from '../../src/graph/id-index.js'
@@ -26,8 +26,10 @@ const odd = fc.uniqueArray(fc.integer({ min: 0, max: 400 }), { maxLength: 300 })
 const even = fc.array(fc.oneof(fc.integer({ min: 0, max: 900 }), key).map((v) => v - (v % 2)), { maxLength: 20 })
 const dense = fc.tuple(odd, even, fc.array(fc.integer(), { minLength: 320, maxLength: 320 }))
   .map(([o, e, order]) => [...o, ...e].map((id, i) => [order[i], id]).sort((a, b) => a[0] - b[0]).map(([, id]) => id))
-// Sparse odd ids (sorted: more than four slots per node), and few distinct ids (odd ones twice).
-const ids = fc.oneof(dense, fc.array(key, { maxLength: 300 }), fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 300 }))
+// Odd ids too sparse for a table and matched by a bit per slot (up to 20,000 slots for at most 300
+// nodes), sparser still (sorted alone), and few distinct ids (odd ones twice).
+const spread = fc.array(fc.oneof(fc.integer({ min: 0, max: 40_000 }), fc.integer({ min: 0, max: 40_000 }).map((v) => v - (v % 2))), { maxLength: 300 })
+const ids = fc.oneof(dense, spread, fc.array(key, { maxLength: 300 }), fc.array(fc.integer({ min: 0, max: 40 }), { maxLength: 300 }))
 
 test('every id finds the last node that has it, an id no node has finds -1, and the newest object id is the largest odd one', (t) => {
   fc.assert(fc.property(ids, fc.array(key, { maxLength: 20 }), (values, probes) => {
