@@ -3,6 +3,7 @@
 // http.Agent and every agent built like it), else the nearest object past Node's connection
 // machinery that reaches the socket (clients and agents emit their connection events).
 
+import { membersOf } from '../../query/class-members.js'
 import { EdgeCursor, findRetainer, propertyTarget } from '../../query/references.js'
 import { constructorOf } from '../library-handle.js'
 import { isAccepted, isOpen, isSocketNode, socketClasses } from './socket-nodes.js'
@@ -41,7 +42,7 @@ export function tallyOpenSockets (analysis, cwd, names) {
   /** @type {Map<string, OpenSockets>} */
   const byKey = new Map()
   const edge = new EdgeCursor(graph)
-  for (let o = 0; o < graph.nodeCount; o++) {
+  for (const o of membersOf(analysis, isSocket)) {
     if (!isSocketNode(analysis, o, isSocket) || !isOpen(analysis, o) || isAccepted(analysis, o)) continue
     const pool = checkedOutOf(graph, o)
     const holder = pool >= 0 ? pool : socketOwner(analysis, o, edge)

@@ -4,6 +4,7 @@
 // object of class Timeout or Immediate that is not `_destroyed` and has a callback; timers are
 // counted by the location of that callback.
 
+import { classMask, membersOf } from '../../query/class-members.js'
 import { oddballValue, unwrapBound } from '../../query/heap-values.js'
 import { propertyTarget, reference, retainers } from '../../query/references.js'
 import { locationKey } from '../program-location.js'
@@ -38,15 +39,16 @@ const MAX_LIST_WALK = 1 << 22
 export function tallyTimers (analysis, cwd, names, keepOrdinals) {
   const { graph, classOf, retainedSizes, locations } = analysis
   const callbackOfClass = analysis.classes.names.map((name) => TIMER_CALLBACKS.get(name) ?? null)
+  const timerClasses = classMask(analysis, (name) => TIMER_CALLBACKS.has(name))
   /** @type {Map<string, TimerTally>} */
   const byKey = new Map()
   // Thousands of timers run a few functions: where each is, and its key, found once per function
   // (the SharedFunctionInfo every closure of it shares).
   /** @type {Map<number, {location: SourceLocation | null, name: string, key: string}>} */
   const byFunction = new Map()
-  for (let o = 0; o < graph.nodeCount; o++) {
-    const callbackName = callbackOfClass[classOf[o]]
-    if (callbackName === null || graph.nodeTypes[o] !== graph.nodeType.object) continue
+  for (const o of membersOf(analysis, timerClasses)) {
+    const callbackName = /** @type {string} */ (callbackOfClass[classOf[o]])
+    if (graph.nodeTypes[o] !== graph.nodeType.object) continue
     // Cleared and fired one-shot timers are marked destroyed; the lists no longer hold them.
     if (oddballValue(graph, propertyTarget(graph, o, '_destroyed')) !== 'false') continue
     const callback = propertyTarget(graph, o, callbackName)
