@@ -11,7 +11,7 @@
 
 import { collectionOfStore, forEachEntry } from '../../query/collection-entries.js'
 import { dominatedNodes } from '../../query/dominator-subtree.js'
-import { EdgeCursor, findReference, forEachReferenceNamed, reference } from '../../query/references.js'
+import { EdgeCursor, findReference, forEachReferenceNamed } from '../../query/references.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 
@@ -45,18 +45,20 @@ export function storeFlags (analysis) {
   })
   if (storage >= 0) {
     // A table with an AsyncLocalStorage among its slots: a cheap test before isFrame reads the
-    // entries of every Map.
+    // entries of every Map. The tables are found in one pass over the heap's `table` edges (an
+    // object's first one is its table), not by looking for one among every object's references.
     const isStorage = (/** @type {EdgeCursor} */ slot) => nodeNames[slot.target] === storage
-    for (let map = 0; map < graph.nodeCount; map++) {
-      if (nodeTypes[map] !== object) continue
-      const table = reference(graph, map, 'table', 'internal')
-      if (table < 0 || findReference(graph, table, isStorage) < 0 || !isFrame(graph, map, storage)) continue
+    let previous = -1
+    forEachReferenceNamed(graph, ['table'], 'internal', (map, table) => {
+      if (map === previous) return
+      previous = map
+      if (nodeTypes[map] !== object || findReference(graph, table, isStorage) < 0 || !isFrame(graph, map, storage)) return
       flags[map] |= FRAME
       found = true
       forEachEntry(graph, map, 'Map', (key, value) => {
         if (value >= 0 && nodeTypes[value] === object && key >= 0 && nodeNames[key] === storage) flags[value] |= STORE
       })
-    }
+    })
   }
   return found ? flags : null
 }
