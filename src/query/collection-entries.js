@@ -178,6 +178,26 @@ function propertyEntries (graph, ordinal, visit) {
 export function entryCountsById (graphs, id, kind) {
   return graphs.map((graph) => {
     const o = graph.findOrdinalById(id)
-    return o < 0 || collectionKind(graph, o) !== kind ? 0 : forEachEntry(graph, o, kind)
+    return o < 0 || collectionKind(graph, o) !== kind ? 0 : entryCount(graph, o, kind)
   })
+}
+
+/** @type {WeakMap<HeapGraph, Map<string, number>>} entry counts already read, by `${ordinal} ${kind}` */
+const COUNTS = new WeakMap()
+
+/**
+ * forEachEntry's count, read once per collection and snapshot: several matchers ask it of the same
+ * collections (an unbounded Map, the array a middleware chain grows, the store a growth row owns),
+ * and a large Map's count reads every slot of its table.
+ * @param {HeapGraph} graph
+ * @param {number} ordinal
+ * @param {CollectionKind} kind
+ */
+function entryCount (graph, ordinal, kind) {
+  let known = COUNTS.get(graph)
+  if (known === undefined) COUNTS.set(graph, (known = new Map()))
+  const key = `${ordinal} ${kind}`
+  let count = known.get(key)
+  if (count === undefined) known.set(key, (count = forEachEntry(graph, ordinal, kind)))
+  return count
 }

@@ -1,7 +1,7 @@
 // The query vocabulary on a real snapshot: references by name and type, retainers, the first
 // reference or retainer where a test holds, and the entries of the program's collections.
 import test from 'ava'
-import { collectionKind, collectionOfStore, forEachEntry } from '../../src/query/collection-entries.js'
+import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from '../../src/query/collection-entries.js'
 import { isWeakRef, weakRefTarget } from '../../src/query/heap-values.js'
 import { findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
@@ -70,6 +70,14 @@ test('collection entries: a Map, a Set, an array and a plain object, and a store
   const table = reference(graph, cache, 'table', 'internal')
   t.is(collectionOfStore(graph, table), cache)
   t.is(collectionOfStore(graph, cache), cache)
+  // By id, per snapshot, asked twice (the second answer is the first one kept): the kind must match.
+  for (let round = 0; round < 2; round++) {
+    t.deepEqual(entryCountsById([graph, graph], graph.nodeIds[cache], 'Map'), [report.mapEntries, report.mapEntries])
+    t.deepEqual(entryCountsById([graph], graph.nodeIds[seen], 'Set'), [report.setMembers])
+    t.deepEqual(entryCountsById([graph], graph.nodeIds[holders], 'array'), [report.leakyHolders])
+    t.deepEqual(entryCountsById([graph], graph.nodeIds[cache], 'Set'), [0], 'a Map is no Set')
+    t.deepEqual(entryCountsById([graph], 1, 'Map'), [0], 'no such id')
+  }
 })
 
 test('a WeakRef and what it points at: its object while it lives, nothing once it is collected; its prototype is no WeakRef', async (t) => {
