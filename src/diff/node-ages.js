@@ -35,21 +35,10 @@ export function markEngineNoise (graph) {
 }
 
 /**
- * markEngineNoise's answer for one node at a time, for a question asked of a few nodes.
- * @param {HeapGraph} graph
- * @returns {(ordinal: number) => boolean}
- */
-export function engineNoiseTest (graph) {
-  const { nodeTypes, nodeIds } = graph
-  const noiseType = noiseTypes(graph)
-  return (o) => noiseType[nodeTypes[o]] === 1 || (nodeIds[o] & 1) === 0
-}
-
-/**
  * 1 for the node types that are engine bookkeeping, by type index.
  * @param {HeapGraph} graph
  */
-function noiseTypes (graph) {
+export function noiseTypes (graph) {
   const { nodeType } = graph
   const noiseType = new Uint8Array(graph.nodeTypeNames.length)
   for (const type of [nodeType.code, nodeType.objectShape, nodeType.synthetic]) {

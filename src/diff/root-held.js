@@ -3,7 +3,7 @@
 // dominated by the root itself: no program object owns them. Their number is what leaks when a
 // program opens such handles and never closes them, and what stays flat when it closes them.
 
-import { engineNoiseTest } from './node-ages.js'
+import { noiseTypes } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /** Engine nodes climbed over between an object and the root that holds it (embedder wrappers). */
@@ -18,21 +18,37 @@ const MAX_NOISE_STEPS = 16
  * @returns {Uint8Array} 1 for a root, by ordinal
  */
 export function markGcRoots (analysis) {
-  const isRoot = gcRootTest(analysis)
-  const flags = new Uint8Array(analysis.graph.nodeCount)
-  for (let o = 0; o < flags.length; o++) if (isRoot(o)) flags[o] = 1
+  const { graph, userRoots } = analysis
+  const { nodeTypes, rootOrdinal } = graph
+  const synthetic = graph.nodeType.synthetic
+  const flags = new Uint8Array(graph.nodeCount)
+  for (let o = 0; o < flags.length; o++) if (isGcRoot(nodeTypes, synthetic, rootOrdinal, userRoots, o)) flags[o] = 1
   return flags
 }
 
 /**
- * markGcRoots' answer for one node at a time, for a question asked of a few nodes.
- * @param {HeapAnalysis} analysis
- * @returns {(ordinal: number) => boolean}
+ * markGcRoots' answer for one node, for a question asked of a few nodes. A function of its
+ * arguments alone, not a closure made per snapshot: V8 inlines a call to one function object, and
+ * a new closure at the same call for the next snapshot would throw that code away.
+ * @param {Uint8Array} nodeTypes
+ * @param {number} synthetic  the synthetic node type's index
+ * @param {number} rootOrdinal
+ * @param {number[]} userRoots
+ * @param {number} o
  */
-function gcRootTest ({ graph, userRoots }) {
-  const { nodeTypes, rootOrdinal } = graph
-  const synthetic = graph.nodeType.synthetic
-  return (o) => nodeTypes[o] === synthetic || o === rootOrdinal || userRoots.includes(o)
+function isGcRoot (nodeTypes, synthetic, rootOrdinal, userRoots, o) {
+  return nodeTypes[o] === synthetic || o === rootOrdinal || userRoots.includes(o)
+}
+
+/**
+ * markEngineNoise's answer for one node (node-ages.js), as isGcRoot is markGcRoots'.
+ * @param {Uint8Array} noiseType  1 per engine node type
+ * @param {Uint8Array} nodeTypes
+ * @param {Uint32Array} nodeIds
+ * @param {number} o
+ */
+function isEngineNoise (noiseType, nodeTypes, nodeIds, o) {
+  return noiseType[nodeTypes[o]] === 1 || (nodeIds[o] & 1) === 0
 }
 
 /**
@@ -45,9 +61,10 @@ function gcRootTest ({ graph, userRoots }) {
  * @returns {Map<string, {count: number, bytes: number}>}
  */
 export function countRootHeld (analysis, names) {
-  const { graph, dominators, classOf, classes, retainedSizes } = analysis
-  const isNoise = engineNoiseTest(graph)
-  const isRoot = gcRootTest(analysis)
+  const { graph, dominators, classOf, classes, retainedSizes, userRoots } = analysis
+  const { nodeTypes, nodeIds, rootOrdinal } = graph
+  const synthetic = graph.nodeType.synthetic
+  const noiseType = noiseTypes(graph)
   // Per class, the slot of its name (-1 when not asked of): classes of one name count together.
   const asked = [...names]
   const slotOf = Int32Array.from(classes.names, (name) => asked.indexOf(name))
@@ -55,10 +72,10 @@ export function countRootHeld (analysis, names) {
   const bytes = new Float64Array(asked.length)
   for (let o = 0; o < classOf.length; o++) {
     const slot = slotOf[classOf[o]]
-    if (slot < 0 || isNoise(o) || isRoot(o)) continue
+    if (slot < 0 || isEngineNoise(noiseType, nodeTypes, nodeIds, o) || isGcRoot(nodeTypes, synthetic, rootOrdinal, userRoots, o)) continue
     let up = dominators[o]
-    for (let step = 0; step < MAX_NOISE_STEPS && !isRoot(up) && isNoise(up); step++) up = dominators[up]
-    if (!isRoot(up)) continue
+    for (let step = 0; step < MAX_NOISE_STEPS && !isGcRoot(nodeTypes, synthetic, rootOrdinal, userRoots, up) && isEngineNoise(noiseType, nodeTypes, nodeIds, up); step++) up = dominators[up]
+    if (!isGcRoot(nodeTypes, synthetic, rootOrdinal, userRoots, up)) continue
     counts[slot]++
     bytes[slot] += retainedSizes.at(o)
   }
