@@ -26,5 +26,16 @@ export function snapshotDataToMessage (data) {
  * @returns {SnapshotData}
  */
 export function snapshotDataFromMessage (message) {
-  return { ...message, strings: StringTable.fromParts(message.strings) }
+  const { nodeTypeNames, edgeTypeNames, largeSelfSizes } = message
+  return {
+    ...message,
+    // Made again as a parse on this thread makes them (packed arrays, an object of the parser's
+    // shape): a structured clone makes holey arrays and objects of other hidden classes, and code
+    // V8 optimized for one graph would be thrown away at the next (a diff analyses snapshots
+    // parsed here and in workers, one after the other).
+    nodeTypeNames: Array.of(...nodeTypeNames),
+    edgeTypeNames: Array.of(...edgeTypeNames),
+    largeSelfSizes: { ordinals: largeSelfSizes.ordinals, sizes: largeSelfSizes.sizes },
+    strings: StringTable.fromParts(message.strings)
+  }
 }
