@@ -132,9 +132,14 @@ export function forEachReferenceNamed (graph, names, type, visit) {
   const typeIndex = graph.edgeTypeIndex(type)
   if (wanted.length === 0 || typeIndex < 0) return
   const { firstEdge, edgeTypes, edgeNames, edgeTargets, nodeCount } = graph
+  // Two names compared in the loop, more through a set: most edges are of the type asked.
+  const [first, second = first] = wanted
+  const more = wanted.length > 2 ? new Set(wanted) : null
   for (let o = 0; o < nodeCount; o++) {
     for (let e = firstEdge[o], end = firstEdge[o + 1]; e < end; e++) {
-      if (edgeTypes[e] === typeIndex && wanted.includes(edgeNames[e])) visit(o, edgeTargets[e])
+      if (edgeTypes[e] !== typeIndex) continue
+      const name = edgeNames[e]
+      if (name === first || name === second || (more !== null && more.has(name))) visit(o, edgeTargets[e])
     }
   }
 }

@@ -3,7 +3,7 @@
 import test from 'ava'
 import { collectionKind, collectionOfStore, entryCountsById, forEachEntry } from '../../src/query/collection-entries.js'
 import { isWeakRef, weakRefTarget } from '../../src/query/heap-values.js'
-import { findReference, findRetainer, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
+import { findReference, findRetainer, forEachReferenceNamed, propertyTarget, reference, referencedNodes, retainer } from '../../src/query/references.js'
 import { captureFixture } from '../helpers/fixture-snapshots.js'
 import { snapshotGraph } from '../helpers/parsed-snapshots.js'
 
@@ -100,4 +100,27 @@ test('a WeakRef and what it points at: its object while it lives, nothing once i
   }
   t.true(weakRefs >= 4000, String(weakRefs))
   t.is(cleared, weakRefs)
+})
+
+test('every edge of a type with one of the names asked, in edge order, for one, two or more names', async (t) => {
+  const graph = await graphPromise
+  const property = graph.edgeType.property
+  for (const names of [['cache'], ['cache', 'seen'], ['cache', 'seen', 'holders', 'no such name']]) {
+    const indexes = names.map((name) => graph.strings.indexOf(name))
+    /** @type {number[][]} */
+    const expected = []
+    for (let o = 0; o < graph.nodeCount; o++) {
+      for (let e = graph.firstEdge[o]; e < graph.firstEdge[o + 1]; e++) {
+        if (graph.edgeTypes[e] === property && indexes.includes(graph.edgeNames[e])) expected.push([o, graph.edgeTargets[e]])
+      }
+    }
+    /** @type {number[][]} */
+    const seen = []
+    forEachReferenceNamed(graph, names, 'property', (source, target) => seen.push([source, target]))
+    t.true(expected.length >= names.length - 1, names.join())
+    t.deepEqual(seen, expected, names.join())
+  }
+  let none = 0
+  forEachReferenceNamed(graph, ['cache'], 'element', () => none++)
+  t.is(none, 0, 'the type counts')
 })

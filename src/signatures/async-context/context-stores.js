@@ -11,7 +11,7 @@
 
 import { collectionOfStore, forEachEntry } from '../../query/collection-entries.js'
 import { dominatedNodes } from '../../query/dominator-subtree.js'
-import { EdgeCursor, findReference, forEachReferenceNamed } from '../../query/references.js'
+import { EdgeCursor, findReference, forEachReferenceNamed, reference } from '../../query/references.js'
 /** @import {HeapAnalysis} from '../../analysis/analyze-heap.js' */
 /** @import {HeapGraph} from '../../graph/heap-graph.js' */
 
@@ -43,24 +43,35 @@ export function storeFlags (analysis) {
     if (nodeTypes[store] === object) flags[store] |= STORE
     found = true
   })
-  if (storage >= 0) {
+  // A frame's keys are AsyncLocalStorage objects: without one there is no frame to look for.
+  if (storage >= 0 && someObjectNamed(graph, storage)) {
     // A table with an AsyncLocalStorage among its slots: a cheap test before isFrame reads the
-    // entries of every Map. The tables are found in one pass over the heap's `table` edges (an
-    // object's first one is its table), not by looking for one among every object's references.
+    // entries of every Map.
     const isStorage = (/** @type {EdgeCursor} */ slot) => nodeNames[slot.target] === storage
-    let previous = -1
-    forEachReferenceNamed(graph, ['table'], 'internal', (map, table) => {
-      if (map === previous) return
-      previous = map
-      if (nodeTypes[map] !== object || findReference(graph, table, isStorage) < 0 || !isFrame(graph, map, storage)) return
+    for (let map = 0; map < graph.nodeCount; map++) {
+      if (nodeTypes[map] !== object) continue
+      const table = reference(graph, map, 'table', 'internal')
+      if (table < 0 || findReference(graph, table, isStorage) < 0 || !isFrame(graph, map, storage)) continue
       flags[map] |= FRAME
       found = true
       forEachEntry(graph, map, 'Map', (key, value) => {
         if (value >= 0 && nodeTypes[value] === object && key >= 0 && nodeNames[key] === storage) flags[value] |= STORE
       })
-    })
+    }
   }
   return found ? flags : null
+}
+
+/**
+ * Whether some object of the heap has the name with string index `name`.
+ * @param {HeapGraph} graph
+ * @param {number} name
+ */
+function someObjectNamed (graph, name) {
+  const { nodeNames, nodeTypes, nodeCount } = graph
+  const object = graph.nodeType.object
+  for (let o = 0; o < nodeCount; o++) if (nodeNames[o] === name && nodeTypes[o] === object) return true
+  return false
 }
 
 /**
