@@ -21,6 +21,21 @@
  * @property {string[]} scripts      script URL per entry of `ordinals`, as V8 names it
  */
 
+/** @type {WeakMap<HeapGraph, ModuleScopes>} */
+const FOUND = new WeakMap()
+
+/**
+ * findModuleScopes, found once per graph: readable paths and the names of variables both ask.
+ * @param {HeapGraph} graph
+ * @param {NodeLocations} locations  the graph's
+ * @returns {ModuleScopes}
+ */
+export function moduleScopesOf (graph, locations) {
+  let scopes = FOUND.get(graph)
+  if (scopes === undefined) FOUND.set(graph, (scopes = findModuleScopes(graph, locations)))
+  return scopes
+}
+
 /**
  * Finds the module-scope Context of every script of the program that has a located closure. One
  * pass over the location records; each Context's `previous` chain is walked once.

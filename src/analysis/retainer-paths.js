@@ -28,7 +28,7 @@
 
 import { NO_DISTANCE, distancesOf } from './distances.js'
 import { computeRootSteps, NO_STEP } from './root-steps.js'
-import { findModuleScopes, moduleScriptOf } from './module-scopes.js'
+import { moduleScopesOf, moduleScriptOf } from './module-scopes.js'
 import { HEAP_NAMES, blockVariable, shownClassName, shownEdgeName } from './shown-names.js'
 
 /** @import {HeapAnalysis} from './analyze-heap.js' */
@@ -369,7 +369,7 @@ export function readableAnchors (analysis) {
   const cached = pathSteps(analysis)
   if (cached.anchorDistances && cached.scopes) return { anchorDistances: cached.anchorDistances, scopes: cached.scopes }
   const { graph } = analysis
-  const scopes = findModuleScopes(graph, /** @type {NodeLocations} */ (analysis.locations))
+  const scopes = moduleScopesOf(graph, /** @type {NodeLocations} */ (analysis.locations))
   const { firstEdge, edgeTargets, edgeTypes, nodeNames, rootOrdinal } = graph
   const weakType = graph.edgeType.weak
   const nativeContext = graph.strings.indexOf('system / NativeContext')

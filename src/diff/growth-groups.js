@@ -303,7 +303,8 @@ function pathShapes (analysis, names) {
       if (typeof edge === 'number') {
         part = byEdge.get(edge)
         if (part === undefined) {
-          const s = pathStep(analysis, edge, { readable: true, names })
+          // Not readable: the step's module, which readable steps look up, is no part of a shape.
+          const s = pathStep(analysis, edge, { names })
           byEdge.set(edge, (part = partOf(`${s.edgeType}:${s.edgeType === 'element' || s.edgeType === 'hidden' || /^\d+$/.test(s.edge) ? '#' : s.edge}:${s.node}`)))
         }
       } else {

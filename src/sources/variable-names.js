@@ -2,7 +2,7 @@
 // an import), found when a report first shows a variable: the Context's script and its map are
 // read then, once.
 
-import { findModuleScopes, moduleScriptOf } from '../analysis/module-scopes.js'
+import { moduleScopesOf, moduleScriptOf } from '../analysis/module-scopes.js'
 import { scriptSyntax } from '../syntax/script-syntax.js'
 import { PROGRAM } from './original-names.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
@@ -57,13 +57,13 @@ export class VariableNames {
       const context = graph.edgeSource(edge)
       let scope = known.scopes.get(context)
       if (scope === undefined) {
-        known.modules ??= findModuleScopes(graph, analysis.locations)
+        known.modules ??= moduleScopesOf(graph, analysis.locations)
         known.scopes.set(context, (scope = this.#contextScope(analysis, context, known.modules, known.byScopeInfo)))
       }
       const original = scope === null ? null : scope.names.bindingName(token, scope.scope)
       if (original !== token) name = original
       if (name === null) {
-        known.modules ??= findModuleScopes(graph, analysis.locations)
+        known.modules ??= moduleScopesOf(graph, analysis.locations)
         name = this.#importName(analysis, context, token, known.modules)
       }
     }
@@ -87,7 +87,7 @@ export class VariableNames {
     name = null
     const { graph, locations, classes, classOf } = analysis
     const context = graph.edgeSource(edge)
-    known.modules ??= findModuleScopes(graph, locations)
+    known.modules ??= moduleScopesOf(graph, locations)
     let url = moduleScriptOf(known.modules, context)
     if (url === null) {
       for (const closure of contextClosures(graph, context)) {
