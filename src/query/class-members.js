@@ -1,9 +1,9 @@
 // The objects of a few classes, for a question that only they can answer (live timers, open
-// sockets, what the roots hold of a class). One tight pass over the class column finds them; the
-// question's own work, with its property lookups and its calls, then runs for them alone instead
-// of sitting in a loop over every node of a heap that may hold millions. That loop is also the one
-// V8 compiles while it runs: kept this small, it is compiled once and never thrown away when the
-// first object of the class turns up.
+// sockets). Two tight passes over the class column find them; the question's own work, with its
+// property lookups and its calls, then runs for them alone instead of sitting in a loop over every
+// node of a heap that may hold millions. Those loops are the ones V8 compiles while they run: kept
+// this small and without a branch, they are compiled once and not thrown away when the first
+// object of the class turns up.
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /**
@@ -34,7 +34,11 @@ export function membersOf (analysis, mask) {
 function collect (classOf, mask) {
   let count = 0
   for (let o = 0; o < classOf.length; o++) count += mask[classOf[o]]
-  const members = new Uint32Array(count)
-  for (let o = 0, k = 0; k < count; o++) if (mask[classOf[o]] === 1) members[k++] = o
-  return members
+  // One slot more: every node is written to the next slot, which only a member keeps.
+  const members = new Uint32Array(count + 1)
+  for (let o = 0, k = 0; o < classOf.length; o++) {
+    members[k] = o
+    k += mask[classOf[o]]
+  }
+  return members.subarray(0, count)
 }
