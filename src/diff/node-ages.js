@@ -38,7 +38,7 @@ export function markEngineNoise (graph) {
  * 1 for the node types that are engine bookkeeping, by type index.
  * @param {HeapGraph} graph
  */
-export function noiseTypes (graph) {
+function noiseTypes (graph) {
   const { nodeType } = graph
   const noiseType = new Uint8Array(graph.nodeTypeNames.length)
   for (const type of [nodeType.code, nodeType.objectShape, nodeType.synthetic]) {

@@ -3,7 +3,7 @@
 // dominated by the root itself: no program object owns them. Their number is what leaks when a
 // program opens such handles and never closes them, and what stays flat when it closes them.
 
-import { noiseTypes } from './node-ages.js'
+import { markEngineNoise } from './node-ages.js'
 /** @import {HeapAnalysis} from '../analysis/analyze-heap.js' */
 
 /** Engine nodes climbed over between an object and the root that holds it (embedder wrappers). */
@@ -28,23 +28,20 @@ export function markGcRoots (analysis) {
   return flags
 }
 
-/** A node's kind for countRootHeld: neither, a GC root (before noise: a synthetic root is both), engine noise. */
-const OTHER = 0
-const ROOT = 1
-const NOISE = 2
-
 /**
  * How many objects of the named classes one snapshot holds straight from the GC roots (their
  * nearest dominator that is not engine bookkeeping is a root), and their retained bytes. Counted
- * by class name, which is what matches across snapshots. Whether a node is a root or noise is
- * marked first, a byte per node in order, which the climbs up the dominators read.
+ * by class name, which is what matches across snapshots. The roots and the engine's nodes are
+ * marked first, a byte per node in order (markGcRoots, markEngineNoise), which the climbs up the
+ * dominators read.
  * @param {HeapAnalysis} analysis
  * @param {Set<string>} names
  * @returns {Map<string, {count: number, bytes: number}>}
  */
 export function countRootHeld (analysis, names) {
   const { graph, dominators, classOf, classes, retainedSizes } = analysis
-  const kinds = markKinds(analysis)
+  const roots = markGcRoots(analysis)
+  const noise = markEngineNoise(graph)
   // Per class, the slot of its name (-1 when not asked of): classes of one name count together.
   const asked = [...names]
   const slotOf = Int32Array.from(classes.names, (name) => asked.indexOf(name))
@@ -52,31 +49,13 @@ export function countRootHeld (analysis, names) {
   const bytes = new Float64Array(asked.length)
   for (let o = 0; o < graph.nodeCount; o++) {
     const slot = slotOf[classOf[o]]
-    if (slot < 0 || kinds[o] !== OTHER) continue
+    if (slot < 0 || noise[o] === 1 || roots[o] === 1) continue
     let up = dominators[o]
-    for (let step = 0; step < MAX_NOISE_STEPS && kinds[up] === NOISE; step++) up = dominators[up]
-    if (kinds[up] !== ROOT) continue
+    // A root first: synthetic roots are engine nodes too.
+    for (let step = 0; step < MAX_NOISE_STEPS && roots[up] === 0 && noise[up] === 1; step++) up = dominators[up]
+    if (roots[up] === 0) continue
     counts[slot]++
     bytes[slot] += retainedSizes.at(o)
   }
   return new Map(asked.map((name, k) => [name, { count: counts[k], bytes: bytes[k] }]))
-}
-
-/**
- * ROOT, NOISE or OTHER per node.
- * @param {HeapAnalysis} analysis
- * @returns {Uint8Array}
- */
-function markKinds ({ graph, userRoots }) {
-  const { nodeTypes, nodeIds, nodeCount, rootOrdinal } = graph
-  const noiseType = noiseTypes(graph)
-  const synthetic = graph.nodeType.synthetic
-  const kinds = new Uint8Array(nodeCount)
-  for (let o = 0; o < nodeCount; o++) {
-    const type = nodeTypes[o]
-    kinds[o] = type === synthetic ? ROOT : noiseType[type] === 1 || (nodeIds[o] & 1) === 0 ? NOISE : OTHER
-  }
-  kinds[rootOrdinal] = ROOT
-  for (const o of userRoots) kinds[o] = ROOT
-  return kinds
 }
